@@ -1,0 +1,43 @@
+# hilo3d: the two commands of the README.
+#   make demo  - bootstrap, build, render the demo to out/demo.png
+#   make test  - bootstrap, build, run the suite on both backends, then the ASan+UBSan build
+JOBS ?= $(shell nproc)
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+CTEST_FLAGS ?= --output-on-failure --timeout 600 -j $(JOBS)
+
+.PHONY: all deps build build-asan demo test test-fast test-asan bench clean
+
+all: build
+
+deps:
+	$(SUDO) bash scripts/bootstrap.sh
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+build-asan: deps
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DHL_SANITIZE=ON >/dev/null
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+demo: build
+	mkdir -p out
+	./$(BUILD)/tools/hilo3d rhi-demo --backend auto --out out/demo.png
+
+test-fast: build
+	cd $(BUILD) && ctest $(CTEST_FLAGS)
+
+test-asan: build-asan
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp:print_suppressions=0 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest $(CTEST_FLAGS)
+
+test: test-fast test-asan
+
+bench: build
+	./$(BUILD)/bench/rhi_draws --json
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) out

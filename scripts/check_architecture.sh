@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The layer rules of DESIGN.md, checked on the include lines of the sources.
+set -u
+root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+cd "$root" || exit 2
+fail=0
+bad() { echo "architecture: $*"; fail=1; }
+
+inc() { grep -HnE '^\s*#\s*include' "$@" 2>/dev/null; }
+
+# rhi/core knows no backend and no native API.
+inc src/rhi/core/*.[ch] | grep -E 'webgpu|gles3|GLES|EGL|null_backend' && bad "src/rhi/core includes a backend or native header"
+# Only rhi/webgpu declares webgpu types; only rhi/gles3 includes GL/EGL.
+for f in $(grep -rlE '#\s*include\s*[<"](webgpu_decl\.h|webgpu/webgpu\.h|dawn/)' src include tools bench 2>/dev/null); do
+  case "$f" in src/rhi/webgpu/*|bench/*) ;; *) bad "$f includes webgpu declarations";; esac
+done
+for f in $(grep -rlE '#\s*include\s*<(GLES[23]?|EGL)/' src include tools 2>/dev/null); do
+  case "$f" in src/rhi/gles3/*) ;; *) bad "$f includes GL/EGL";; esac
+done
+# Layers point down only: rhi knows no shader/graph/scene/render; shader knows no graph/scene.
+inc src/rhi/*/*.[ch] | grep -E 'hl_shader\.h|hl_graph|hilo3d/scene|hl_render' && bad "src/rhi includes an upper layer"
+inc src/shader/*.[ch] | grep -E 'hl_graph|hilo3d/scene|hl_render' && bad "src/shader includes an upper layer"
+# Backends know nothing of each other.
+inc src/rhi/webgpu/*.[ch] | grep -E 'gles3|GLES|EGL' && bad "webgpu backend includes gles3"
+inc src/rhi/gles3/*.[ch] | grep -E 'webgpu' && bad "gles3 backend includes webgpu"
+# No abort() in library code.
+grep -rnE '\babort\s*\(' src | grep -v 'abort_frame' && bad "abort() in library code"
+
+if [ $fail -eq 0 ]; then echo "1 passed, 0 failed"; else echo "0 passed, 1 failed"; fi
+exit $fail

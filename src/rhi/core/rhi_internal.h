@@ -1,0 +1,395 @@
+/* RHI core internals shared by the core and the backends (never included above src/rhi).
+ *
+ * The core owns every object's slot, descriptor copy, validation, caches, frame scope and
+ * command-state cache. A backend receives only validated calls with resolved object pointers
+ * and keeps its native object in the object's `be` field. Backend dispatch happens through
+ * one function table (hl__rhi_backend_fns) chosen at device creation.
+ */
+#ifndef HL_RHI_INTERNAL_H
+#define HL_RHI_INTERNAL_H
+
+#include <stdarg.h>
+
+#include "hl_rhi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- memory and errors (core/alloc.c, core/error.c) ---------------------------------------- */
+void *hl__malloc(size_t size);
+void *hl__calloc(size_t count, size_t size);
+void *hl__realloc(void *ptr, size_t size);
+void hl__free(void *ptr);
+char *hl__strdup(const char *s); /* NULL stays NULL */
+
+/* Records the message for hl_last_error() and returns code. printf-style. */
+hl_result hl__fail(hl_result code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+hl_result hl__failv(hl_result code, const char *fmt, va_list ap);
+
+/* Grows *array (of elem_size items) to hold at least need items; high-water, never shrinks.
+ * Returns false (with an HL_ERR_OUT_OF_MEMORY message) on allocation failure. */
+bool hl__reserve(void **array, uint32_t *capacity, uint32_t need, size_t elem_size);
+
+/* ---- native object storage ----------------------------------------------------------------- */
+typedef union hl__native {
+    void *ptr;
+    uint64_t u64;
+    uint32_t u32[2];
+} hl__native;
+
+/* ---- objects (all fields owned by the core except `be`) ------------------------------------- */
+typedef struct hl__buffer {
+    hl_rhi_buffer_desc desc; /* label and initial_data are NULL after creation */
+    uint64_t last_use_serial; /* serial of the last frame that used it */
+    uint64_t write_frame_guard; /* internal: frame serial whose passes used it */
+    hl__native be;
+} hl__buffer;
+
+typedef struct hl__texture {
+    hl_rhi_texture_desc desc; /* defaults applied; label NULL */
+    uint64_t last_use_serial;
+    hl__native be;
+} hl__texture;
+
+typedef struct hl__texture_view {
+    hl_rhi_texture texture;
+    hl__texture *tex_ptr_unsafe; /* valid only while `texture` is live (checked by the core) */
+    hl_rhi_texture_view_desc desc; /* resolved: dimension, counts filled, label NULL */
+    hl_rhi_format format;
+    uint32_t width, height; /* of base_mip_level */
+    uint32_t sample_count;
+    hl__native be;
+} hl__texture_view;
+
+/* A device-cache entry: one native object shared by equal descriptors (core/cache.c). */
+typedef struct hl__cache_entry {
+    uint64_t hash;
+    void *key; /* key bytes (core-owned) */
+    uint32_t key_size;
+    uint32_t refs; /* live handles using it */
+    uint64_t last_use_serial;
+    uint64_t lru_tick;
+    hl__native be;
+    uint8_t kind;
+    uint8_t used;
+} hl__cache_entry;
+
+typedef struct hl__sampler {
+    hl_rhi_sampler_desc desc; /* defaults applied; label NULL */
+    uint32_t cache_index;
+    hl__native be; /* copy of the cache entry's native object */
+} hl__sampler;
+
+typedef struct hl__shader {
+    hl_rhi_shader_stage stage;
+    bool is_wgsl;
+    hl__native be;
+} hl__shader;
+
+typedef struct hl__bind_group_layout {
+    hl_rhi_bind_group_layout_entry entries[HL_RHI_MAX_BINDINGS]; /* sorted by binding */
+    uint32_t entry_count;
+    uint32_t dynamic_count; /* entries with has_dynamic_offset, in binding order */
+    uint32_t cache_index;
+    hl__native be;
+} hl__bind_group_layout;
+
+typedef struct hl__bind_group {
+    hl_rhi_bind_group_layout layout;
+    hl__bind_group_layout *layout_ptr_unsafe; /* valid while `layout` is live */
+    hl_rhi_bind_group_entry entries[HL_RHI_MAX_BINDINGS]; /* sorted by binding, sizes resolved */
+    uint32_t entry_count;
+    hl__native be;
+    uint32_t layout_cache_index; /* core: the layout's cache entry (kept alive by the group) */
+} hl__bind_group;
+
+typedef struct hl__pipeline_layout {
+    hl_rhi_bind_group_layout groups[HL_RHI_MAX_BIND_GROUPS];
+    uint32_t group_count;
+    uint32_t cache_index;
+    hl__native be;
+} hl__pipeline_layout;
+
+/* A copy of a render pipeline descriptor without pointers, used by backends to create the
+ * native pipeline and by the core for pass compatibility checks and as cache key. */
+typedef struct hl__render_pipeline_info {
+    hl_rhi_pipeline_layout layout;
+    hl_rhi_shader vertex, fragment;
+    uint32_t vertex_buffer_count;
+    uint32_t vb_stride[HL_RHI_MAX_VERTEX_BUFFERS];
+    bool vb_per_instance[HL_RHI_MAX_VERTEX_BUFFERS];
+    uint32_t vb_attribute_count[HL_RHI_MAX_VERTEX_BUFFERS];
+    hl_rhi_vertex_attribute attributes[HL_RHI_MAX_VERTEX_ATTRIBUTES]; /* buffer 0's first */
+    uint32_t attribute_count;
+    hl_rhi_topology topology;
+    hl_rhi_index_format strip_index_format;
+    hl_rhi_cull_mode cull_mode;
+    hl_rhi_front_face front_face;
+    hl_rhi_depth_stencil_state depth_stencil; /* defaults applied */
+    hl_rhi_color_target_state color_targets[HL_RHI_MAX_COLOR_ATTACHMENTS]; /* defaults applied */
+    uint32_t color_target_count;
+    uint32_t sample_count;
+    bool alpha_to_coverage;
+} hl__render_pipeline_info;
+
+typedef struct hl__render_pipeline {
+    hl__render_pipeline_info info;
+    uint32_t cache_index;
+    hl__native be;
+} hl__render_pipeline;
+
+typedef struct hl__compute_pipeline {
+    hl_rhi_pipeline_layout layout;
+    hl_rhi_shader compute;
+    hl__native be;
+    uint32_t layout_cache_index; /* core: the pipeline layout's cache entry (kept alive) */
+} hl__compute_pipeline;
+
+/* ---- pools: typed handles with generation ---------------------------------------------------- */
+enum {
+    HL__POOL_BUFFER,
+    HL__POOL_TEXTURE,
+    HL__POOL_VIEW,
+    HL__POOL_SAMPLER,
+    HL__POOL_SHADER,
+    HL__POOL_BGL,
+    HL__POOL_BIND_GROUP,
+    HL__POOL_PIPELINE_LAYOUT,
+    HL__POOL_RENDER_PIPELINE,
+    HL__POOL_COMPUTE_PIPELINE,
+    HL__POOL_COUNT
+};
+
+#define HL__HANDLE_INDEX_BITS 20u
+#define HL__HANDLE_GEN_BITS 8u
+#define HL__HANDLE_TAG_BITS 4u
+
+typedef struct hl__pool {
+    uint8_t *items;        /* capacity * item_size */
+    uint8_t *generation;   /* per slot */
+    uint8_t *state;        /* HL__SLOT_* */
+    uint32_t *free_list;   /* FIFO ring of free slot indices */
+    uint32_t free_head, free_count;
+    uint32_t capacity, used;
+    uint32_t item_size;
+    const char *type_name; /* "buffer", ... for messages */
+    uint64_t *last_use;    /* per slot: serial of the last frame that used it */
+} hl__pool;
+
+enum { HL__SLOT_FREE = 0, HL__SLOT_LIVE, HL__SLOT_ZOMBIE };
+
+/* ---- command context ----------------------------------------------------------------------- */
+typedef enum hl__pass_kind { HL__PASS_NONE = 0, HL__PASS_RENDER, HL__PASS_COMPUTE } hl__pass_kind;
+
+/* Resolved render pass: what the backend needs to begin it. */
+typedef struct hl__render_pass_info {
+    uint32_t color_count;
+    hl__texture_view *color[HL_RHI_MAX_COLOR_ATTACHMENTS];
+    hl__texture_view *resolve[HL_RHI_MAX_COLOR_ATTACHMENTS]; /* NULL = none */
+    hl_rhi_color_attachment color_desc[HL_RHI_MAX_COLOR_ATTACHMENTS];
+    hl__texture_view *depth; /* NULL = none */
+    hl_rhi_depth_stencil_attachment depth_desc;
+    uint32_t width, height, sample_count;
+} hl__render_pass_info;
+
+struct hl_rhi_cmd {
+    hl_rhi_device *dev;
+    hl__pass_kind pass;
+    hl__render_pass_info rp;
+    /* command-state cache: what is bound in the open pass */
+    uint32_t pipeline_id;
+    hl__render_pipeline *pipeline;
+    uint32_t compute_pipeline_id;
+    hl__compute_pipeline *compute_pipeline;
+    uint32_t bind_group_id[HL_RHI_MAX_BIND_GROUPS];
+    uint32_t bind_group_offsets[HL_RHI_MAX_BIND_GROUPS][HL_RHI_MAX_BINDINGS];
+    uint32_t bind_group_offset_count[HL_RHI_MAX_BIND_GROUPS];
+    uint32_t vertex_buffer_id[HL_RHI_MAX_VERTEX_BUFFERS];
+    uint64_t vertex_buffer_offset[HL_RHI_MAX_VERTEX_BUFFERS];
+    uint32_t index_buffer_id;
+    hl_rhi_index_format index_format;
+    uint64_t index_offset;
+    uint64_t index_buffer_size;
+    float viewport[6];
+    uint32_t scissor[4];
+    uint32_t stencil_ref;
+    float blend_constant[4];
+    /* core-private validation state (backends ignore it) */
+    uint64_t serial;    /* serial of the open frame */
+    bool draw_dirty;    /* pipeline / bind groups / vertex buffers changed since the last check */
+    uint32_t layout_group_count;                       /* bound pipeline's layout */
+    uint32_t layout_group_cache[HL_RHI_MAX_BIND_GROUPS]; /* its groups' cache entries */
+    uint32_t bind_group_cache[HL_RHI_MAX_BIND_GROUPS];   /* bound groups' layout cache entries */
+};
+
+/* ---- backend function table ----------------------------------------------------------------
+ * Every function receives validated arguments. Create functions fill obj->be; destroy
+ * functions release it (called by the core once no pending submission uses the object).
+ * Functions returning hl_result report native failures (HL_ERR_BACKEND, HL_ERR_DEVICE_LOST,
+ * HL_ERR_OUT_OF_MEMORY, HL_ERR_SHADER) with hl__fail. Every native API call increments
+ * dev->stats.native_calls (the HL__NATIVE macro below). */
+typedef struct hl__rhi_backend_fns {
+    hl_rhi_backend backend;
+    const char *name;
+
+    hl_result (*probe)(const hl_rhi_requirements *req, const hl_rhi_device_desc *desc, char *adapter_name,
+                       size_t adapter_name_size);
+    /* Creates the native device, fills dev->caps and dev->be. */
+    hl_result (*device_create)(hl_rhi_device *dev, const hl_rhi_device_desc *desc);
+    void (*device_destroy)(hl_rhi_device *dev);
+
+    hl_result (*buffer_create)(hl_rhi_device *dev, hl__buffer *buf, const void *initial_data);
+    void (*buffer_destroy)(hl_rhi_device *dev, hl__buffer *buf);
+    hl_result (*buffer_write)(hl_rhi_device *dev, hl__buffer *buf, uint64_t offset, const void *data,
+                              uint64_t size);
+    /* Called outside a frame after all submissions completed. */
+    hl_result (*buffer_read)(hl_rhi_device *dev, hl__buffer *buf, uint64_t offset, void *dst, uint64_t size);
+
+    hl_result (*texture_create)(hl_rhi_device *dev, hl__texture *tex);
+    void (*texture_destroy)(hl_rhi_device *dev, hl__texture *tex);
+    /* region resolved (no zero extents); row_pitch resolved (>= width * texel size) */
+    hl_result (*texture_write)(hl_rhi_device *dev, hl__texture *tex, const hl_rhi_texture_region *region,
+                               const void *data, uint32_t row_pitch);
+    hl_result (*texture_read)(hl_rhi_device *dev, hl__texture *tex, const hl_rhi_texture_region *region,
+                              void *dst, uint32_t dst_row_pitch);
+
+    hl_result (*view_create)(hl_rhi_device *dev, hl__texture *tex, hl__texture_view *view);
+    void (*view_destroy)(hl_rhi_device *dev, hl__texture_view *view);
+
+    /* Cached objects: the native object lives in the cache entry; create fills *be. */
+    hl_result (*sampler_create)(hl_rhi_device *dev, const hl_rhi_sampler_desc *desc, hl__native *be);
+    void (*sampler_destroy)(hl_rhi_device *dev, hl__native be);
+    hl_result (*bgl_create)(hl_rhi_device *dev, const hl__bind_group_layout *layout, hl__native *be);
+    void (*bgl_destroy)(hl_rhi_device *dev, hl__native be);
+    hl_result (*pipeline_layout_create)(hl_rhi_device *dev, const hl__pipeline_layout *layout,
+                                        hl__bind_group_layout *const *groups, hl__native *be);
+    void (*pipeline_layout_destroy)(hl_rhi_device *dev, hl__native be);
+    hl_result (*render_pipeline_create)(hl_rhi_device *dev, const hl__render_pipeline_info *info,
+                                        hl__native *be);
+    void (*render_pipeline_destroy)(hl_rhi_device *dev, hl__native be);
+
+    hl_result (*shader_create)(hl_rhi_device *dev, const hl_rhi_shader_desc *desc, hl__shader *shader);
+    void (*shader_destroy)(hl_rhi_device *dev, hl__shader *shader);
+
+    /* entries resolved: resources looked up, sizes filled */
+    hl_result (*bind_group_create)(hl_rhi_device *dev, hl__bind_group *group, hl__bind_group_layout *layout);
+    void (*bind_group_destroy)(hl_rhi_device *dev, hl__bind_group *group);
+
+    hl_result (*compute_pipeline_create)(hl_rhi_device *dev, hl__compute_pipeline *p);
+    void (*compute_pipeline_destroy)(hl_rhi_device *dev, hl__compute_pipeline *p);
+
+    /* Frame scope. serial is the submission serial this frame will get. */
+    hl_result (*begin_frame)(hl_rhi_device *dev, uint64_t serial);
+    hl_result (*end_frame)(hl_rhi_device *dev, uint64_t serial);
+    void (*abort_frame)(hl_rhi_device *dev, uint64_t serial);
+    /* Returns the highest serial known complete (non-blocking), or blocks until `serial` is
+     * complete when wait is true (timeout_ns: UINT64_MAX forever). */
+    hl_result (*poll)(hl_rhi_device *dev, uint64_t *completed_serial);
+    hl_result (*wait)(hl_rhi_device *dev, uint64_t serial, uint64_t timeout_ns);
+
+    /* Commands (cmd->dev is the device; the core has already updated nothing in cmd for the
+     * call being made: backends may read cmd->rp and cmd->pipeline). */
+    hl_result (*begin_render_pass)(hl_rhi_cmd *cmd, const hl__render_pass_info *rp);
+    hl_result (*end_render_pass)(hl_rhi_cmd *cmd);
+    void (*set_pipeline)(hl_rhi_cmd *cmd, hl__render_pipeline *p);
+    void (*set_bind_group)(hl_rhi_cmd *cmd, uint32_t index, hl__bind_group *g, const uint32_t *offsets,
+                           uint32_t offset_count);
+    void (*set_vertex_buffer)(hl_rhi_cmd *cmd, uint32_t slot, hl__buffer *buf, uint64_t offset);
+    void (*set_index_buffer)(hl_rhi_cmd *cmd, hl__buffer *buf, hl_rhi_index_format format, uint64_t offset);
+    void (*set_viewport)(hl_rhi_cmd *cmd, const float v[6]);
+    void (*set_scissor)(hl_rhi_cmd *cmd, const uint32_t s[4]);
+    void (*set_blend_constant)(hl_rhi_cmd *cmd, const float c[4]);
+    void (*set_stencil_reference)(hl_rhi_cmd *cmd, uint32_t ref);
+    void (*draw)(hl_rhi_cmd *cmd, uint32_t vertex_count, uint32_t instance_count, uint32_t first_vertex,
+                 uint32_t first_instance);
+    void (*draw_indexed)(hl_rhi_cmd *cmd, uint32_t index_count, uint32_t instance_count, uint32_t first_index,
+                         int32_t base_vertex, uint32_t first_instance);
+    void (*draw_indirect)(hl_rhi_cmd *cmd, hl__buffer *buf, uint64_t offset, bool indexed);
+
+    hl_result (*begin_compute_pass)(hl_rhi_cmd *cmd, const char *label);
+    hl_result (*end_compute_pass)(hl_rhi_cmd *cmd);
+    void (*set_compute_pipeline)(hl_rhi_cmd *cmd, hl__compute_pipeline *p);
+    void (*dispatch)(hl_rhi_cmd *cmd, uint32_t x, uint32_t y, uint32_t z);
+    void (*dispatch_indirect)(hl_rhi_cmd *cmd, hl__buffer *buf, uint64_t offset);
+
+    hl_result (*copy_buffer_to_buffer)(hl_rhi_cmd *cmd, hl__buffer *src, uint64_t src_offset, hl__buffer *dst,
+                                       uint64_t dst_offset, uint64_t size);
+    /* regions resolved (no zero extents) */
+    hl_result (*copy_texture_to_texture)(hl_rhi_cmd *cmd, hl__texture *src, const hl_rhi_texture_region *src_region,
+                                         hl__texture *dst, const hl_rhi_texture_region *dst_region);
+    hl_result (*copy_buffer_to_texture)(hl_rhi_cmd *cmd, hl__buffer *src, uint64_t src_offset,
+                                        uint32_t bytes_per_row, hl__texture *dst,
+                                        const hl_rhi_texture_region *dst_region);
+    hl_result (*copy_texture_to_buffer)(hl_rhi_cmd *cmd, hl__texture *src, const hl_rhi_texture_region *src_region,
+                                        hl__buffer *dst, uint64_t dst_offset, uint32_t bytes_per_row);
+    hl_result (*clear_buffer)(hl_rhi_cmd *cmd, hl__buffer *buf, uint64_t offset, uint64_t size);
+    hl_result (*generate_mipmaps)(hl_rhi_cmd *cmd, hl__texture *tex);
+} hl__rhi_backend_fns;
+
+/* ---- device -------------------------------------------------------------------------------- */
+typedef struct hl__deferred_release {
+    uint64_t serial; /* release once this serial completed */
+    uint8_t pool;
+    uint32_t slot;
+} hl__deferred_release;
+
+struct hl_rhi_device {
+    const hl__rhi_backend_fns *fns;
+    hl_rhi_caps caps;
+    hl_rhi_stats stats;
+    uint32_t tag; /* HL__HANDLE_TAG_BITS-wide device tag in handles */
+    hl__pool pools[HL__POOL_COUNT];
+
+    /* device caches */
+    hl__cache_entry *cache;
+    uint32_t cache_count, cache_capacity, cache_limit;
+    uint64_t cache_tick;
+
+    /* frame scope */
+    bool frame_open;
+    uint64_t next_serial;      /* serial the next begin_frame gets (starts at 1) */
+    uint64_t completed_serial; /* every serial <= this has completed */
+    uint64_t last_submitted_serial;
+    hl_rhi_cmd cmd;
+
+    hl__deferred_release *deferred;
+    uint32_t deferred_count, deferred_capacity;
+
+    bool lost;
+    void *be; /* backend device state */
+};
+
+#define HL__NATIVE(dev) ((dev)->stats.native_calls++)
+
+/* Looks up a live object of a pool by handle id; NULL if stale/destroyed/foreign (no message). */
+void *hl__pool_get(hl_rhi_device *dev, uint32_t pool, uint32_t id);
+
+/* Backend tables (each defined in its backend library; the selector links them all). */
+extern const hl__rhi_backend_fns hl__rhi_null_backend;
+extern const hl__rhi_backend_fns hl__rhi_webgpu_backend;
+extern const hl__rhi_backend_fns hl__rhi_gles3_backend;
+
+/* Device creation with a given backend table (core/device.c). The public
+ * hl_rhi_device_create and hl_rhi_probe live in src/rhi/select, the one place that knows
+ * every backend: it resolves AUTO and requirements, then calls this. */
+hl_result hl__rhi_device_create_with(const hl__rhi_backend_fns *fns, const hl_rhi_device_desc *desc,
+                                     hl_rhi_device **out);
+
+/* Texel block size (bytes) of a copyable format, 0 if not copyable. */
+uint32_t hl__format_texel_size(hl_rhi_format f);
+/* Extent of a mip level (at least 1). */
+static inline uint32_t hl__mip_extent(uint32_t base, uint32_t level) {
+    uint32_t v = base >> level;
+    return v ? v : 1u;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,151 @@
+/* hilo3d shader toolchain: GLSL ES 3.00 -> backend artifacts for the RHI.
+ *
+ * GLSL ES 3.00 is the only hand-written raster source: numeric uniforms live in std140
+ * uniform blocks; samplers are the only uniforms outside blocks. Variants are `#define`s
+ * injected after the #version line.
+ *
+ * For gles3 the artifact is the (variant-expanded) GLSL plus its binding plan. For webgpu the
+ * source is rewritten to Vulkan GLSL 4.50 (layout(set, binding) on blocks, each sampler2D etc.
+ * split into a texture2D + sampler pair re-combined at use sites, explicit in/out locations),
+ * compiled with glslang to SPIR-V. Reflection comes from SPIR-V through SPIRV-Cross for both
+ * backends (the gles3 path compiles the Vulkan rewrite too, only to reflect), so both see the
+ * same block sizes, member offsets, textures, vertex inputs and fragment outputs.
+ *
+ * Bindings: a program (vertex + fragment) gets one plan. Without an explicit plan, uniform
+ * blocks get group 0, bindings 0.. in order of first appearance (vertex stage first); then
+ * each sampler gets two bindings: texture at b, sampler at b + 1. An explicit plan gives
+ * (group, binding[, sampler_binding]) per block / sampler name; names absent from it are an
+ * error (HL_ERR_VALIDATION).
+ */
+#ifndef HL_SHADER_H
+#define HL_SHADER_H
+
+#include "hl_rhi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hl_shader_define {
+    const char *name;
+    const char *value; /* NULL = "1" */
+} hl_shader_define;
+
+typedef enum hl_shader_type {
+    HL_SHADER_TYPE_UNKNOWN = 0,
+    HL_SHADER_TYPE_FLOAT, HL_SHADER_TYPE_VEC2, HL_SHADER_TYPE_VEC3, HL_SHADER_TYPE_VEC4,
+    HL_SHADER_TYPE_INT, HL_SHADER_TYPE_IVEC2, HL_SHADER_TYPE_IVEC3, HL_SHADER_TYPE_IVEC4,
+    HL_SHADER_TYPE_UINT, HL_SHADER_TYPE_UVEC2, HL_SHADER_TYPE_UVEC3, HL_SHADER_TYPE_UVEC4,
+    HL_SHADER_TYPE_BOOL,
+    HL_SHADER_TYPE_MAT2, HL_SHADER_TYPE_MAT3, HL_SHADER_TYPE_MAT4,
+    HL_SHADER_TYPE_STRUCT,
+} hl_shader_type;
+
+const char *hl_shader_type_name(hl_shader_type t); /* "vec4", ... */
+
+typedef struct hl_shader_block_member {
+    char name[64];
+    hl_shader_type type;
+    uint32_t offset;       /* std140 byte offset */
+    uint32_t size;         /* bytes, including array elements */
+    uint32_t array_size;   /* 0 = not an array */
+    uint32_t array_stride; /* bytes between elements */
+    uint32_t matrix_stride;
+} hl_shader_block_member;
+
+typedef struct hl_shader_block {
+    char name[64]; /* block (interface) name, e.g. "EffectBlock" */
+    uint32_t group, binding;
+    uint32_t size; /* std140 size in bytes */
+    uint32_t stages; /* HL_RHI_STAGE_* that use it */
+    hl_shader_block_member *members;
+    uint32_t member_count;
+} hl_shader_block;
+
+typedef struct hl_shader_texture {
+    char name[64]; /* GLSL sampler uniform name, e.g. "u_baseColor" */
+    uint32_t group, binding, sampler_binding;
+    hl_rhi_texture_dimension dimension;
+    hl_rhi_texture_sample_type sample_type; /* DEPTH for shadow samplers */
+    bool comparison;                        /* sampler2DShadow etc. */
+    uint32_t stages;
+} hl_shader_texture;
+
+typedef struct hl_shader_io {
+    char name[64];
+    uint32_t location;
+    hl_shader_type type;
+} hl_shader_io;
+
+typedef struct hl_shader_reflection {
+    hl_shader_block *blocks;
+    uint32_t block_count;
+    hl_shader_texture *textures;
+    uint32_t texture_count;
+    hl_shader_io *inputs; /* vertex inputs */
+    uint32_t input_count;
+    hl_shader_io *outputs; /* fragment outputs */
+    uint32_t output_count;
+} hl_shader_reflection;
+
+typedef struct hl_shader_program_desc {
+    const char *vertex_source;   /* GLSL ES 3.00, required */
+    const char *fragment_source; /* GLSL ES 3.00, optional (depth-only) */
+    const hl_shader_define *defines;
+    uint32_t define_count;
+    const hl_rhi_binding_plan_entry *bindings; /* optional explicit plan */
+    uint32_t binding_count;
+    const char *label;
+} hl_shader_program_desc;
+
+/* A compiled program for one backend. Owns everything it points to. */
+typedef struct hl_shader_program {
+    hl_rhi_backend backend;
+    /* gles3 */
+    char *vertex_glsl;
+    char *fragment_glsl;
+    /* webgpu */
+    uint32_t *vertex_spirv;
+    size_t vertex_spirv_words;
+    uint32_t *fragment_spirv;
+    size_t fragment_spirv_words;
+    /* both */
+    hl_rhi_binding_plan_entry *plan; /* names point into plan_names storage */
+    uint32_t plan_count;
+    hl_shader_reflection reflection; /* merged over both stages */
+    char *info_log; /* compiler messages (warnings) or NULL */
+} hl_shader_program;
+
+/* Compiles vertex + fragment GLSL ES 3.00 for `backend` (WEBGPU or GLES3). On a compile
+ * error returns HL_ERR_SHADER and hl_last_error() holds the info log naming stage and line. */
+hl_result hl_shader_program_compile(const hl_shader_program_desc *desc, hl_rhi_backend backend,
+                                    hl_shader_program *out);
+void hl_shader_program_free(hl_shader_program *p);
+
+/* Fills RHI shader descriptors pointing into p (valid while p lives). */
+void hl_shader_program_vertex_desc(const hl_shader_program *p, hl_rhi_shader_desc *out);
+void hl_shader_program_fragment_desc(const hl_shader_program *p, hl_rhi_shader_desc *out);
+
+/* Builds the bind group layout entries of `group` from the reflection (uniform blocks ->
+ * UNIFORM_BUFFER with min_binding_size = block size, textures -> SAMPLED_TEXTURE + SAMPLER).
+ * dynamic_offsets: make uniform buffers dynamic. Returns the count written (<= max). */
+uint32_t hl_shader_program_layout_entries(const hl_shader_program *p, uint32_t group, bool dynamic_offsets,
+                                          hl_rhi_bind_group_layout_entry *out, uint32_t max);
+
+/* Looks up a reflected block by name (NULL if absent). */
+const hl_shader_block *hl_shader_program_find_block(const hl_shader_program *p, const char *name);
+
+/* Expands #defines into GLSL ES 3.00 source (after #version). Caller frees with hl_shader_string_free. */
+hl_result hl_shader_preprocess(const char *source, const hl_shader_define *defines, uint32_t define_count,
+                               char **out);
+void hl_shader_string_free(char *s);
+
+/* Rewrites GLSL ES 3.00 to Vulkan GLSL 4.50 using the binding plan (exposed for tests). */
+hl_result hl_shader_rewrite_vulkan(const char *source, hl_rhi_shader_stage stage,
+                                   const hl_rhi_binding_plan_entry *plan, uint32_t plan_count, char **out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
