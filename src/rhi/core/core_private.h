@@ -1,0 +1,75 @@
+/* Declarations shared by the files of src/rhi/core only (backends use rhi_internal.h). */
+#ifndef HL_RHI_CORE_PRIVATE_H
+#define HL_RHI_CORE_PRIVATE_H
+
+#include "rhi_internal.h"
+
+/* ---- pool.c ---------------------------------------------------------------------------------- */
+bool hl__pool_init(hl__pool *pool, uint32_t item_size, const char *type_name);
+void hl__pool_release_memory(hl__pool *pool);
+/* Takes a free slot (growing the pool when none is free), zeroes it and marks it live. */
+bool hl__pool_alloc(hl_rhi_device *dev, uint32_t pool, uint32_t *out_id, void **out_item);
+/* Lookup that also returns the slot index. */
+void *hl__pool_lookup(hl_rhi_device *dev, uint32_t pool, uint32_t id, uint32_t *out_slot);
+static inline void *hl__pool_item(hl__pool *p, uint32_t slot) { return p->items + (size_t)slot * p->item_size; }
+/* Makes every handle of the slot stale (generation bump) and marks it a zombie. */
+void hl__pool_retire(hl__pool *p, uint32_t slot);
+/* Returns a retired slot to the free ring. */
+void hl__pool_free_slot(hl__pool *p, uint32_t slot);
+uint32_t hl__pool_make_id(const hl_rhi_device *dev, const hl__pool *p, uint32_t slot);
+static inline uint32_t hl__handle_slot(uint32_t id) { return (id & ((1u << HL__HANDLE_INDEX_BITS) - 1u)) - 1u; }
+
+/* ---- cache.c --------------------------------------------------------------------------------- */
+enum { HL__CACHE_SAMPLER = 0, HL__CACHE_BGL, HL__CACHE_PIPELINE_LAYOUT, HL__CACHE_RENDER_PIPELINE, HL__CACHE_KIND_COUNT };
+enum { HL__CACHE_FREE = 0, HL__CACHE_LIVE = 1, HL__CACHE_RELEASING = 2 };
+#define HL__DEFERRED_CACHE 0xFFu /* hl__deferred_release.pool for a cache entry */
+
+typedef hl_result (*hl__cache_create_fn)(hl_rhi_device *dev, void *ctx, hl__native *be);
+
+/* Finds an entry with an equal key (refs++, cache hit) or creates one through create (miss).
+ * Pipeline layout keys are hl__pipeline_layout_key, render pipeline keys hl__render_pipeline_info
+ * with layout.id = the pipeline layout's cache index: the entry keeps those entries alive. */
+hl_result hl__cache_acquire(hl_rhi_device *dev, uint8_t kind, const void *key, uint32_t key_size,
+                            hl__cache_create_fn create, void *ctx, uint32_t *out_index);
+void hl__cache_ref(hl_rhi_device *dev, uint32_t index);
+/* Drops one reference; last_use: the serial of the last frame that used the releasing handle. */
+void hl__cache_unref(hl_rhi_device *dev, uint32_t index, uint64_t last_use);
+/* Native release of an entry whose deferred serial completed. */
+void hl__cache_release_entry(hl_rhi_device *dev, uint32_t index);
+/* force: release every entry (device destroy), otherwise the unreferenced ones. */
+void hl__cache_release_unreferenced(hl_rhi_device *dev, bool force);
+
+typedef struct hl__pipeline_layout_key {
+    uint32_t group_count;
+    uint32_t group_cache[HL_RHI_MAX_BIND_GROUPS];
+} hl__pipeline_layout_key;
+
+static inline const hl__cache_entry *hl__cache_at(const hl_rhi_device *dev, uint32_t index) {
+    return &dev->cache[index];
+}
+
+/* ---- device.c -------------------------------------------------------------------------------- */
+/* Common prologue of every call: device present and not lost. */
+hl_result hl__check_device(const hl_rhi_device *dev, const char *fn);
+/* Queues a native release once `serial` completed (or releases now when it has). */
+bool hl__defer_release(hl_rhi_device *dev, uint8_t pool, uint32_t slot, uint64_t serial);
+/* Asks the backend for the completed serial and releases what became free. */
+hl_result hl__update_completed(hl_rhi_device *dev);
+/* Releases a retired (zombie) object slot: backend destroy, references, slot freed. */
+void hl__release_slot(hl_rhi_device *dev, uint8_t pool, uint32_t slot);
+/* Serial that a use now would get: the open frame's, else 0 (not in flight). */
+static inline uint64_t hl__current_serial(const hl_rhi_device *dev) { return dev->frame_open ? dev->cmd.serial : 0; }
+/* Re-resolves object pointers cached in the command context after a pool moved. */
+void hl__cmd_refresh_pointers(hl_rhi_device *dev);
+/* Unbinds a handle being destroyed from the open pass's state cache (commands.c), so a stale
+ * handle never compares equal to what is bound. */
+void hl__cmd_forget(hl_rhi_device *dev, uint8_t pool, uint32_t id);
+
+/* ---- objects.c ------------------------------------------------------------------------------- */
+/* Retires one object handle of a non-cached pool (destroy path shared with texture -> views). */
+void hl__destroy_object(hl_rhi_device *dev, uint8_t pool, uint32_t slot);
+
+/* ---- format.c -------------------------------------------------------------------------------- */
+static inline bool hl__format_valid(hl_rhi_format f) { return f > HL_RHI_FORMAT_UNDEFINED && f < HL_RHI_FORMAT_COUNT; }
+
+#endif

@@ -1,0 +1,276 @@
+/* Device lifetime, deferred release, frame scope and submissions. */
+#include <stdatomic.h>
+#include <string.h>
+
+#include "core_private.h"
+
+static _Atomic uint32_t hl__device_tag_counter;
+
+static const struct {
+    uint32_t size;
+    const char *name;
+} hl__pool_types[HL__POOL_COUNT] = {
+    [HL__POOL_BUFFER] = {sizeof(hl__buffer), "buffer"},
+    [HL__POOL_TEXTURE] = {sizeof(hl__texture), "texture"},
+    [HL__POOL_VIEW] = {sizeof(hl__texture_view), "texture view"},
+    [HL__POOL_SAMPLER] = {sizeof(hl__sampler), "sampler"},
+    [HL__POOL_SHADER] = {sizeof(hl__shader), "shader"},
+    [HL__POOL_BGL] = {sizeof(hl__bind_group_layout), "bind group layout"},
+    [HL__POOL_BIND_GROUP] = {sizeof(hl__bind_group), "bind group"},
+    [HL__POOL_PIPELINE_LAYOUT] = {sizeof(hl__pipeline_layout), "pipeline layout"},
+    [HL__POOL_RENDER_PIPELINE] = {sizeof(hl__render_pipeline), "render pipeline"},
+    [HL__POOL_COMPUTE_PIPELINE] = {sizeof(hl__compute_pipeline), "compute pipeline"},
+};
+
+hl_result hl__check_device(const hl_rhi_device *dev, const char *fn) {
+    if (!dev) return hl__fail(HL_ERR_VALIDATION, "%s: dev is NULL", fn);
+    if (dev->lost) return hl__fail(HL_ERR_DEVICE_LOST, "%s: the device is lost", fn);
+    return HL_OK;
+}
+
+static void hl__free_device_memory(hl_rhi_device *dev) {
+    for (uint32_t i = 0; i < HL__POOL_COUNT; i++) hl__pool_release_memory(&dev->pools[i]);
+    for (uint32_t i = 0; i < dev->cache_count; i++) hl__free(dev->cache[i].key);
+    hl__free(dev->cache);
+    hl__free(dev->deferred);
+    hl__free(dev);
+}
+
+hl_result hl__rhi_device_create_with(const hl__rhi_backend_fns *fns, const hl_rhi_device_desc *desc,
+                                     hl_rhi_device **out) {
+    if (!out) return hl__fail(HL_ERR_VALIDATION, "hl_rhi_device_create: out is NULL");
+    *out = NULL;
+    if (!fns) return hl__fail(HL_ERR_VALIDATION, "hl_rhi_device_create: no backend table");
+    hl_rhi_device_desc d = {0};
+    if (desc) d = *desc;
+    hl_rhi_device *dev = hl__calloc(1, sizeof *dev);
+    if (!dev) return hl__fail(HL_ERR_OUT_OF_MEMORY, "hl_rhi_device_create: out of memory");
+    dev->fns = fns;
+    dev->tag = atomic_fetch_add(&hl__device_tag_counter, 1u) & ((1u << HL__HANDLE_TAG_BITS) - 1u);
+    for (uint32_t i = 0; i < HL__POOL_COUNT; i++)
+        hl__pool_init(&dev->pools[i], hl__pool_types[i].size, hl__pool_types[i].name);
+    dev->cache_limit = d.cache_capacity ? d.cache_capacity : 256u;
+    dev->next_serial = 1;
+    dev->completed_serial = 0;
+    dev->cmd.dev = dev;
+    hl_result r = fns->device_create(dev, &d);
+    if (r) {
+        hl__free_device_memory(dev);
+        return r;
+    }
+    uint32_t missing = d.requirements.features & ~dev->caps.features;
+    if (missing) {
+        uint32_t bit = missing & (~missing + 1u);
+        fns->device_destroy(dev);
+        hl__free_device_memory(dev);
+        return hl__fail(HL_ERR_UNSUPPORTED, "hl_rhi_device_create: the %s device lacks required feature \"%s\"",
+                        fns->name ? fns->name : "?", hl_rhi_feature_name(bit));
+    }
+    *out = dev;
+    return HL_OK;
+}
+
+/* Order of the final sweep: users before what they use. */
+static const uint8_t hl__destroy_order[HL__POOL_COUNT] = {
+    HL__POOL_BIND_GROUP,      HL__POOL_COMPUTE_PIPELINE, HL__POOL_RENDER_PIPELINE, HL__POOL_PIPELINE_LAYOUT,
+    HL__POOL_BGL,             HL__POOL_SAMPLER,          HL__POOL_SHADER,          HL__POOL_VIEW,
+    HL__POOL_TEXTURE,         HL__POOL_BUFFER,
+};
+
+static void hl__process_deferred(hl_rhi_device *dev, bool all) {
+    uint32_t kept = 0;
+    /* Releases may not queue more entries (they only free), so the array is stable here. */
+    for (uint32_t i = 0; i < dev->deferred_count; i++) {
+        hl__deferred_release d = dev->deferred[i];
+        if (all || d.serial <= dev->completed_serial) {
+            if (d.pool == HL__DEFERRED_CACHE) {
+                hl__cache_release_entry(dev, d.slot);
+            } else {
+                hl__release_slot(dev, d.pool, d.slot);
+            }
+        } else {
+            dev->deferred[kept++] = d;
+        }
+    }
+    dev->deferred_count = kept;
+}
+
+void hl_rhi_device_destroy(hl_rhi_device *dev) {
+    if (!dev) return;
+    if (dev->frame_open) hl_rhi_abort_frame(dev);
+    if (!dev->lost && dev->last_submitted_serial > dev->completed_serial)
+        dev->fns->wait(dev, dev->last_submitted_serial, UINT64_MAX);
+    dev->completed_serial = dev->next_serial - 1u;
+    hl__process_deferred(dev, true);
+    for (uint32_t k = 0; k < HL__POOL_COUNT; k++) {
+        uint8_t pool = hl__destroy_order[k];
+        hl__pool *p = &dev->pools[pool];
+        for (uint32_t slot = 0; slot < p->capacity; slot++) {
+            if (p->state[slot] == HL__SLOT_LIVE) {
+                hl__pool_retire(p, slot);
+                hl__release_slot(dev, pool, slot);
+            }
+        }
+    }
+    hl__cache_release_unreferenced(dev, true);
+    dev->fns->device_destroy(dev);
+    hl__free_device_memory(dev);
+}
+
+const hl_rhi_caps *hl_rhi_device_caps(const hl_rhi_device *dev) { return dev ? &dev->caps : NULL; }
+hl_rhi_backend hl_rhi_device_backend(const hl_rhi_device *dev) { return dev ? dev->caps.backend : HL_RHI_BACKEND_AUTO; }
+const hl_rhi_stats *hl_rhi_device_stats(const hl_rhi_device *dev) { return dev ? &dev->stats : NULL; }
+void hl_rhi_reset_stats(hl_rhi_device *dev) {
+    if (dev) memset(&dev->stats, 0, sizeof dev->stats);
+}
+
+bool hl__defer_release(hl_rhi_device *dev, uint8_t pool, uint32_t slot, uint64_t serial) {
+    if (serial <= dev->completed_serial) {
+        if (pool == HL__DEFERRED_CACHE) {
+            hl__cache_release_entry(dev, slot);
+        } else {
+            hl__release_slot(dev, pool, slot);
+        }
+        return true;
+    }
+    void *arr = dev->deferred;
+    if (!hl__reserve(&arr, &dev->deferred_capacity, dev->deferred_count + 1u, sizeof(hl__deferred_release)))
+        return false;
+    dev->deferred = arr;
+    dev->deferred[dev->deferred_count++] = (hl__deferred_release){serial, pool, slot};
+    return true;
+}
+
+/* Frames that were aborted never reach the GPU: once everything submitted has completed and
+ * no frame is open, every serial handed out so far counts as complete. */
+static void hl__set_completed(hl_rhi_device *dev, uint64_t backend_completed) {
+    uint64_t c = backend_completed;
+    if (c > dev->last_submitted_serial) c = dev->last_submitted_serial;
+    if (c >= dev->last_submitted_serial) {
+        uint64_t all = dev->frame_open ? dev->cmd.serial - 1u : dev->next_serial - 1u;
+        if (all > c) c = all;
+    }
+    if (c > dev->completed_serial) {
+        uint64_t lo = dev->completed_serial, hi = c < dev->last_submitted_serial ? c : dev->last_submitted_serial;
+        if (hi > lo) dev->stats.submissions_completed += hi - lo;
+        dev->completed_serial = c;
+    }
+    if (dev->deferred_count) hl__process_deferred(dev, false);
+}
+
+hl_result hl__update_completed(hl_rhi_device *dev) {
+    uint64_t c = dev->completed_serial;
+    if (dev->last_submitted_serial > dev->completed_serial) {
+        hl_result r = dev->fns->poll(dev, &c);
+        if (r) return r;
+    }
+    hl__set_completed(dev, c);
+    return HL_OK;
+}
+
+/* ---- frame scope -------------------------------------------------------------------------- */
+static void hl__cmd_reset(hl_rhi_cmd *cmd) {
+    hl_rhi_device *dev = cmd->dev;
+    uint64_t serial = cmd->serial;
+    memset(cmd, 0, sizeof *cmd);
+    cmd->dev = dev;
+    cmd->serial = serial;
+}
+
+hl_result hl_rhi_begin_frame(hl_rhi_device *dev, hl_rhi_cmd **out_cmd) {
+    hl_result r = hl__check_device(dev, "hl_rhi_begin_frame");
+    if (r) return r;
+    if (!out_cmd) return hl__fail(HL_ERR_VALIDATION, "hl_rhi_begin_frame: out_cmd is NULL");
+    *out_cmd = NULL;
+    if (dev->frame_open) return hl__fail(HL_ERR_INVALID_STATE, "hl_rhi_begin_frame: a frame is already open");
+    r = hl__update_completed(dev);
+    if (r) return r;
+    uint64_t serial = dev->next_serial;
+    r = dev->fns->begin_frame(dev, serial);
+    if (r) return r;
+    dev->cmd.serial = serial;
+    hl__cmd_reset(&dev->cmd);
+    dev->frame_open = true;
+    *out_cmd = &dev->cmd;
+    return HL_OK;
+}
+
+bool hl_rhi_frame_is_open(const hl_rhi_device *dev) { return dev && dev->frame_open; }
+
+void hl_rhi_abort_frame(hl_rhi_device *dev) {
+    if (!dev || !dev->frame_open) return;
+    if (!dev->lost) dev->fns->abort_frame(dev, dev->cmd.serial);
+    dev->frame_open = false;
+    dev->next_serial = dev->cmd.serial + 1u;
+    dev->cmd.pass = HL__PASS_NONE;
+    if (!dev->lost) hl__update_completed(dev);
+}
+
+hl_result hl_rhi_end_frame(hl_rhi_device *dev, hl_rhi_submission *out) {
+    if (out) out->serial = 0;
+    hl_result r = hl__check_device(dev, "hl_rhi_end_frame");
+    if (r) {
+        if (dev && dev->frame_open) hl_rhi_abort_frame(dev);
+        return r;
+    }
+    if (!dev->frame_open) return hl__fail(HL_ERR_INVALID_STATE, "hl_rhi_end_frame: no frame is open");
+    if (dev->cmd.pass != HL__PASS_NONE) {
+        const char *kind = dev->cmd.pass == HL__PASS_RENDER ? "render" : "compute";
+        hl_rhi_abort_frame(dev);
+        return hl__fail(HL_ERR_INVALID_STATE, "hl_rhi_end_frame: a %s pass is still open (the frame was aborted)", kind);
+    }
+    uint64_t serial = dev->cmd.serial;
+    r = dev->fns->end_frame(dev, serial);
+    dev->frame_open = false;
+    dev->next_serial = serial + 1u;
+    if (r) {
+        /* Nothing was submitted: treat it like an aborted frame. */
+        if (!dev->lost) hl__update_completed(dev);
+        return r;
+    }
+    dev->last_submitted_serial = serial;
+    dev->stats.frames++;
+    if (out) out->serial = serial;
+    return HL_OK;
+}
+
+hl_result hl_rhi_submission_poll(hl_rhi_device *dev, hl_rhi_submission s, bool *done) {
+    hl_result r = hl__check_device(dev, "hl_rhi_submission_poll");
+    if (r) return r;
+    if (!done) return hl__fail(HL_ERR_VALIDATION, "hl_rhi_submission_poll: done is NULL");
+    if (s.serial >= dev->next_serial)
+        return hl__fail(HL_ERR_VALIDATION, "hl_rhi_submission_poll: serial %llu was never submitted",
+                        (unsigned long long)s.serial);
+    r = hl__update_completed(dev);
+    if (r) return r;
+    *done = s.serial <= dev->completed_serial;
+    return HL_OK;
+}
+
+hl_result hl_rhi_submission_wait(hl_rhi_device *dev, hl_rhi_submission s, uint64_t timeout_ns) {
+    hl_result r = hl__check_device(dev, "hl_rhi_submission_wait");
+    if (r) return r;
+    if (s.serial >= dev->next_serial)
+        return hl__fail(HL_ERR_VALIDATION, "hl_rhi_submission_wait: serial %llu was never submitted",
+                        (unsigned long long)s.serial);
+    if (s.serial > dev->completed_serial) {
+        uint64_t target = s.serial <= dev->last_submitted_serial ? s.serial : dev->last_submitted_serial;
+        if (target > dev->completed_serial) {
+            r = dev->fns->wait(dev, target, timeout_ns);
+            if (r) return r;
+            if (target > dev->completed_serial) hl__set_completed(dev, target);
+        }
+    }
+    return hl__update_completed(dev);
+}
+
+hl_result hl_rhi_device_wait_idle(hl_rhi_device *dev) {
+    hl_result r = hl__check_device(dev, "hl_rhi_device_wait_idle");
+    if (r) return r;
+    if (dev->last_submitted_serial > dev->completed_serial) {
+        r = dev->fns->wait(dev, dev->last_submitted_serial, UINT64_MAX);
+        if (r) return r;
+    }
+    hl__set_completed(dev, dev->last_submitted_serial);
+    return HL_OK;
+}

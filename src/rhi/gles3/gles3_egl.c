@@ -1,0 +1,226 @@
+/* Headless EGL: display selection (device platform, then Mesa surfaceless, then the default
+ * display), ES 3 config and context, surfaceless make-current (1x1 pbuffer otherwise), probe.
+ *
+ * EGL displays are per-platform singletons shared by every device of the process, so
+ * eglTerminate runs only when the last user of a display goes away (a small refcount table;
+ * like the rest of the RHI, devices are not thread-safe). */
+#include <stdio.h>
+#include <string.h>
+
+#include "gles3_internal.h"
+
+#define HL__EGL_MAX_DISPLAYS 8
+
+static struct {
+    EGLDisplay display;
+    uint32_t refs;
+} hl__egl_displays[HL__EGL_MAX_DISPLAYS];
+
+static _Thread_local hl_rhi_device *hl__gl_current;
+
+static bool hl__has_ext(const char *list, const char *name) {
+    if (!list) return false;
+    size_t n = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)) != NULL; p += n) {
+        bool start = p == list || p[-1] == ' ';
+        bool end = p[n] == '\0' || p[n] == ' ';
+        if (start && end) return true;
+    }
+    return false;
+}
+
+static void hl__display_ref(EGLDisplay d) {
+    for (uint32_t i = 0; i < HL__EGL_MAX_DISPLAYS; i++) {
+        if (hl__egl_displays[i].display == d && hl__egl_displays[i].refs) {
+            hl__egl_displays[i].refs++;
+            return;
+        }
+    }
+    for (uint32_t i = 0; i < HL__EGL_MAX_DISPLAYS; i++) {
+        if (!hl__egl_displays[i].refs) {
+            hl__egl_displays[i].display = d;
+            hl__egl_displays[i].refs = 1;
+            return;
+        }
+    }
+}
+
+/* Drops one reference; terminates the display when nobody uses it (or it was never tracked). */
+static void hl__display_unref(EGLDisplay d) {
+    for (uint32_t i = 0; i < HL__EGL_MAX_DISPLAYS; i++) {
+        if (hl__egl_displays[i].display == d && hl__egl_displays[i].refs) {
+            if (--hl__egl_displays[i].refs) return;
+            hl__egl_displays[i].display = EGL_NO_DISPLAY;
+            break;
+        }
+    }
+    eglTerminate(d);
+}
+
+static bool hl__display_in_use(EGLDisplay d) {
+    for (uint32_t i = 0; i < HL__EGL_MAX_DISPLAYS; i++)
+        if (hl__egl_displays[i].display == d && hl__egl_displays[i].refs) return true;
+    return false;
+}
+
+/* Chooses an ES 3 config; pbuffer-capable first so the pbuffer fallback stays possible. */
+static bool hl__choose_config(EGLDisplay d, EGLConfig *out, uint32_t *calls) {
+    const EGLint surface_types[2] = {EGL_PBUFFER_BIT, 0};
+    for (int i = 0; i < 2; i++) {
+        EGLint attrs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_SURFACE_TYPE, surface_types[i],
+                          EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_NONE};
+        EGLint n = 0;
+        (*calls)++;
+        if (eglChooseConfig(d, attrs, out, 1, &n) && n > 0) return true;
+    }
+    return false;
+}
+
+typedef struct hl__egl_pick {
+    EGLDisplay display;
+    EGLConfig config;
+    const char *platform;
+} hl__egl_pick;
+
+/* Tries one display: initialize + ES 3 config. On failure terminates what it initialized. */
+static bool hl__try_display(EGLDisplay d, const char *platform, hl__egl_pick *out, uint32_t *calls) {
+    if (d == EGL_NO_DISPLAY) return false;
+    EGLint major = 0, minor = 0;
+    (*calls)++;
+    if (!eglInitialize(d, &major, &minor)) return false;
+    (*calls)++;
+    if (!eglBindAPI(EGL_OPENGL_ES_API) || !hl__choose_config(d, &out->config, calls)) {
+        if (!hl__display_in_use(d)) eglTerminate(d);
+        return false;
+    }
+    out->display = d;
+    out->platform = platform;
+    return true;
+}
+
+static bool hl__pick_display(hl__egl_pick *out, uint32_t *calls) {
+    (*calls)++;
+    const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    PFNEGLGETPLATFORMDISPLAYEXTPROC get_platform_display = NULL;
+    if (hl__has_ext(client, "EGL_EXT_platform_base")) {
+        (*calls)++;
+        get_platform_display = (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
+    }
+    /* 1. EGL_EXT_platform_device (NVIDIA headless): the first device that gives an ES 3 config. */
+    if (get_platform_display && hl__has_ext(client, "EGL_EXT_platform_device")) {
+        (*calls)++;
+        PFNEGLQUERYDEVICESEXTPROC query_devices = (PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
+        EGLDeviceEXT devices[16];
+        EGLint count = 0;
+        (*calls)++;
+        if (query_devices && query_devices(16, devices, &count)) {
+            for (EGLint i = 0; i < count; i++) {
+                (*calls)++;
+                EGLDisplay d = get_platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i], NULL);
+                if (hl__try_display(d, "device", out, calls)) return true;
+            }
+        }
+    }
+    /* 2. Mesa surfaceless (llvmpipe here). */
+    if (get_platform_display && hl__has_ext(client, "EGL_MESA_platform_surfaceless")) {
+        (*calls)++;
+        EGLDisplay d = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+        if (hl__try_display(d, "surfaceless", out, calls)) return true;
+    }
+    /* 3. Whatever the default display is. */
+    (*calls)++;
+    return hl__try_display(eglGetDisplay(EGL_DEFAULT_DISPLAY), "default", out, calls);
+}
+
+hl_result hl__gl_egl_open(hl_rhi_device *dev, hl__gl_device *g) {
+    uint32_t calls = 0;
+    hl__egl_pick pick = {0};
+    bool ok = hl__pick_display(&pick, &calls);
+    dev->stats.native_calls += calls;
+    if (!ok)
+        return hl__fail(HL_ERR_UNSUPPORTED,
+                        "gles3: no EGL display with an OpenGL ES 3 config (tried device, surfaceless and "
+                        "default platforms; EGL error 0x%x)",
+                        (unsigned)eglGetError());
+    hl__display_ref(pick.display);
+    g->display = pick.display;
+    g->platform = pick.platform;
+    g->pbuffer = EGL_NO_SURFACE;
+
+    const EGLint ctx_attrs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE};
+    g->context = HL__GL(dev, eglCreateContext(g->display, pick.config, EGL_NO_CONTEXT, ctx_attrs));
+    if (g->context == EGL_NO_CONTEXT) {
+        EGLint err = eglGetError();
+        hl__gl_egl_close(dev, g);
+        return hl__fail(HL_ERR_UNSUPPORTED, "gles3: eglCreateContext(ES 3.0) failed on the %s display (0x%x)",
+                        pick.platform, (unsigned)err);
+    }
+    const char *dpy_ext = HL__GL(dev, eglQueryString(g->display, EGL_EXTENSIONS));
+    if (!hl__has_ext(dpy_ext, "EGL_KHR_surfaceless_context")) {
+        const EGLint pb_attrs[] = {EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE};
+        g->pbuffer = HL__GL(dev, eglCreatePbufferSurface(g->display, pick.config, pb_attrs));
+        if (g->pbuffer == EGL_NO_SURFACE) {
+            EGLint err = eglGetError();
+            hl__gl_egl_close(dev, g);
+            return hl__fail(HL_ERR_UNSUPPORTED,
+                            "gles3: the %s display has no EGL_KHR_surfaceless_context and a 1x1 pbuffer "
+                            "failed (0x%x)",
+                            pick.platform, (unsigned)err);
+        }
+    }
+    if (!HL__GL(dev, eglMakeCurrent(g->display, g->pbuffer, g->pbuffer, g->context))) {
+        EGLint err = eglGetError();
+        hl__gl_egl_close(dev, g);
+        return hl__fail(HL_ERR_BACKEND, "gles3: eglMakeCurrent failed (0x%x)", (unsigned)err);
+    }
+    hl__gl_current = dev;
+    return HL_OK;
+}
+
+void hl__gl_egl_close(hl_rhi_device *dev, hl__gl_device *g) {
+    if (g->display == EGL_NO_DISPLAY) return;
+    if (hl__gl_current == dev) hl__gl_current = NULL;
+    if (HL__GL(dev, eglGetCurrentContext()) == g->context && g->context != EGL_NO_CONTEXT)
+        HL__GL(dev, eglMakeCurrent(g->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
+    if (g->context != EGL_NO_CONTEXT) HL__GL(dev, eglDestroyContext(g->display, g->context));
+    if (g->pbuffer != EGL_NO_SURFACE) HL__GL(dev, eglDestroySurface(g->display, g->pbuffer));
+    HL__GL(dev, hl__display_unref(g->display));
+    /* Frees EGL's per-thread state, unless another device's context is current here. */
+    if (!hl__gl_current) HL__GL(dev, eglReleaseThread());
+    g->display = EGL_NO_DISPLAY;
+    g->context = EGL_NO_CONTEXT;
+    g->pbuffer = EGL_NO_SURFACE;
+}
+
+void hl__gl_make_current(hl_rhi_device *dev) {
+    if (hl__gl_current == dev) return;
+    hl__gl_device *g = hl__gl(dev);
+    if (HL__GL(dev, eglMakeCurrent(g->display, g->pbuffer, g->pbuffer, g->context))) hl__gl_current = dev;
+}
+
+hl_result hl__gl_probe(const hl_rhi_requirements *req, const hl_rhi_device_desc *desc, char *adapter_name,
+                       size_t adapter_name_size) {
+    (void)desc;
+    const uint32_t never = HL_RHI_FEATURE_COMPUTE | HL_RHI_FEATURE_STORAGE_BUFFER | HL_RHI_FEATURE_STORAGE_TEXTURE |
+                           HL_RHI_FEATURE_INDIRECT_DRAW | HL_RHI_FEATURE_TEXTURE_1D | HL_RHI_FEATURE_BASE_VERTEX |
+                           HL_RHI_FEATURE_FIRST_INSTANCE | HL_RHI_FEATURE_BUFFER_MAP_ASYNC;
+    uint32_t missing = req ? (req->features & never) : 0;
+    if (missing) {
+        uint32_t bit = missing & (~missing + 1u);
+        return hl__fail(HL_ERR_UNSUPPORTED, "gles3: OpenGL ES 3.0 has no \"%s\" (requirements.features)",
+                        hl_rhi_feature_name(bit));
+    }
+    uint32_t calls = 0;
+    hl__egl_pick pick = {0};
+    if (!hl__pick_display(&pick, &calls))
+        return hl__fail(HL_ERR_UNSUPPORTED, "gles3: no EGL display with an OpenGL ES 3 config (EGL error 0x%x)",
+                        (unsigned)eglGetError());
+    if (adapter_name && adapter_name_size) {
+        /* The GL renderer string needs a context; the EGL vendor and platform are cheap. */
+        const char *vendor = eglQueryString(pick.display, EGL_VENDOR);
+        snprintf(adapter_name, adapter_name_size, "%s (EGL %s platform)", vendor ? vendor : "EGL", pick.platform);
+    }
+    if (!hl__display_in_use(pick.display)) eglTerminate(pick.display);
+    if (!hl__gl_current) eglReleaseThread();
+    return HL_OK;
+}

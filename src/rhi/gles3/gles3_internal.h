@@ -1,0 +1,360 @@
+/* gles3 backend internals: OpenGL ES 3.0 over headless EGL.
+ *
+ * Orientation (one convention for the whole backend, chosen so that every image matches
+ * WebGPU's without changes to the shader toolchain):
+ *   - Every vertex shader gets a backend-injected epilogue `gl_Position.y = -gl_Position.y`
+ *     (the user's main is renamed with a #define and called from a wrapper main), and the
+ *     front face is inverted (RHI CCW -> GL_CW) because the flip mirrors window winding.
+ *   - Hence clip-space y = +1 lands on GL window row 0, which is memory row 0 of the render
+ *     target: memory row 0 is the image's top row for rendered AND uploaded textures.
+ *   - So texture_write/texture_read/copies move memory rows unchanged; viewport and scissor y
+ *     count from the top like WebGPU's with no arithmetic; gl_FragCoord.y is 0.5 on the top
+ *     row like WebGPU's frag coord; a texture uploaded row-0-first and one rendered, then
+ *     sampled at v = 0, both give their top row, exactly as on WebGPU.
+ *   - Remaining differences: dFdy() has the opposite sign of WebGPU's dpdy(); the depth range
+ *     of clip space is GL's [-1, 1] (the shader's matter, not the backend's).
+ *
+ * GL state goes through the state-diff cache in gles3_state.c; every GL/EGL call counts one
+ * native call (HL__GL). Out-of-pass work (uploads, copies, readback) binds textures on a
+ * scratch texture unit that draws never use and buffers on the COPY_* / PIXEL_* targets, so
+ * it does not disturb the bindings a pass relies on.
+ */
+#ifndef HL_GLES3_INTERNAL_H
+#define HL_GLES3_INTERNAL_H
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GLES3/gl3.h>
+
+#include "rhi_internal.h"
+
+/* Counts one native call, then makes it. */
+#define HL__GL(dev, call) (HL__NATIVE(dev), call)
+
+#define HL__GL_MAX_UNITS 32     /* texture units tracked (the last usable one is the scratch unit) */
+#define HL__GL_MAX_UBO_SLOTS 72 /* indexed uniform buffer binding points tracked */
+#define HL__GL_FENCES 64        /* frames in flight tracked; a full ring waits for the oldest */
+#define HL__GL_MAX_PROGRAM_UBOS 32
+#define HL__GL_VAO_SETS 64
+#define HL__GL_FBO_SETS 32
+#define HL__GL_CACHE_WAYS 4
+#define HL__GL_ZERO_BYTES 65536u
+
+/* Texture target slots tracked per unit. */
+enum { HL__GL_T2D = 0, HL__GL_T3D, HL__GL_T2DA, HL__GL_TCUBE, HL__GL_TARGET_COUNT };
+
+typedef enum hl__gl_fmt_class {
+    HL__GL_FMT_UNORM8 = 0, /* read back as RGBA/UNSIGNED_BYTE */
+    HL__GL_FMT_FLOAT,      /* read back as RGBA/FLOAT */
+    HL__GL_FMT_UINT,       /* read back as RGBA_INTEGER/UNSIGNED_INT */
+    HL__GL_FMT_PACKED,     /* rgb10a2: its own guaranteed read pair */
+    HL__GL_FMT_DEPTH,
+} hl__gl_fmt_class;
+
+typedef struct hl__gl_format {
+    GLenum internal, format, type;
+    uint8_t channels;
+    uint8_t cls; /* hl__gl_fmt_class */
+    bool half;   /* 16-bit float texels */
+    bool bgra;   /* stored as RGBA8; bytes swapped on the way in and out */
+} hl__gl_format;
+
+const hl__gl_format *hl__gl_format_get(hl_rhi_format f);
+
+typedef struct hl__gl_texture {
+    GLuint name; /* texture or renderbuffer */
+    GLenum target; /* GL_TEXTURE_2D/3D/2D_ARRAY/CUBE_MAP or GL_RENDERBUFFER */
+    uint8_t slot;  /* HL__GL_T* */
+    bool renderbuffer;
+    hl_rhi_format format;
+    uint32_t levels, layers;
+    GLint base_level, max_level; /* current GL_TEXTURE_BASE_LEVEL / MAX_LEVEL */
+} hl__gl_texture;
+
+typedef struct hl__gl_shader {
+    GLuint name;
+    uint64_t uid; /* never reused: program cache key */
+    hl_rhi_shader_stage stage;
+    hl_rhi_binding_plan_entry *plan; /* names owned */
+    uint32_t plan_count;
+} hl__gl_shader;
+
+/* A linked program shared by every pipeline of the same vertex + fragment shaders. UBO slots
+ * are the program's (group, binding) uniform blocks flattened in (group, binding) order;
+ * texture units are its plan's combined samplers in plan order. */
+typedef struct hl__gl_program {
+    struct hl__gl_program *next;
+    uint64_t vs_uid, fs_uid;
+    uint32_t refs;
+    GLuint name;
+    uint32_t ubo_count;
+    struct { uint32_t group, binding; } ubo[HL__GL_MAX_PROGRAM_UBOS]; /* index = slot */
+    uint32_t unit_count;
+    struct { uint32_t group, binding, sampler_binding; } unit[HL__GL_MAX_UNITS]; /* index = unit */
+    uint8_t group_mask; /* groups the program reads */
+} hl__gl_program;
+
+typedef struct hl__gl_vertex_layout {
+    uint32_t buffer_count;
+    uint32_t stride[HL_RHI_MAX_VERTEX_BUFFERS];
+    uint32_t per_instance[HL_RHI_MAX_VERTEX_BUFFERS];
+    uint32_t attr_count;
+    struct { uint32_t format, offset, location, buffer; } attr[HL_RHI_MAX_VERTEX_ATTRIBUTES];
+} hl__gl_vertex_layout;
+
+typedef struct hl__gl_pipeline {
+    hl__gl_program *prog;
+    uint32_t layout_id; /* interned vertex layout */
+    uint32_t vertex_buffer_count;
+    GLenum mode;
+    bool restart;
+    bool cull;
+    GLenum cull_face, front_face;
+    bool depth_test;
+    GLenum depth_func;
+    GLboolean depth_write;
+    bool stencil;
+    GLenum st_func[2], st_fail[2], st_zfail[2], st_pass[2];
+    GLuint st_read_mask, st_write_mask;
+    bool blend;
+    GLenum eq_rgb, eq_a, src_rgb, dst_rgb, src_a, dst_a;
+    GLboolean color_mask[4];
+    bool poly_offset;
+    float poly_factor, poly_units;
+    bool a2c;
+} hl__gl_pipeline;
+
+enum { HL__GL_BG_UBO = 1, HL__GL_BG_TEXTURE, HL__GL_BG_SAMPLER };
+
+typedef struct hl__gl_bg_entry {
+    uint32_t binding;
+    uint8_t kind;
+    int8_t dynamic_index; /* -1: not dynamic */
+    GLuint buffer;
+    uint32_t offset, size;
+    uint32_t view_id; /* resolved at bind time: a destroyed view binds nothing */
+    GLuint sampler;
+} hl__gl_bg_entry;
+
+typedef struct hl__gl_bind_group {
+    uint32_t count;
+    hl__gl_bg_entry e[HL_RHI_MAX_BINDINGS];
+} hl__gl_bind_group;
+
+/* One framebuffer attachment: kind 0 none, 1 texture 2D, 2 cube face, 3 layer, 4 renderbuffer. */
+typedef struct hl__gl_attach {
+    GLuint name;
+    uint32_t kind, level, layer;
+} hl__gl_attach;
+
+typedef struct hl__gl_fbo_key {
+    hl__gl_attach color[HL_RHI_MAX_COLOR_ATTACHMENTS];
+    hl__gl_attach depth;
+    uint32_t color_count;
+    GLenum depth_point; /* GL_DEPTH_ATTACHMENT / GL_DEPTH_STENCIL_ATTACHMENT */
+} hl__gl_fbo_key;
+
+typedef struct hl__gl_fbo_entry {
+    hl__gl_fbo_key key;
+    GLuint fbo;
+    uint64_t tick;
+} hl__gl_fbo_entry;
+
+typedef struct hl__gl_vao_key {
+    uint32_t layout_id;
+    GLuint index_buffer;
+    GLuint vb[HL_RHI_MAX_VERTEX_BUFFERS];
+    uint64_t vb_offset[HL_RHI_MAX_VERTEX_BUFFERS];
+} hl__gl_vao_key;
+
+typedef struct hl__gl_vao_entry {
+    hl__gl_vao_key key;
+    GLuint vao;
+    uint64_t tick;
+} hl__gl_vao_entry;
+
+/* The state-diff cache: what is bound in the context. */
+typedef struct hl__gl_state {
+    GLuint program, vao, draw_fbo, read_fbo;
+    GLuint array_buffer, copy_read, copy_write, pack_buffer, unpack_buffer, renderbuffer;
+    GLuint active_unit;
+    GLuint tex[HL__GL_MAX_UNITS][HL__GL_TARGET_COUNT];
+    GLuint sampler[HL__GL_MAX_UNITS];
+    struct { GLuint buffer; uint32_t offset, size; } ubo[HL__GL_MAX_UBO_SLOTS];
+    bool blend, depth_test, stencil_test, cull, scissor_test, poly_offset, a2c, restart;
+    GLenum blend_eq[2], blend_func[4];
+    float blend_color[4];
+    GLenum depth_func;
+    GLboolean depth_mask;
+    float depth_range[2];
+    GLenum st_func[2];
+    GLint st_ref[2];
+    GLuint st_read_mask[2], st_write_mask[2];
+    GLenum st_op[2][3];
+    GLenum cull_face, front_face;
+    GLboolean color_mask[4];
+    GLint viewport[4], scissor[4];
+    float poly_factor, poly_units;
+    GLint pack_align, unpack_align, pack_row_length, unpack_row_length, unpack_image_height;
+} hl__gl_state;
+
+typedef struct hl__gl_device {
+    /* EGL */
+    EGLDisplay display;
+    EGLContext context;
+    EGLSurface pbuffer; /* EGL_NO_SURFACE with EGL_KHR_surfaceless_context */
+    const char *platform;
+
+    hl__gl_state st;
+
+    /* GL facts */
+    GLint gl_major, gl_minor;
+    uint32_t draw_units;   /* texture units a program may use (scratch unit excluded) */
+    uint32_t scratch_unit; /* the unit out-of-pass work binds textures on */
+    uint32_t ubo_slots;
+    bool ext_color_buffer_float, ext_color_buffer_half_float, ext_float_blend, float_linear, aniso;
+    float max_aniso;
+
+    /* frame scope */
+    struct { uint64_t serial; GLsync sync; } fences[HL__GL_FENCES];
+    uint32_t fence_head, fence_count;
+    uint64_t last_serial;      /* last serial ended or aborted */
+    uint64_t completed_serial; /* highest serial known complete */
+
+    /* caches */
+    hl__gl_vao_entry vao[HL__GL_VAO_SETS * HL__GL_CACHE_WAYS];
+    hl__gl_fbo_entry fbo[HL__GL_FBO_SETS * HL__GL_CACHE_WAYS];
+    uint64_t tick;
+    hl__gl_vertex_layout *layouts;
+    uint32_t layout_count, layout_capacity;
+    hl__gl_program *programs;
+    uint64_t next_shader_uid;
+
+    /* scratch memory (high-water) and a zero block for clears */
+    uint8_t *scratch;
+    uint32_t scratch_capacity;
+    uint8_t *zeros;
+
+    /* command state of the open pass, applied lazily at draw time */
+    hl__gl_pipeline *pipeline;
+    hl__gl_program *applied_program;
+    uint32_t applied_layout;
+    bool pipeline_dirty, vao_dirty;
+    uint8_t group_dirty;
+    hl__gl_bind_group *groups[HL_RHI_MAX_BIND_GROUPS];
+    uint32_t dyn[HL_RHI_MAX_BIND_GROUPS][HL_RHI_MAX_BINDINGS];
+    GLuint vb[HL_RHI_MAX_VERTEX_BUFFERS];
+    uint64_t vb_offset[HL_RHI_MAX_VERTEX_BUFFERS];
+    GLuint ib;
+    GLenum index_type;
+    uint32_t index_size;
+    uint64_t ib_offset;
+    uint32_t stencil_ref;
+    bool depth_read_only, stencil_read_only;
+    GLuint pass_fbo;
+} hl__gl_device;
+
+static inline hl__gl_device *hl__gl(hl_rhi_device *dev) { return (hl__gl_device *)dev->be; }
+static inline hl__gl_texture *hl__gl_tex(const hl__texture *t) { return (hl__gl_texture *)t->be.ptr; }
+
+/* ---- gles3_egl.c ---- */
+hl_result hl__gl_egl_open(hl_rhi_device *dev, hl__gl_device *g);
+void hl__gl_egl_close(hl_rhi_device *dev, hl__gl_device *g);
+/* Makes the device's context current on this thread when it is not. */
+void hl__gl_make_current(hl_rhi_device *dev);
+hl_result hl__gl_probe(const hl_rhi_requirements *req, const hl_rhi_device_desc *desc, char *adapter_name,
+                       size_t adapter_name_size);
+
+/* ---- gles3_state.c: cached setters ---- */
+void hl__gl_state_init(hl_rhi_device *dev);
+void hl__gl_use_program(hl_rhi_device *dev, GLuint p);
+void hl__gl_bind_vao(hl_rhi_device *dev, GLuint vao);
+void hl__gl_bind_draw_fbo(hl_rhi_device *dev, GLuint fbo);
+void hl__gl_bind_read_fbo(hl_rhi_device *dev, GLuint fbo);
+void hl__gl_bind_buffer(hl_rhi_device *dev, GLenum target, GLuint buf);
+void hl__gl_bind_ubo(hl_rhi_device *dev, uint32_t slot, GLuint buf, uint32_t offset, uint32_t size);
+void hl__gl_bind_texture(hl_rhi_device *dev, uint32_t unit, uint32_t slot, GLenum target, GLuint tex);
+void hl__gl_bind_sampler(hl_rhi_device *dev, uint32_t unit, GLuint sampler);
+/* Binds tex on unit with GL_TEXTURE_BASE_LEVEL / MAX_LEVEL set to [base, max]. */
+void hl__gl_bind_texture_levels(hl_rhi_device *dev, uint32_t unit, hl__gl_texture *t, GLint base, GLint max);
+void hl__gl_enable(hl_rhi_device *dev, GLenum cap, bool *cached, bool on);
+void hl__gl_blend(hl_rhi_device *dev, bool on, GLenum eq_rgb, GLenum eq_a, GLenum src_rgb, GLenum dst_rgb,
+                  GLenum src_a, GLenum dst_a);
+void hl__gl_blend_color(hl_rhi_device *dev, const float c[4]);
+void hl__gl_depth(hl_rhi_device *dev, bool test, GLenum func, GLboolean mask);
+void hl__gl_depth_range(hl_rhi_device *dev, float n, float f);
+void hl__gl_stencil_face(hl_rhi_device *dev, uint32_t face, GLenum func, GLint ref, GLuint read_mask,
+                         GLenum fail, GLenum zfail, GLenum pass, GLuint write_mask);
+void hl__gl_cull(hl_rhi_device *dev, bool on, GLenum face, GLenum front);
+void hl__gl_color_mask(hl_rhi_device *dev, const GLboolean m[4]);
+void hl__gl_viewport(hl_rhi_device *dev, GLint x, GLint y, GLint w, GLint h);
+void hl__gl_scissor(hl_rhi_device *dev, bool on, GLint x, GLint y, GLint w, GLint h);
+void hl__gl_polygon_offset(hl_rhi_device *dev, bool on, float factor, float units);
+void hl__gl_pixel_store(hl_rhi_device *dev, GLenum pname, GLint value);
+/* Forgets GL names being deleted so the cache never matches a reused name. */
+void hl__gl_forget_buffer(hl_rhi_device *dev, GLuint buf);
+void hl__gl_forget_texture(hl_rhi_device *dev, GLuint tex);
+void hl__gl_forget_sampler(hl_rhi_device *dev, GLuint s);
+
+/* ---- gles3_pipeline.c ---- */
+hl_result hl__gl_shader_create(hl_rhi_device *dev, const hl_rhi_shader_desc *desc, hl__shader *shader);
+void hl__gl_shader_destroy(hl_rhi_device *dev, hl__shader *shader);
+hl_result hl__gl_render_pipeline_create(hl_rhi_device *dev, const hl__render_pipeline_info *info, hl__native *be);
+void hl__gl_render_pipeline_destroy(hl_rhi_device *dev, hl__native be);
+hl_result hl__gl_bind_group_create(hl_rhi_device *dev, hl__bind_group *group, hl__bind_group_layout *layout);
+void hl__gl_bind_group_destroy(hl_rhi_device *dev, hl__bind_group *group);
+hl_result hl__gl_sampler_create(hl_rhi_device *dev, const hl_rhi_sampler_desc *desc, hl__native *be);
+void hl__gl_sampler_destroy(hl_rhi_device *dev, hl__native be);
+void hl__gl_programs_release(hl_rhi_device *dev);
+
+/* ---- gles3_commands.c ---- */
+/* Framebuffer from the cache (created on a miss); 0 with a message when incomplete. */
+GLuint hl__gl_fbo_get(hl_rhi_device *dev, const hl__gl_fbo_key *key);
+hl__gl_attach hl__gl_attach_of(const hl__gl_texture *t, uint32_t level, uint32_t layer);
+void hl__gl_caches_forget_texture(hl_rhi_device *dev, GLuint name);
+void hl__gl_caches_forget_buffer(hl_rhi_device *dev, GLuint name);
+void hl__gl_caches_release(hl_rhi_device *dev);
+/* Reads a w x h rectangle of the bound read framebuffer into dst (dst_pitch bytes per row),
+ * converting from what GLES can read to the format's texel layout. */
+hl_result hl__gl_read_rect(hl_rhi_device *dev, const hl__gl_texture *t, uint32_t x, uint32_t y, uint32_t w,
+                           uint32_t h, uint8_t *dst, uint32_t dst_pitch);
+/* Scratch memory of at least size bytes (high-water). */
+uint8_t *hl__gl_scratch(hl_rhi_device *dev, size_t size);
+/* Copies rows swapping bytes 0 and 2 of every texel (bgra <-> rgba). */
+void hl__gl_swap_rb_rows(uint8_t *dst, uint32_t dst_pitch, const uint8_t *src, uint32_t src_pitch, uint32_t w,
+                         uint32_t h);
+
+extern const hl__rhi_backend_fns hl__rhi_gles3_backend;
+
+/* command entry points (gles3_commands.c) */
+hl_result hl__gl_begin_render_pass(hl_rhi_cmd *cmd, const hl__render_pass_info *rp);
+hl_result hl__gl_end_render_pass(hl_rhi_cmd *cmd);
+void hl__gl_set_pipeline(hl_rhi_cmd *cmd, hl__render_pipeline *p);
+void hl__gl_set_bind_group(hl_rhi_cmd *cmd, uint32_t index, hl__bind_group *g, const uint32_t *offsets,
+                           uint32_t offset_count);
+void hl__gl_set_vertex_buffer(hl_rhi_cmd *cmd, uint32_t slot, hl__buffer *buf, uint64_t offset);
+void hl__gl_set_index_buffer(hl_rhi_cmd *cmd, hl__buffer *buf, hl_rhi_index_format format, uint64_t offset);
+void hl__gl_set_viewport(hl_rhi_cmd *cmd, const float v[6]);
+void hl__gl_set_scissor(hl_rhi_cmd *cmd, const uint32_t s[4]);
+void hl__gl_set_blend_constant(hl_rhi_cmd *cmd, const float c[4]);
+void hl__gl_set_stencil_reference(hl_rhi_cmd *cmd, uint32_t ref);
+void hl__gl_draw(hl_rhi_cmd *cmd, uint32_t vertex_count, uint32_t instance_count, uint32_t first_vertex,
+                 uint32_t first_instance);
+void hl__gl_draw_indexed(hl_rhi_cmd *cmd, uint32_t index_count, uint32_t instance_count, uint32_t first_index,
+                         int32_t base_vertex, uint32_t first_instance);
+void hl__gl_draw_indirect(hl_rhi_cmd *cmd, hl__buffer *buf, uint64_t offset, bool indexed);
+hl_result hl__gl_copy_buffer_to_buffer(hl_rhi_cmd *cmd, hl__buffer *src, uint64_t src_offset, hl__buffer *dst,
+                                       uint64_t dst_offset, uint64_t size);
+hl_result hl__gl_copy_texture_to_texture(hl_rhi_cmd *cmd, hl__texture *src, const hl_rhi_texture_region *sr,
+                                         hl__texture *dst, const hl_rhi_texture_region *dr);
+hl_result hl__gl_copy_buffer_to_texture(hl_rhi_cmd *cmd, hl__buffer *src, uint64_t src_offset,
+                                        uint32_t bytes_per_row, hl__texture *dst, const hl_rhi_texture_region *dr);
+hl_result hl__gl_copy_texture_to_buffer(hl_rhi_cmd *cmd, hl__texture *src, const hl_rhi_texture_region *sr,
+                                        hl__buffer *dst, uint64_t dst_offset, uint32_t bytes_per_row);
+hl_result hl__gl_clear_buffer(hl_rhi_cmd *cmd, hl__buffer *buf, uint64_t offset, uint64_t size);
+hl_result hl__gl_generate_mipmaps(hl_rhi_cmd *cmd, hl__texture *tex);
+/* Uploads rows (pitch bytes apart, layers pitch * h apart) into a region of t. */
+hl_result hl__gl_upload(hl_rhi_device *dev, hl__gl_texture *t, const hl_rhi_texture_region *r, const void *data,
+                        uint32_t pitch);
+
+#endif

@@ -1,0 +1,338 @@
+/* hilo3d webgpu backend: frame scope (one command encoder per frame, one submit) and
+ * commands, each forwarded to the open native pass (no recording, no replay). */
+#include <string.h>
+#include <time.h>
+
+#include "webgpu_internal.h"
+
+/* ---- frame scope --------------------------------------------------------------------------- */
+hl_result hl__wgpu_begin_frame(hl_rhi_device *dev, uint64_t serial) {
+    (void)serial;
+    hl__wgpu_device *be = hl__wgpu_be(dev);
+    hl_result r = hl__wgpu_take_error(dev, "begin_frame");
+    if (r) return r;
+    WGPUCommandEncoderDescriptor d;
+    memset(&d, 0, sizeof d);
+    d.label = hl__wgpu_str("hl frame");
+    be->encoder = WGPU(dev, DeviceCreateCommandEncoder)(be->device, &d);
+    r = hl__wgpu_take_error(dev, "begin_frame");
+    if (!r && !be->encoder) r = hl__fail(HL_ERR_BACKEND, "webgpu: begin_frame: Dawn returned no command encoder");
+    if (r && be->encoder) {
+        WGPU(dev, CommandEncoderRelease)(be->encoder);
+        be->encoder = NULL;
+    }
+    return r;
+}
+
+static void on_work_done(uint32_t status, WGPUStringView message, void *userdata1, void *userdata2) {
+    (void)status;
+    (void)message;
+    hl__wgpu_device *be = userdata1;
+    uint64_t serial = (uint64_t)(uintptr_t)userdata2;
+    /* a cancelled callback (device lost / destroyed) also ends the wait for that serial */
+    if (serial > be->completed_serial) be->completed_serial = serial;
+    if (be->pending_callbacks) be->pending_callbacks--;
+}
+
+static void release_passes(hl_rhi_device *dev) {
+    hl__wgpu_device *be = hl__wgpu_be(dev);
+    if (be->render_pass) WGPU(dev, RenderPassEncoderRelease)(be->render_pass);
+    if (be->compute_pass) WGPU(dev, ComputePassEncoderRelease)(be->compute_pass);
+    be->render_pass = NULL;
+    be->compute_pass = NULL;
+}
+
+hl_result hl__wgpu_end_frame(hl_rhi_device *dev, uint64_t serial) {
+    hl__wgpu_device *be = hl__wgpu_be(dev);
+    release_passes(dev);
+    if (!be->encoder) return hl__fail(HL_ERR_INVALID_STATE, "webgpu: end_frame without an open encoder");
+    WGPUCommandBuffer cb = WGPU(dev, CommandEncoderFinish)(be->encoder, NULL);
+    WGPU(dev, CommandEncoderRelease)(be->encoder);
+    be->encoder = NULL;
+    hl_result r = hl__wgpu_take_error(dev, "end_frame");
+    if (!r && !cb) r = hl__fail(HL_ERR_BACKEND, "webgpu: end_frame: Dawn returned no command buffer");
+    if (r) {
+        if (cb) WGPU(dev, CommandBufferRelease)(cb);
+        return r;
+    }
+    WGPU(dev, QueueSubmit)(be->queue, 1, &cb);
+    WGPU(dev, CommandBufferRelease)(cb);
+    be->pending_callbacks++;
+    WGPU(dev, QueueOnSubmittedWorkDone)(be->queue, (WGPUCallbackInfo){NULL, WGPUCallbackMode_AllowProcessEvents,
+                                                                      (void (*)(void))on_work_done, be,
+                                                                      (void *)(uintptr_t)serial});
+    be->submitted_serial = serial;
+    return hl__wgpu_take_error(dev, "end_frame (submit)");
+}
+
+void hl__wgpu_abort_frame(hl_rhi_device *dev, uint64_t serial) {
+    (void)serial;
+    hl__wgpu_device *be = hl__wgpu_be(dev);
+    release_passes(dev);
+    if (be->encoder) WGPU(dev, CommandEncoderRelease)(be->encoder);
+    be->encoder = NULL;
+}
+
+hl_result hl__wgpu_poll(hl_rhi_device *dev, uint64_t *completed_serial) {
+    hl__wgpu_device *be = hl__wgpu_be(dev);
+    WGPU(dev, InstanceProcessEvents)(be->instance);
+    *completed_serial = be->completed_serial;
+    return hl__wgpu_take_error(dev, "poll");
+}
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+hl_result hl__wgpu_wait(hl_rhi_device *dev, uint64_t serial, uint64_t timeout_ns) {
+    hl__wgpu_device *be = hl__wgpu_be(dev);
+    /* a serial that was never submitted (aborted frame) waits for what was */
+    if (serial > be->submitted_serial) serial = be->submitted_serial;
+    uint64_t start = now_ns();
+    for (uint32_t spins = 0;; spins++) {
+        WGPU(dev, InstanceProcessEvents)(be->instance);
+        if (be->completed_serial >= serial) break;
+        if (dev->lost) return hl__wgpu_take_error(dev, "wait");
+        if (timeout_ns != UINT64_MAX && now_ns() - start >= timeout_ns)
+            return hl__fail(HL_ERR_TIMEOUT, "webgpu: submission %llu not complete after %llu ns",
+                            (unsigned long long)serial, (unsigned long long)timeout_ns);
+        if (spins > 8) {
+            struct timespec ts = {0, 20000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    return hl__wgpu_take_error(dev, "wait");
+}
+
+/* ---- render passes ------------------------------------------------------------------------- */
+static uint32_t load_op(hl_rhi_load_op op) {
+    /* WebGPU has no "don't care": clearing is the cheap way to say the old contents are unused */
+    return op == HL_RHI_LOAD_LOAD ? WGPULoadOp_Load : WGPULoadOp_Clear;
+}
+
+static uint32_t store_op(hl_rhi_store_op op) {
+    return op == HL_RHI_STORE_DISCARD ? WGPUStoreOp_Discard : WGPUStoreOp_Store;
+}
+
+hl_result hl__wgpu_begin_render_pass(hl_rhi_cmd *cmd, const hl__render_pass_info *rp) {
+    hl_rhi_device *dev = cmd->dev;
+    hl__wgpu_device *be = hl__wgpu_be(dev);
+    WGPURenderPassColorAttachment colors[HL_RHI_MAX_COLOR_ATTACHMENTS];
+    memset(colors, 0, sizeof colors);
+    for (uint32_t i = 0; i < rp->color_count; i++) {
+        const hl_rhi_color_attachment *a = &rp->color_desc[i];
+        colors[i].view = rp->color[i] ? rp->color[i]->be.ptr : NULL;
+        colors[i].depthSlice = WGPU_DEPTH_SLICE_UNDEFINED;
+        colors[i].resolveTarget = rp->resolve[i] ? rp->resolve[i]->be.ptr : NULL;
+        colors[i].loadOp = load_op(a->load_op);
+        colors[i].storeOp = store_op(a->store_op);
+        if (a->load_op == HL_RHI_LOAD_CLEAR)
+            colors[i].clearValue = (WGPUColor){a->clear_color[0], a->clear_color[1], a->clear_color[2], a->clear_color[3]};
+    }
+    WGPURenderPassDepthStencilAttachment ds;
+    WGPURenderPassDescriptor d;
+    memset(&d, 0, sizeof d);
+    d.colorAttachmentCount = rp->color_count;
+    d.colorAttachments = rp->color_count ? colors : NULL;
+    if (rp->depth) {
+        const hl_rhi_depth_stencil_attachment *a = &rp->depth_desc;
+        const hl_rhi_format_info *fi = hl_rhi_format_get_info(rp->depth->format);
+        memset(&ds, 0, sizeof ds);
+        ds.view = rp->depth->be.ptr;
+        if (a->depth_read_only) {
+            ds.depthReadOnly = 1;
+        } else {
+            ds.depthLoadOp = load_op(a->depth_load_op);
+            ds.depthStoreOp = store_op(a->depth_store_op);
+        }
+        ds.depthClearValue = a->depth_clear_value;
+        /* formats without stencil must leave the stencil ops undefined */
+        if (fi && fi->has_stencil) {
+            if (a->stencil_read_only) {
+                ds.stencilReadOnly = 1;
+            } else {
+                ds.stencilLoadOp = load_op(a->stencil_load_op);
+                ds.stencilStoreOp = store_op(a->stencil_store_op);
+            }
+            ds.stencilClearValue = a->stencil_clear_value;
+        } else {
+            ds.stencilReadOnly = a->stencil_read_only;
+        }
+        d.depthStencilAttachment = &ds;
+    }
+    be->render_pass = WGPU(dev, CommandEncoderBeginRenderPass)(be->encoder, &d);
+    hl_result r = hl__wgpu_take_error(dev, "begin_render_pass");
+    if (!r && !be->render_pass) r = hl__fail(HL_ERR_BACKEND, "webgpu: begin_render_pass: no pass encoder");
+    if (r) release_passes(dev);
+    return r;
+}
+
+hl_result hl__wgpu_end_render_pass(hl_rhi_cmd *cmd) {
+    hl_rhi_device *dev = cmd->dev;
+    hl__wgpu_device *be = hl__wgpu_be(dev);
+    if (be->render_pass) {
+        WGPU(dev, RenderPassEncoderEnd)(be->render_pass);
+        WGPU(dev, RenderPassEncoderRelease)(be->render_pass);
+        be->render_pass = NULL;
+    }
+    return hl__wgpu_take_error(dev, "end_render_pass");
+}
+
+void hl__wgpu_set_pipeline(hl_rhi_cmd *cmd, hl__render_pipeline *p) {
+    WGPU(cmd->dev, RenderPassEncoderSetPipeline)(hl__wgpu_be(cmd->dev)->render_pass, p->be.ptr);
+}
+
+void hl__wgpu_set_bind_group(hl_rhi_cmd *cmd, uint32_t index, hl__bind_group *g, const uint32_t *offsets,
+                             uint32_t offset_count) {
+    hl__wgpu_device *be = hl__wgpu_be(cmd->dev);
+    if (be->compute_pass)
+        WGPU(cmd->dev, ComputePassEncoderSetBindGroup)(be->compute_pass, index, g->be.ptr, offset_count, offsets);
+    else
+        WGPU(cmd->dev, RenderPassEncoderSetBindGroup)(be->render_pass, index, g->be.ptr, offset_count, offsets);
+}
+
+void hl__wgpu_set_vertex_buffer(hl_rhi_cmd *cmd, uint32_t slot, hl__buffer *buf, uint64_t offset) {
+    WGPU(cmd->dev, RenderPassEncoderSetVertexBuffer)(hl__wgpu_be(cmd->dev)->render_pass, slot, buf->be.ptr, offset,
+                                                     WGPU_WHOLE_SIZE);
+}
+
+void hl__wgpu_set_index_buffer(hl_rhi_cmd *cmd, hl__buffer *buf, hl_rhi_index_format format, uint64_t offset) {
+    WGPU(cmd->dev, RenderPassEncoderSetIndexBuffer)(
+        hl__wgpu_be(cmd->dev)->render_pass, buf->be.ptr,
+        format == HL_RHI_INDEX_UINT32 ? WGPUIndexFormat_Uint32 : WGPUIndexFormat_Uint16, offset, WGPU_WHOLE_SIZE);
+}
+
+void hl__wgpu_set_viewport(hl_rhi_cmd *cmd, const float v[6]) {
+    WGPU(cmd->dev, RenderPassEncoderSetViewport)(hl__wgpu_be(cmd->dev)->render_pass, v[0], v[1], v[2], v[3], v[4], v[5]);
+}
+
+void hl__wgpu_set_scissor(hl_rhi_cmd *cmd, const uint32_t s[4]) {
+    WGPU(cmd->dev, RenderPassEncoderSetScissorRect)(hl__wgpu_be(cmd->dev)->render_pass, s[0], s[1], s[2], s[3]);
+}
+
+void hl__wgpu_set_blend_constant(hl_rhi_cmd *cmd, const float c[4]) {
+    WGPUColor color = {c[0], c[1], c[2], c[3]};
+    WGPU(cmd->dev, RenderPassEncoderSetBlendConstant)(hl__wgpu_be(cmd->dev)->render_pass, &color);
+}
+
+void hl__wgpu_set_stencil_reference(hl_rhi_cmd *cmd, uint32_t ref) {
+    WGPU(cmd->dev, RenderPassEncoderSetStencilReference)(hl__wgpu_be(cmd->dev)->render_pass, ref);
+}
+
+void hl__wgpu_draw(hl_rhi_cmd *cmd, uint32_t vertex_count, uint32_t instance_count, uint32_t first_vertex,
+                   uint32_t first_instance) {
+    WGPU(cmd->dev, RenderPassEncoderDraw)(hl__wgpu_be(cmd->dev)->render_pass, vertex_count, instance_count,
+                                          first_vertex, first_instance);
+}
+
+void hl__wgpu_draw_indexed(hl_rhi_cmd *cmd, uint32_t index_count, uint32_t instance_count, uint32_t first_index,
+                           int32_t base_vertex, uint32_t first_instance) {
+    WGPU(cmd->dev, RenderPassEncoderDrawIndexed)(hl__wgpu_be(cmd->dev)->render_pass, index_count, instance_count,
+                                                 first_index, base_vertex, first_instance);
+}
+
+void hl__wgpu_draw_indirect(hl_rhi_cmd *cmd, hl__buffer *buf, uint64_t offset, bool indexed) {
+    WGPURenderPassEncoder pass = hl__wgpu_be(cmd->dev)->render_pass;
+    if (indexed)
+        WGPU(cmd->dev, RenderPassEncoderDrawIndexedIndirect)(pass, buf->be.ptr, offset);
+    else
+        WGPU(cmd->dev, RenderPassEncoderDrawIndirect)(pass, buf->be.ptr, offset);
+}
+
+/* ---- compute passes ------------------------------------------------------------------------ */
+hl_result hl__wgpu_begin_compute_pass(hl_rhi_cmd *cmd, const char *label) {
+    hl_rhi_device *dev = cmd->dev;
+    hl__wgpu_device *be = hl__wgpu_be(dev);
+    WGPUComputePassDescriptor d;
+    memset(&d, 0, sizeof d);
+    d.label = hl__wgpu_str(label);
+    be->compute_pass = WGPU(dev, CommandEncoderBeginComputePass)(be->encoder, &d);
+    hl_result r = hl__wgpu_take_error(dev, "begin_compute_pass");
+    if (!r && !be->compute_pass) r = hl__fail(HL_ERR_BACKEND, "webgpu: begin_compute_pass: no pass encoder");
+    if (r) release_passes(dev);
+    return r;
+}
+
+hl_result hl__wgpu_end_compute_pass(hl_rhi_cmd *cmd) {
+    hl_rhi_device *dev = cmd->dev;
+    hl__wgpu_device *be = hl__wgpu_be(dev);
+    if (be->compute_pass) {
+        WGPU(dev, ComputePassEncoderEnd)(be->compute_pass);
+        WGPU(dev, ComputePassEncoderRelease)(be->compute_pass);
+        be->compute_pass = NULL;
+    }
+    return hl__wgpu_take_error(dev, "end_compute_pass");
+}
+
+void hl__wgpu_set_compute_pipeline(hl_rhi_cmd *cmd, hl__compute_pipeline *p) {
+    WGPU(cmd->dev, ComputePassEncoderSetPipeline)(hl__wgpu_be(cmd->dev)->compute_pass, p->be.ptr);
+}
+
+void hl__wgpu_dispatch(hl_rhi_cmd *cmd, uint32_t x, uint32_t y, uint32_t z) {
+    WGPU(cmd->dev, ComputePassEncoderDispatchWorkgroups)(hl__wgpu_be(cmd->dev)->compute_pass, x, y, z);
+}
+
+void hl__wgpu_dispatch_indirect(hl_rhi_cmd *cmd, hl__buffer *buf, uint64_t offset) {
+    WGPU(cmd->dev, ComputePassEncoderDispatchWorkgroupsIndirect)(hl__wgpu_be(cmd->dev)->compute_pass, buf->be.ptr,
+                                                                 offset);
+}
+
+/* ---- copies -------------------------------------------------------------------------------- */
+static WGPUTexelCopyTextureInfo texture_info(hl__texture *tex, const hl_rhi_texture_region *r) {
+    WGPUTexelCopyTextureInfo t;
+    t.texture = tex->be.ptr;
+    t.mipLevel = r->mip_level;
+    t.origin.x = r->x;
+    t.origin.y = r->y;
+    t.origin.z = r->z_or_layer;
+    t.aspect = WGPUTextureAspect_All;
+    return t;
+}
+
+static WGPUExtent3D extent_of(const hl_rhi_texture_region *r) {
+    WGPUExtent3D e = {r->width, r->height ? r->height : 1, r->depth_or_layers ? r->depth_or_layers : 1};
+    return e;
+}
+
+hl_result hl__wgpu_copy_buffer_to_buffer(hl_rhi_cmd *cmd, hl__buffer *src, uint64_t src_offset, hl__buffer *dst,
+                                         uint64_t dst_offset, uint64_t size) {
+    WGPU(cmd->dev, CommandEncoderCopyBufferToBuffer)(hl__wgpu_be(cmd->dev)->encoder, src->be.ptr, src_offset,
+                                                     dst->be.ptr, dst_offset, size);
+    return hl__wgpu_take_error(cmd->dev, "copy_buffer_to_buffer");
+}
+
+hl_result hl__wgpu_copy_texture_to_texture(hl_rhi_cmd *cmd, hl__texture *src, const hl_rhi_texture_region *src_region,
+                                           hl__texture *dst, const hl_rhi_texture_region *dst_region) {
+    WGPUTexelCopyTextureInfo s = texture_info(src, src_region);
+    WGPUTexelCopyTextureInfo d = texture_info(dst, dst_region);
+    WGPUExtent3D e = extent_of(src_region);
+    WGPU(cmd->dev, CommandEncoderCopyTextureToTexture)(hl__wgpu_be(cmd->dev)->encoder, &s, &d, &e);
+    return hl__wgpu_take_error(cmd->dev, "copy_texture_to_texture");
+}
+
+hl_result hl__wgpu_copy_buffer_to_texture(hl_rhi_cmd *cmd, hl__buffer *src, uint64_t src_offset,
+                                          uint32_t bytes_per_row, hl__texture *dst,
+                                          const hl_rhi_texture_region *dst_region) {
+    WGPUExtent3D e = extent_of(dst_region);
+    WGPUTexelCopyBufferInfo s = {{src_offset, bytes_per_row, e.height}, src->be.ptr};
+    WGPUTexelCopyTextureInfo d = texture_info(dst, dst_region);
+    WGPU(cmd->dev, CommandEncoderCopyBufferToTexture)(hl__wgpu_be(cmd->dev)->encoder, &s, &d, &e);
+    return hl__wgpu_take_error(cmd->dev, "copy_buffer_to_texture");
+}
+
+hl_result hl__wgpu_copy_texture_to_buffer(hl_rhi_cmd *cmd, hl__texture *src, const hl_rhi_texture_region *src_region,
+                                          hl__buffer *dst, uint64_t dst_offset, uint32_t bytes_per_row) {
+    WGPUExtent3D e = extent_of(src_region);
+    WGPUTexelCopyTextureInfo s = texture_info(src, src_region);
+    WGPUTexelCopyBufferInfo d = {{dst_offset, bytes_per_row, e.height}, dst->be.ptr};
+    WGPU(cmd->dev, CommandEncoderCopyTextureToBuffer)(hl__wgpu_be(cmd->dev)->encoder, &s, &d, &e);
+    return hl__wgpu_take_error(cmd->dev, "copy_texture_to_buffer");
+}
+
+hl_result hl__wgpu_clear_buffer(hl_rhi_cmd *cmd, hl__buffer *buf, uint64_t offset, uint64_t size) {
+    WGPU(cmd->dev, CommandEncoderClearBuffer)(hl__wgpu_be(cmd->dev)->encoder, buf->be.ptr, offset,
+                                              size ? size : WGPU_WHOLE_SIZE);
+    return hl__wgpu_take_error(cmd->dev, "clear_buffer");
+}

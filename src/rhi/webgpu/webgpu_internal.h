@@ -1,0 +1,144 @@
+/* hilo3d webgpu backend: state shared by the backend's files (never included elsewhere).
+ *
+ * One Dawn instance/adapter/device per hl_rhi_device. Dawn is loaded with dlopen once per
+ * process into hl__wgpu (its function pointers); every call goes through WGPU(dev, Name),
+ * which also counts the call in dev->stats.native_calls.
+ *
+ * Errors: Dawn reports validation / out-of-memory / internal errors through the
+ * uncaptured-error callback, synchronously inside the failing call. The callback remembers
+ * the first one; the next backend call that can fail returns it (hl__wgpu_take_error).
+ * Device loss sets dev->lost and makes those calls return HL_ERR_DEVICE_LOST.
+ */
+#ifndef HL_WEBGPU_INTERNAL_H
+#define HL_WEBGPU_INTERNAL_H
+
+#include "rhi_internal.h"
+#include "webgpu_decl.h"
+
+extern hl__wgpu_procs hl__wgpu;
+
+#define WGPU(dev, name) (HL__NATIVE(dev), hl__wgpu.name)
+
+typedef struct hl__wgpu_device {
+    WGPUInstance instance;
+    WGPUAdapter adapter;
+    WGPUDevice device;
+    WGPUQueue queue;
+
+    /* open frame */
+    WGPUCommandEncoder encoder;
+    WGPURenderPassEncoder render_pass;
+    WGPUComputePassEncoder compute_pass;
+    uint64_t completed_serial; /* highest serial whose work-done callback arrived */
+    uint64_t submitted_serial;
+    uint32_t pending_callbacks; /* work-done callbacks not yet delivered */
+
+    /* first Dawn error since the last report */
+    hl_result error_code;
+    char error[1024];
+    bool destroying;
+
+    /* generate_mipmaps: shared objects, one pipeline per format (made on first use) */
+    WGPUShaderModule mip_vs, mip_fs;
+    WGPUBindGroupLayout mip_bgl;
+    WGPUPipelineLayout mip_layout;
+    WGPUSampler mip_sampler;
+    WGPURenderPipeline mip_pipeline[HL_RHI_FORMAT_COUNT];
+} hl__wgpu_device;
+
+/* A shader module and the entry point it was created with. */
+typedef struct hl__wgpu_shader {
+    WGPUShaderModule module;
+    char entry[64];
+} hl__wgpu_shader;
+
+static inline hl__wgpu_device *hl__wgpu_be(hl_rhi_device *dev) { return (hl__wgpu_device *)dev->be; }
+
+static inline WGPUStringView hl__wgpu_str(const char *s) {
+    WGPUStringView v;
+    v.data = s;
+    v.length = s ? WGPU_STRLEN : 0;
+    return v;
+}
+
+/* Returns HL_OK, or the remembered Dawn error / device loss as a failure naming `what`. */
+hl_result hl__wgpu_take_error(hl_rhi_device *dev, const char *what);
+/* Processes Dawn events until *flag becomes non-zero (or the device is lost). */
+hl_result hl__wgpu_wait_flag(hl_rhi_device *dev, volatile int *flag, const char *what);
+
+uint32_t hl__wgpu_format(hl_rhi_format f);
+uint32_t hl__wgpu_texture_usage(uint32_t usage);
+
+/* webgpu_resources.c / webgpu_commands.c / webgpu_mipmap.c entry points of the table */
+hl_result hl__wgpu_buffer_create(hl_rhi_device *dev, hl__buffer *buf, const void *initial_data);
+void hl__wgpu_buffer_destroy(hl_rhi_device *dev, hl__buffer *buf);
+hl_result hl__wgpu_buffer_write(hl_rhi_device *dev, hl__buffer *buf, uint64_t offset, const void *data,
+                                uint64_t size);
+hl_result hl__wgpu_buffer_read(hl_rhi_device *dev, hl__buffer *buf, uint64_t offset, void *dst, uint64_t size);
+hl_result hl__wgpu_texture_create(hl_rhi_device *dev, hl__texture *tex);
+void hl__wgpu_texture_destroy(hl_rhi_device *dev, hl__texture *tex);
+hl_result hl__wgpu_texture_write(hl_rhi_device *dev, hl__texture *tex, const hl_rhi_texture_region *region,
+                                 const void *data, uint32_t row_pitch);
+hl_result hl__wgpu_texture_read(hl_rhi_device *dev, hl__texture *tex, const hl_rhi_texture_region *region,
+                                void *dst, uint32_t dst_row_pitch);
+hl_result hl__wgpu_view_create(hl_rhi_device *dev, hl__texture *tex, hl__texture_view *view);
+void hl__wgpu_view_destroy(hl_rhi_device *dev, hl__texture_view *view);
+hl_result hl__wgpu_sampler_create(hl_rhi_device *dev, const hl_rhi_sampler_desc *desc, hl__native *be);
+void hl__wgpu_sampler_destroy(hl_rhi_device *dev, hl__native be);
+hl_result hl__wgpu_bgl_create(hl_rhi_device *dev, const hl__bind_group_layout *layout, hl__native *be);
+void hl__wgpu_bgl_destroy(hl_rhi_device *dev, hl__native be);
+hl_result hl__wgpu_pipeline_layout_create(hl_rhi_device *dev, const hl__pipeline_layout *layout,
+                                          hl__bind_group_layout *const *groups, hl__native *be);
+void hl__wgpu_pipeline_layout_destroy(hl_rhi_device *dev, hl__native be);
+hl_result hl__wgpu_render_pipeline_create(hl_rhi_device *dev, const hl__render_pipeline_info *info,
+                                          hl__native *be);
+void hl__wgpu_render_pipeline_destroy(hl_rhi_device *dev, hl__native be);
+hl_result hl__wgpu_shader_create(hl_rhi_device *dev, const hl_rhi_shader_desc *desc, hl__shader *shader);
+void hl__wgpu_shader_destroy(hl_rhi_device *dev, hl__shader *shader);
+hl_result hl__wgpu_bind_group_create(hl_rhi_device *dev, hl__bind_group *group, hl__bind_group_layout *layout);
+void hl__wgpu_bind_group_destroy(hl_rhi_device *dev, hl__bind_group *group);
+hl_result hl__wgpu_compute_pipeline_create(hl_rhi_device *dev, hl__compute_pipeline *p);
+void hl__wgpu_compute_pipeline_destroy(hl_rhi_device *dev, hl__compute_pipeline *p);
+
+hl_result hl__wgpu_begin_frame(hl_rhi_device *dev, uint64_t serial);
+hl_result hl__wgpu_end_frame(hl_rhi_device *dev, uint64_t serial);
+void hl__wgpu_abort_frame(hl_rhi_device *dev, uint64_t serial);
+hl_result hl__wgpu_poll(hl_rhi_device *dev, uint64_t *completed_serial);
+hl_result hl__wgpu_wait(hl_rhi_device *dev, uint64_t serial, uint64_t timeout_ns);
+
+hl_result hl__wgpu_begin_render_pass(hl_rhi_cmd *cmd, const hl__render_pass_info *rp);
+hl_result hl__wgpu_end_render_pass(hl_rhi_cmd *cmd);
+void hl__wgpu_set_pipeline(hl_rhi_cmd *cmd, hl__render_pipeline *p);
+void hl__wgpu_set_bind_group(hl_rhi_cmd *cmd, uint32_t index, hl__bind_group *g, const uint32_t *offsets,
+                             uint32_t offset_count);
+void hl__wgpu_set_vertex_buffer(hl_rhi_cmd *cmd, uint32_t slot, hl__buffer *buf, uint64_t offset);
+void hl__wgpu_set_index_buffer(hl_rhi_cmd *cmd, hl__buffer *buf, hl_rhi_index_format format, uint64_t offset);
+void hl__wgpu_set_viewport(hl_rhi_cmd *cmd, const float v[6]);
+void hl__wgpu_set_scissor(hl_rhi_cmd *cmd, const uint32_t s[4]);
+void hl__wgpu_set_blend_constant(hl_rhi_cmd *cmd, const float c[4]);
+void hl__wgpu_set_stencil_reference(hl_rhi_cmd *cmd, uint32_t ref);
+void hl__wgpu_draw(hl_rhi_cmd *cmd, uint32_t vertex_count, uint32_t instance_count, uint32_t first_vertex,
+                   uint32_t first_instance);
+void hl__wgpu_draw_indexed(hl_rhi_cmd *cmd, uint32_t index_count, uint32_t instance_count, uint32_t first_index,
+                           int32_t base_vertex, uint32_t first_instance);
+void hl__wgpu_draw_indirect(hl_rhi_cmd *cmd, hl__buffer *buf, uint64_t offset, bool indexed);
+hl_result hl__wgpu_begin_compute_pass(hl_rhi_cmd *cmd, const char *label);
+hl_result hl__wgpu_end_compute_pass(hl_rhi_cmd *cmd);
+void hl__wgpu_set_compute_pipeline(hl_rhi_cmd *cmd, hl__compute_pipeline *p);
+void hl__wgpu_dispatch(hl_rhi_cmd *cmd, uint32_t x, uint32_t y, uint32_t z);
+void hl__wgpu_dispatch_indirect(hl_rhi_cmd *cmd, hl__buffer *buf, uint64_t offset);
+hl_result hl__wgpu_copy_buffer_to_buffer(hl_rhi_cmd *cmd, hl__buffer *src, uint64_t src_offset, hl__buffer *dst,
+                                         uint64_t dst_offset, uint64_t size);
+hl_result hl__wgpu_copy_texture_to_texture(hl_rhi_cmd *cmd, hl__texture *src, const hl_rhi_texture_region *src_region,
+                                           hl__texture *dst, const hl_rhi_texture_region *dst_region);
+hl_result hl__wgpu_copy_buffer_to_texture(hl_rhi_cmd *cmd, hl__buffer *src, uint64_t src_offset,
+                                          uint32_t bytes_per_row, hl__texture *dst,
+                                          const hl_rhi_texture_region *dst_region);
+hl_result hl__wgpu_copy_texture_to_buffer(hl_rhi_cmd *cmd, hl__texture *src, const hl_rhi_texture_region *src_region,
+                                          hl__buffer *dst, uint64_t dst_offset, uint32_t bytes_per_row);
+hl_result hl__wgpu_clear_buffer(hl_rhi_cmd *cmd, hl__buffer *buf, uint64_t offset, uint64_t size);
+hl_result hl__wgpu_generate_mipmaps(hl_rhi_cmd *cmd, hl__texture *tex);
+/* Releases the mipmap objects (device destroy). */
+void hl__wgpu_mipmap_release(hl_rhi_device *dev);
+
+#endif
