@@ -188,22 +188,20 @@ static hl_result engine_frame(scene *s, uint32_t draws, uint64_t *encode_ns) {
     return hl_rhi_submission_wait(s->dev, sub, UINT64_MAX);
 }
 
-static hl_result run_engine(scene *s, const bench_cfg *cfg, bench_result *out) {
-    uint64_t enc;
-    for (uint32_t i = 0; i < cfg->warmup; i++) TRY(engine_frame(s, cfg->draws, &enc));
-    uint64_t allocs = hl_alloc_count();
-    uint64_t enc_sum = 0, t0 = now_ns();
-    for (uint32_t i = 0; i < cfg->frames; i++) {
-        TRY(engine_frame(s, cfg->draws, &enc));
-        enc_sum += enc;
-    }
-    out->frame_ns = (double)(now_ns() - t0) / cfg->frames;
-    out->encode_ns = (double)enc_sum / cfg->frames;
-    out->allocs_per_frame = (double)(hl_alloc_count() - allocs) / cfg->frames;
-    return HL_OK;
-}
+/* ---- raw loops ---------------------------------------------------------------------------------
+ * Each raw loop has setup / frame / teardown so frames can alternate with engine frames: drift
+ * in the driver over a run (llvmpipe's per-frame cost grows with the frames already run) then
+ * falls on both loops alike. */
+typedef struct raw_state {
+    /* webgpu: the engine's native objects */
+    WGPURenderPipeline pipe;
+    WGPUBindGroup group;
+    WGPUBuffer vbo;
+    WGPUTextureView view;
+    /* gles3: GL objects of its own */
+    GLuint prog, vs, fs, gvbo, ubo, vao, tex, fbo;
+} raw_state;
 
-/* ---- raw webgpu loop --------------------------------------------------------------------------- */
 static void raw_wgpu_done(uint32_t status, WGPUStringView message, void *userdata1, void *userdata2) {
     (void)status;
     (void)message;
@@ -211,68 +209,53 @@ static void raw_wgpu_done(uint32_t status, WGPUStringView message, void *userdat
     *(volatile int *)userdata1 = 1;
 }
 
-static void *native(hl_rhi_device *dev, uint32_t pool, uint32_t id) {
-    /* every pooled object starts with its descriptor copy; the backend's native object is the
-       `be` field, found through the typed struct */
-    switch (pool) {
-    case HL__POOL_RENDER_PIPELINE: return ((hl__render_pipeline *)hl__pool_get(dev, pool, id))->be.ptr;
-    case HL__POOL_BIND_GROUP: return ((hl__bind_group *)hl__pool_get(dev, pool, id))->be.ptr;
-    case HL__POOL_BUFFER: return ((hl__buffer *)hl__pool_get(dev, pool, id))->be.ptr;
-    case HL__POOL_VIEW: return ((hl__texture_view *)hl__pool_get(dev, pool, id))->be.ptr;
-    default: return NULL;
-    }
+static hl_result raw_webgpu_setup(scene *s, raw_state *raw) {
+    hl_rhi_device *dev = s->dev;
+    raw->pipe = ((hl__render_pipeline *)hl__pool_get(dev, HL__POOL_RENDER_PIPELINE, s->pipe.id))->be.ptr;
+    raw->group = ((hl__bind_group *)hl__pool_get(dev, HL__POOL_BIND_GROUP, s->group.id))->be.ptr;
+    raw->vbo = ((hl__buffer *)hl__pool_get(dev, HL__POOL_BUFFER, s->vbo.id))->be.ptr;
+    raw->view = ((hl__texture_view *)hl__pool_get(dev, HL__POOL_VIEW, s->view.id))->be.ptr;
+    return HL_OK;
 }
 
-static hl_result run_raw_webgpu(scene *s, const bench_cfg *cfg, bench_result *out) {
+static hl_result raw_webgpu_frame(scene *s, raw_state *raw, uint32_t draws, uint64_t *encode_ns) {
     hl__wgpu_device *be = hl__wgpu_be(s->dev);
-    WGPURenderPipeline pipe = native(s->dev, HL__POOL_RENDER_PIPELINE, s->pipe.id);
-    WGPUBindGroup group = native(s->dev, HL__POOL_BIND_GROUP, s->group.id);
-    WGPUBuffer vbo = native(s->dev, HL__POOL_BUFFER, s->vbo.id);
-    WGPUTextureView view = native(s->dev, HL__POOL_VIEW, s->view.id);
-    uint64_t enc_sum = 0, t_start = 0;
-    for (uint32_t f = 0; f < cfg->warmup + cfg->frames; f++) {
-        if (f == cfg->warmup) t_start = now_ns();
-        uint64_t t0 = now_ns();
-        WGPUCommandEncoder enc = hl__wgpu.DeviceCreateCommandEncoder(be->device, NULL);
-        WGPURenderPassColorAttachment ca;
-        memset(&ca, 0, sizeof(ca));
-        ca.view = view;
-        ca.depthSlice = WGPU_DEPTH_SLICE_UNDEFINED;
-        ca.loadOp = WGPULoadOp_Clear;
-        ca.storeOp = WGPUStoreOp_Store;
-        ca.clearValue.a = 1.0;
-        WGPURenderPassDescriptor rp;
-        memset(&rp, 0, sizeof(rp));
-        rp.colorAttachmentCount = 1;
-        rp.colorAttachments = &ca;
-        WGPURenderPassEncoder pass = hl__wgpu.CommandEncoderBeginRenderPass(enc, &rp);
-        hl__wgpu.RenderPassEncoderSetPipeline(pass, pipe);
-        hl__wgpu.RenderPassEncoderSetVertexBuffer(pass, 0, vbo, 0, WGPU_WHOLE_SIZE);
-        for (uint32_t i = 0; i < cfg->draws; i++) {
-            uint32_t off = i * SLICE;
-            hl__wgpu.RenderPassEncoderSetBindGroup(pass, 0, group, 1, &off);
-            hl__wgpu.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
-        }
-        hl__wgpu.RenderPassEncoderEnd(pass);
-        hl__wgpu.RenderPassEncoderRelease(pass);
-        WGPUCommandBuffer cb = hl__wgpu.CommandEncoderFinish(enc, NULL);
-        hl__wgpu.QueueSubmit(be->queue, 1, &cb);
-        hl__wgpu.CommandBufferRelease(cb);
-        hl__wgpu.CommandEncoderRelease(enc);
-        volatile int done = 0;
-        hl__wgpu.QueueOnSubmittedWorkDone(be->queue, (WGPUCallbackInfo){NULL, WGPUCallbackMode_AllowProcessEvents,
-                                                                         (void (*)(void))raw_wgpu_done,
-                                                                         (void *)&done, NULL});
-        if (f >= cfg->warmup) enc_sum += now_ns() - t0;
-        TRY(hl__wgpu_wait_flag(s->dev, &done, "raw frame"));
+    uint64_t t0 = now_ns();
+    WGPUCommandEncoder enc = hl__wgpu.DeviceCreateCommandEncoder(be->device, NULL);
+    WGPURenderPassColorAttachment ca;
+    memset(&ca, 0, sizeof(ca));
+    ca.view = raw->view;
+    ca.depthSlice = WGPU_DEPTH_SLICE_UNDEFINED;
+    ca.loadOp = WGPULoadOp_Clear;
+    ca.storeOp = WGPUStoreOp_Store;
+    ca.clearValue.a = 1.0;
+    WGPURenderPassDescriptor rp;
+    memset(&rp, 0, sizeof(rp));
+    rp.colorAttachmentCount = 1;
+    rp.colorAttachments = &ca;
+    WGPURenderPassEncoder pass = hl__wgpu.CommandEncoderBeginRenderPass(enc, &rp);
+    hl__wgpu.RenderPassEncoderSetPipeline(pass, raw->pipe);
+    hl__wgpu.RenderPassEncoderSetVertexBuffer(pass, 0, raw->vbo, 0, WGPU_WHOLE_SIZE);
+    for (uint32_t i = 0; i < draws; i++) {
+        uint32_t off = i * SLICE;
+        hl__wgpu.RenderPassEncoderSetBindGroup(pass, 0, raw->group, 1, &off);
+        hl__wgpu.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
     }
-    out->frame_ns = (double)(now_ns() - t_start) / cfg->frames;
-    out->encode_ns = (double)enc_sum / cfg->frames;
-    out->allocs_per_frame = 0;
+    hl__wgpu.RenderPassEncoderEnd(pass);
+    hl__wgpu.RenderPassEncoderRelease(pass);
+    WGPUCommandBuffer cb = hl__wgpu.CommandEncoderFinish(enc, NULL);
+    hl__wgpu.QueueSubmit(be->queue, 1, &cb);
+    hl__wgpu.CommandBufferRelease(cb);
+    hl__wgpu.CommandEncoderRelease(enc);
+    volatile int done = 0;
+    hl__wgpu.QueueOnSubmittedWorkDone(be->queue, (WGPUCallbackInfo){NULL, WGPUCallbackMode_AllowProcessEvents,
+                                                                     (void (*)(void))raw_wgpu_done, (void *)&done,
+                                                                     NULL});
+    *encode_ns = now_ns() - t0;
+    TRY(hl__wgpu_wait_flag(s->dev, &done, "raw frame"));
     return hl__wgpu_take_error(s->dev, "raw webgpu loop");
 }
 
-/* ---- raw GLES loop (same context, own objects) --------------------------------------------- */
 static GLuint gl_shader(GLenum type, const char *src) {
     GLuint sh = glCreateShader(type);
     glShaderSource(sh, 1, &src, NULL);
@@ -287,81 +270,115 @@ static GLuint gl_shader(GLenum type, const char *src) {
     return sh;
 }
 
-static hl_result run_raw_gles(scene *s, const bench_cfg *cfg, bench_result *out) {
-    GLuint prog = glCreateProgram();
-    GLuint vs = gl_shader(GL_VERTEX_SHADER, s->prog.vertex_glsl);
-    GLuint fs = gl_shader(GL_FRAGMENT_SHADER, s->prog.fragment_glsl);
-    glAttachShader(prog, vs);
-    glAttachShader(prog, fs);
-    glLinkProgram(prog);
+/* Same GLSL as the engine's program (the toolchain's gles3 output), its own GL objects, on the
+ * engine device's current context. */
+static hl_result raw_gles_setup(scene *s, raw_state *raw, uint32_t draws) {
+    raw->prog = glCreateProgram();
+    raw->vs = gl_shader(GL_VERTEX_SHADER, s->prog.vertex_glsl);
+    raw->fs = gl_shader(GL_FRAGMENT_SHADER, s->prog.fragment_glsl);
+    glAttachShader(raw->prog, raw->vs);
+    glAttachShader(raw->prog, raw->fs);
+    glLinkProgram(raw->prog);
     GLint ok = 0;
-    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    glGetProgramiv(raw->prog, GL_LINK_STATUS, &ok);
     if (!ok) return hl__fail(HL_ERR_SHADER, "raw GLES program did not link");
-    glUniformBlockBinding(prog, glGetUniformBlockIndex(prog, "Draw"), 0);
-
+    glUniformBlockBinding(raw->prog, glGetUniformBlockIndex(raw->prog, "Draw"), 0);
     const float tri[6] = {-1, -1, 1, -1, 0, 1};
-    GLuint vbo, ubo, vao, tex, fbo;
-    glGenBuffers(1, &vbo);
-    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glGenBuffers(1, &raw->gvbo);
+    glBindBuffer(GL_ARRAY_BUFFER, raw->gvbo);
     glBufferData(GL_ARRAY_BUFFER, sizeof(tri), tri, GL_STATIC_DRAW);
-    glGenVertexArrays(1, &vao);
-    glBindVertexArray(vao);
+    glGenVertexArrays(1, &raw->vao);
+    glBindVertexArray(raw->vao);
     glEnableVertexAttribArray(s->pos_location);
     glVertexAttribPointer(s->pos_location, 2, GL_FLOAT, GL_FALSE, 8, 0);
-    float *uni = calloc(cfg->draws, SLICE);
+    glBindVertexArray(0);
+    float *uni = calloc(draws, SLICE);
     if (!uni) return HL_ERR_OUT_OF_MEMORY;
-    for (uint32_t i = 0; i < cfg->draws; i++) uni[(size_t)i * (SLICE / 4) + 7] = 1.0f;
-    glGenBuffers(1, &ubo);
-    glBindBuffer(GL_UNIFORM_BUFFER, ubo);
-    glBufferData(GL_UNIFORM_BUFFER, (GLsizeiptr)cfg->draws * SLICE, uni, GL_STATIC_DRAW);
+    for (uint32_t i = 0; i < draws; i++) uni[(size_t)i * (SLICE / 4) + 7] = 1.0f;
+    glGenBuffers(1, &raw->ubo);
+    glBindBuffer(GL_UNIFORM_BUFFER, raw->ubo);
+    glBufferData(GL_UNIFORM_BUFFER, (GLsizeiptr)draws * SLICE, uni, GL_STATIC_DRAW);
     free(uni);
-    glGenTextures(1, &tex);
-    glBindTexture(GL_TEXTURE_2D, tex);
+    glGenTextures(1, &raw->tex);
+    glBindTexture(GL_TEXTURE_2D, raw->tex);
     glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, TARGET, TARGET);
-    glGenFramebuffers(1, &fbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+    glGenFramebuffers(1, &raw->fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, raw->fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, raw->tex, 0);
+    return glGetError() == GL_NO_ERROR ? HL_OK : hl__fail(HL_ERR_BACKEND, "raw GLES setup raised a GL error");
+}
+
+static hl_result raw_gles_frame(scene *s, raw_state *raw, uint32_t draws, uint64_t *encode_ns) {
+    uint64_t t0 = now_ns();
+    glBindFramebuffer(GL_FRAMEBUFFER, raw->fbo);
+    glViewport(0, 0, TARGET, TARGET);
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_BLEND);
     glDisable(GL_SCISSOR_TEST);
     glDisable(GL_CULL_FACE);
-    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-
-    uint64_t enc_sum = 0, t_start = 0;
-    for (uint32_t f = 0; f < cfg->warmup + cfg->frames; f++) {
-        if (f == cfg->warmup) t_start = now_ns();
-        uint64_t t0 = now_ns();
-        glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-        glViewport(0, 0, TARGET, TARGET);
-        const float clear[4] = {0, 0, 0, 1};
-        glClearBufferfv(GL_COLOR, 0, clear);
-        glUseProgram(prog);
-        glBindVertexArray(vao);
-        for (uint32_t i = 0; i < cfg->draws; i++) {
-            glBindBufferRange(GL_UNIFORM_BUFFER, 0, ubo, (GLintptr)i * SLICE, 32);
-            glDrawArrays(GL_TRIANGLES, 0, 3);
-        }
-        glFlush();
-        GLsync fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-        if (f >= cfg->warmup) enc_sum += now_ns() - t0;
-        glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, UINT64_MAX);
-        glDeleteSync(fence);
+    const float clear[4] = {0, 0, 0, 1};
+    glClearBufferfv(GL_COLOR, 0, clear);
+    glUseProgram(raw->prog);
+    glBindVertexArray(raw->vao);
+    for (uint32_t i = 0; i < draws; i++) {
+        glBindBufferRange(GL_UNIFORM_BUFFER, 0, raw->ubo, (GLintptr)i * SLICE, 32);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
     }
-    out->frame_ns = (double)(now_ns() - t_start) / cfg->frames;
-    out->encode_ns = (double)enc_sum / cfg->frames;
-    out->allocs_per_frame = 0;
+    glFlush();
+    GLsync fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    *encode_ns = now_ns() - t0;
+    glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, UINT64_MAX);
+    glDeleteSync(fence);
+    /* the engine's GL state cache no longer matches the context */
+    return hl_rhi_device_invalidate_native_state(s->dev);
+}
+
+static void raw_gles_teardown(raw_state *raw) {
     glBindVertexArray(0);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glUseProgram(0);
-    glDeleteFramebuffers(1, &fbo);
-    glDeleteTextures(1, &tex);
-    glDeleteBuffers(1, &ubo);
-    glDeleteBuffers(1, &vbo);
-    glDeleteVertexArrays(1, &vao);
-    glDeleteProgram(prog);
-    glDeleteShader(vs);
-    glDeleteShader(fs);
-    return glGetError() == GL_NO_ERROR ? HL_OK : hl__fail(HL_ERR_BACKEND, "raw GLES loop raised a GL error");
+    glDeleteFramebuffers(1, &raw->fbo);
+    glDeleteTextures(1, &raw->tex);
+    glDeleteBuffers(1, &raw->ubo);
+    glDeleteBuffers(1, &raw->gvbo);
+    glDeleteVertexArrays(1, &raw->vao);
+    glDeleteProgram(raw->prog);
+    glDeleteShader(raw->vs);
+    glDeleteShader(raw->fs);
+}
+
+/* Alternates one engine frame and one raw frame; warm-up frames are not measured. */
+static hl_result run_both(scene *s, hl_rhi_backend b, const bench_cfg *cfg, bench_result *eng, bench_result *raw_out) {
+    raw_state raw;
+    memset(&raw, 0, sizeof(raw));
+    bool gl = b == HL_RHI_BACKEND_GLES3;
+    hl_result r = gl ? raw_gles_setup(s, &raw, cfg->draws) : raw_webgpu_setup(s, &raw);
+    if (gl) TRY(hl_rhi_device_invalidate_native_state(s->dev));
+    uint64_t eng_enc = 0, raw_enc = 0, eng_frame = 0, raw_frame = 0, allocs = 0;
+    for (uint32_t f = 0; !r && f < cfg->warmup + cfg->frames; f++) {
+        bool measured = f >= cfg->warmup;
+        uint64_t enc = 0, t0 = now_ns(), a0 = hl_alloc_count();
+        r = engine_frame(s, cfg->draws, &enc);
+        uint64_t t1 = now_ns(), a1 = hl_alloc_count();
+        if (measured) {
+            eng_enc += enc;
+            eng_frame += t1 - t0;
+            allocs += a1 - a0;
+        }
+        if (r) break;
+        t0 = now_ns();
+        r = gl ? raw_gles_frame(s, &raw, cfg->draws, &enc) : raw_webgpu_frame(s, &raw, cfg->draws, &enc);
+        if (measured) {
+            raw_enc += enc;
+            raw_frame += now_ns() - t0;
+        }
+    }
+    if (gl) raw_gles_teardown(&raw);
+    eng->encode_ns = (double)eng_enc / cfg->frames;
+    eng->frame_ns = (double)eng_frame / cfg->frames;
+    eng->allocs_per_frame = (double)allocs / cfg->frames;
+    raw_out->encode_ns = (double)raw_enc / cfg->frames;
+    raw_out->frame_ns = (double)raw_frame / cfg->frames;
+    return r;
 }
 
 static int run_backend(hl_rhi_backend b, const bench_cfg *cfg) {
@@ -377,10 +394,8 @@ static int run_backend(hl_rhi_backend b, const bench_cfg *cfg) {
     }
     bench_result eng = {0}, raw = {0};
     r = scene_create(&s, cfg->draws);
-    if (!r) r = run_engine(&s, cfg, &eng);
+    if (!r) r = run_both(&s, b, cfg, &eng, &raw);
     hl_rhi_stats st = *hl_rhi_device_stats(s.dev);
-    /* The raw loop runs last: on gles3 it changes GL state behind the engine's state cache. */
-    if (!r) r = b == HL_RHI_BACKEND_WEBGPU ? run_raw_webgpu(&s, cfg, &raw) : run_raw_gles(&s, cfg, &raw);
     if (r) fprintf(stderr, "rhi_draws: %s: %s: %s\n", hl_rhi_backend_name(b), hl_result_name(r), hl_last_error());
     const double n = cfg->draws;
     if (!r) {

@@ -384,6 +384,8 @@ static hl_result hl__apply_bind_group(hl_rhi_cmd *cmd, uint32_t index, uint32_t 
                                     "%s: dynamic_offsets[%u] = %u: binding %u range %llu+%llu+%u exceeds the buffer (size %llu)",
                                     fn, k, off, e->binding, (unsigned long long)e->offset, (unsigned long long)e->size, off,
                                     (unsigned long long)b->desc.size);
+                cmd->dyn_max_offset[index][k] = b->desc.size - e->offset - e->size;
+                cmd->dyn_align[index][k] = align ? align : 1u;
                 k++;
             }
             if (changed_group) hl__use_buffer(dev, bslot, b);
@@ -402,9 +404,31 @@ static hl_result hl__apply_bind_group(hl_rhi_cmd *cmd, uint32_t index, uint32_t 
     cmd->bind_group_offset_count[index] = count;
     for (uint32_t i = 0; i < count; i++) cmd->bind_group_offsets[index][i] = offsets[i];
     cmd->bind_group_cache[index] = g->layout_cache_index;
+    cmd->bound_group_slot[index] = slot;
     cmd->draw_dirty = true;
     dev->stats.bind_group_switches++;
     hl__use_slot(dev, HL__POOL_BIND_GROUP, slot);
+    return HL_OK;
+}
+
+/* The bound group again with other dynamic offsets: the group, its layout and its buffers were
+ * checked when it was bound (a destroyed group is unbound at once), so only the offsets are. */
+static hl_result hl__rebind_offsets(hl_rhi_cmd *cmd, uint32_t index, const uint32_t *offsets, uint32_t count,
+                                    const char *fn) {
+    hl_rhi_device *dev = cmd->dev;
+    for (uint32_t k = 0; k < count; k++) {
+        if (offsets[k] % cmd->dyn_align[index][k])
+            return hl__fail(HL_ERR_VALIDATION, "%s: dynamic_offsets[%u] = %u is not a multiple of %u", fn, k, offsets[k],
+                            cmd->dyn_align[index][k]);
+        if (offsets[k] > cmd->dyn_max_offset[index][k])
+            return hl__fail(HL_ERR_VALIDATION, "%s: dynamic_offsets[%u] = %u exceeds the buffer (at most %llu here)", fn, k,
+                            offsets[k], (unsigned long long)cmd->dyn_max_offset[index][k]);
+    }
+    hl__pool *pool = &dev->pools[HL__POOL_BIND_GROUP];
+    hl__bind_group *g = (hl__bind_group *)(pool->items + (size_t)cmd->bound_group_slot[index] * pool->item_size);
+    dev->fns->set_bind_group(cmd, index, g, offsets, count);
+    for (uint32_t k = 0; k < count; k++) cmd->bind_group_offsets[index][k] = offsets[k];
+    dev->stats.bind_group_switches++;
     return HL_OK;
 }
 
@@ -417,10 +441,13 @@ hl_result hl_rhi_cmd_set_bind_group(hl_rhi_cmd *cmd, uint32_t index, hl_rhi_bind
     if (dynamic_offset_count > HL_RHI_MAX_BINDINGS)
         return hl__fail(HL_ERR_VALIDATION, "%s: dynamic_offset_count %u exceeds %u", fn, dynamic_offset_count, HL_RHI_MAX_BINDINGS);
     if (dynamic_offset_count && !dynamic_offsets) return hl__fail(HL_ERR_VALIDATION, "%s: dynamic_offsets is NULL", fn);
-    if (index < HL_RHI_MAX_BIND_GROUPS && g.id &&
-        hl__same_group(cmd, index, g.id, dynamic_offsets, dynamic_offset_count)) {
-        cmd->dev->stats.redundant_state_skipped++;
-        return HL_OK;
+    if (index < HL_RHI_MAX_BIND_GROUPS && g.id && cmd->bind_group_id[index] == g.id) {
+        if (hl__same_group(cmd, index, g.id, dynamic_offsets, dynamic_offset_count)) {
+            cmd->dev->stats.redundant_state_skipped++;
+            return HL_OK;
+        }
+        if (dynamic_offset_count == cmd->bind_group_offset_count[index])
+            return hl__rebind_offsets(cmd, index, dynamic_offsets, dynamic_offset_count, fn);
     }
     return hl__apply_bind_group(cmd, index, g.id, dynamic_offsets, dynamic_offset_count, fn);
 }

@@ -274,3 +274,13 @@ hl_result hl_rhi_device_wait_idle(hl_rhi_device *dev) {
     hl__set_completed(dev, dev->last_submitted_serial);
     return HL_OK;
 }
+
+hl_result hl_rhi_device_invalidate_native_state(hl_rhi_device *dev) {
+    const char *fn = "hl_rhi_device_invalidate_native_state";
+    hl_result r = hl__check_device(dev, fn);
+    if (r) return r;
+    if (dev->frame_open && dev->cmd.pass != HL__PASS_NONE)
+        return hl__fail(HL_ERR_INVALID_STATE, "%s: a pass is open", fn);
+    if (dev->fns->invalidate_native_state) dev->fns->invalidate_native_state(dev);
+    return HL_OK;
+}

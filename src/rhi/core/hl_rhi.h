@@ -271,6 +271,11 @@ const hl_rhi_stats *hl_rhi_device_stats(const hl_rhi_device *dev);
 void hl_rhi_reset_stats(hl_rhi_device *dev);
 /* Drops every cached sampler / layout / pipeline not referenced by a live handle. */
 void hl_rhi_device_clear_caches(hl_rhi_device *dev);
+/* Native interop: call after issuing native API calls yourself on the device's context
+ * (gles3: GL calls on its current EGL context) so the backend forgets the native state it
+ * cached and sets everything again before the next command. Not allowed inside a pass
+ * (HL_ERR_INVALID_STATE). webgpu keeps no state across passes; the call is then a no-op. */
+hl_result hl_rhi_device_invalidate_native_state(hl_rhi_device *dev);
 
 /* ---- buffers ------------------------------------------------------------------------------ */
 typedef struct hl_rhi_buffer_desc {

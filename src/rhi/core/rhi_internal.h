@@ -225,6 +225,12 @@ struct hl_rhi_cmd {
     uint32_t layout_group_count;                       /* bound pipeline's layout */
     uint32_t layout_group_cache[HL_RHI_MAX_BIND_GROUPS]; /* its groups' cache entries */
     uint32_t bind_group_cache[HL_RHI_MAX_BIND_GROUPS];   /* bound groups' layout cache entries */
+    /* Rebinding the bound group with new dynamic offsets (the per-draw case) is checked
+     * against limits captured when the group was bound: the largest valid offset and the
+     * alignment of each dynamic binding. */
+    uint64_t dyn_max_offset[HL_RHI_MAX_BIND_GROUPS][HL_RHI_MAX_BINDINGS];
+    uint32_t dyn_align[HL_RHI_MAX_BIND_GROUPS][HL_RHI_MAX_BINDINGS];
+    uint32_t bound_group_slot[HL_RHI_MAX_BIND_GROUPS];
 };
 
 /* ---- backend function table ----------------------------------------------------------------
@@ -329,6 +335,9 @@ typedef struct hl__rhi_backend_fns {
                                         hl__buffer *dst, uint64_t dst_offset, uint32_t bytes_per_row);
     hl_result (*clear_buffer)(hl_rhi_cmd *cmd, hl__buffer *buf, uint64_t offset, uint64_t size);
     hl_result (*generate_mipmaps)(hl_rhi_cmd *cmd, hl__texture *tex);
+
+    /* Optional (NULL = nothing cached): forget cached native state (interop). */
+    void (*invalidate_native_state)(hl_rhi_device *dev);
 } hl__rhi_backend_fns;
 
 /* ---- device -------------------------------------------------------------------------------- */

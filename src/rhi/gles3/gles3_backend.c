@@ -663,4 +663,5 @@ const hl__rhi_backend_fns hl__rhi_gles3_backend = {
     .copy_texture_to_buffer = hl__gl_copy_texture_to_buffer,
     .clear_buffer = hl__gl_clear_buffer,
     .generate_mipmaps = hl__gl_generate_mipmaps,
+    .invalidate_native_state = hl__gl_invalidate_native_state,
 };

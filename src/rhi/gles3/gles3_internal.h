@@ -267,6 +267,7 @@ hl_result hl__gl_probe(const hl_rhi_requirements *req, const hl_rhi_device_desc 
 
 /* ---- gles3_state.c: cached setters ---- */
 void hl__gl_state_init(hl_rhi_device *dev);
+void hl__gl_invalidate_native_state(hl_rhi_device *dev);
 void hl__gl_use_program(hl_rhi_device *dev, GLuint p);
 void hl__gl_bind_vao(hl_rhi_device *dev, GLuint vao);
 void hl__gl_bind_draw_fbo(hl_rhi_device *dev, GLuint fbo);

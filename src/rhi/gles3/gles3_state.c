@@ -295,3 +295,16 @@ void hl__gl_forget_sampler(hl_rhi_device *dev, GLuint smp) {
     for (uint32_t u = 0; u < HL__GL_MAX_UNITS; u++)
         if (s->sampler[u] == smp) s->sampler[u] = 0;
 }
+
+void hl__gl_invalidate_native_state(hl_rhi_device *dev) {
+    /* Someone else issued GL calls: start again from GL's initial state and mark every
+     * binding dirty. Values that differ from the real context are set again on first use,
+     * since the cache then holds defaults that our objects never equal (names are non-zero). */
+    hl__gl_device *g = hl__gl(dev);
+    hl__gl_make_current(dev);
+    hl__gl_state_init(dev);
+    g->applied_program = NULL;
+    g->pipeline_dirty = true;
+    g->vao_dirty = true;
+    g->group_dirty = 0xFF;
+}
