@@ -111,7 +111,7 @@ static hl_result scene_create(scene *s, uint32_t draws) {
     TRY(hl_rhi_render_pipeline_create(dev, &rd, &s->pipe));
 
     const float tri[6] = {-1, -1, 1, -1, 0, 1};
-    hl_rhi_buffer_desc b = {sizeof(tri), HL_RHI_BUFFER_USAGE_VERTEX | HL_RHI_BUFFER_USAGE_COPY_DST, tri, "bench.vbo"};
+    hl_rhi_buffer_desc b = {sizeof(tri), HL_RHI_BUFFER_USAGE_VERTEX, tri, "bench.vbo"};
     TRY(hl_rhi_buffer_create(dev, &b, &s->vbo));
     float *uni = calloc(draws, SLICE);
     if (!uni) return HL_ERR_OUT_OF_MEMORY;
@@ -124,7 +124,7 @@ static hl_result scene_create(scene *s, uint32_t draws) {
         u[6] = (float)(i % 13) / 12.0f;
         u[7] = 1.0f;
     }
-    b = (hl_rhi_buffer_desc){(uint64_t)draws * SLICE, HL_RHI_BUFFER_USAGE_UNIFORM | HL_RHI_BUFFER_USAGE_COPY_DST, uni,
+    b = (hl_rhi_buffer_desc){(uint64_t)draws * SLICE, HL_RHI_BUFFER_USAGE_UNIFORM, uni,
                              "bench.ubo"};
     hl_result r = hl_rhi_buffer_create(dev, &b, &s->ubo);
     free(uni);

@@ -417,7 +417,7 @@ static hl_result hl__rebind_offsets(hl_rhi_cmd *cmd, uint32_t index, const uint3
                                     const char *fn) {
     hl_rhi_device *dev = cmd->dev;
     for (uint32_t k = 0; k < count; k++) {
-        if (offsets[k] % cmd->dyn_align[index][k])
+        if (offsets[k] & (cmd->dyn_align[index][k] - 1u)) /* alignments are powers of two */
             return hl__fail(HL_ERR_VALIDATION, "%s: dynamic_offsets[%u] = %u is not a multiple of %u", fn, k, offsets[k],
                             cmd->dyn_align[index][k]);
         if (offsets[k] > cmd->dyn_max_offset[index][k])

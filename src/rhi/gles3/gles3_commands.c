@@ -443,8 +443,13 @@ void hl__gl_set_bind_group(hl_rhi_cmd *cmd, uint32_t index, hl__bind_group *grp,
                            uint32_t offset_count) {
     hl__gl_device *g = hl__gl(cmd->dev);
     if (index >= HL_RHI_MAX_BIND_GROUPS) return;
-    g->groups[index] = grp ? grp->be.ptr : NULL;
+    hl__gl_bind_group *bg = grp ? grp->be.ptr : NULL;
     for (uint32_t i = 0; i < offset_count && i < HL_RHI_MAX_BINDINGS; i++) g->dyn[index][i] = offsets[i];
+    if (bg && bg == g->groups[index] && offset_count) {
+        g->offsets_dirty |= (uint8_t)(1u << index);
+        return;
+    }
+    g->groups[index] = bg;
     g->group_dirty |= (uint8_t)(1u << index);
 }
 
@@ -513,17 +518,25 @@ static const hl__gl_bg_entry *hl__bg_find(const hl__gl_bind_group *bg, uint32_t 
     return NULL;
 }
 
-static void hl__apply_group(hl_rhi_device *dev, const hl__gl_program *p, uint32_t gi) {
+/* UBO ranges of group gi used by program p (dynamic_only: just those with a dynamic offset). */
+static void hl__apply_group_ubos(hl_rhi_device *dev, const hl__gl_program *p, uint32_t gi, bool dynamic_only) {
     hl__gl_device *g = hl__gl(dev);
     const hl__gl_bind_group *bg = g->groups[gi];
     if (!bg) return;
     for (uint32_t slot = 0; slot < p->ubo_count; slot++) {
         if (p->ubo[slot].group != gi) continue;
         const hl__gl_bg_entry *e = hl__bg_find(bg, p->ubo[slot].binding);
-        if (!e || e->kind != HL__GL_BG_UBO) continue;
+        if (!e || e->kind != HL__GL_BG_UBO || (dynamic_only && e->dynamic_index < 0)) continue;
         uint32_t off = e->offset + (e->dynamic_index >= 0 ? g->dyn[gi][e->dynamic_index] : 0u);
         hl__gl_bind_ubo(dev, slot, e->buffer, off, e->size);
     }
+}
+
+static void hl__apply_group(hl_rhi_device *dev, const hl__gl_program *p, uint32_t gi) {
+    hl__gl_device *g = hl__gl(dev);
+    const hl__gl_bind_group *bg = g->groups[gi];
+    if (!bg) return;
+    hl__apply_group_ubos(dev, p, gi, false);
     for (uint32_t unit = 0; unit < p->unit_count; unit++) {
         if (p->unit[unit].group != gi) continue;
         const hl__gl_bg_entry *te = hl__bg_find(bg, p->unit[unit].binding);
@@ -554,11 +567,15 @@ static bool hl__flush(hl_rhi_device *dev) {
         }
     }
     uint8_t dirty = g->group_dirty & p->prog->group_mask;
-    if (dirty) {
-        for (uint32_t gi = 0; gi < HL_RHI_MAX_BIND_GROUPS; gi++)
+    uint8_t offsets = g->offsets_dirty & p->prog->group_mask & (uint8_t)~dirty;
+    if (dirty | offsets) {
+        for (uint32_t gi = 0; gi < HL_RHI_MAX_BIND_GROUPS; gi++) {
             if (dirty & (1u << gi)) hl__apply_group(dev, p->prog, gi);
+            else if (offsets & (1u << gi)) hl__apply_group_ubos(dev, p->prog, gi, true);
+        }
     }
     g->group_dirty &= (uint8_t)~p->prog->group_mask;
+    g->offsets_dirty &= (uint8_t)~p->prog->group_mask;
     /* The index buffer is VAO state, so it is part of the VAO key. */
     if (g->vao_dirty) {
         hl__apply_vao(dev);

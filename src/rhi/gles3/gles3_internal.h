@@ -241,6 +241,7 @@ typedef struct hl__gl_device {
     uint32_t applied_layout;
     bool pipeline_dirty, vao_dirty;
     uint8_t group_dirty;
+    uint8_t offsets_dirty; /* same group bound again with new dynamic offsets: UBO ranges only */
     hl__gl_bind_group *groups[HL_RHI_MAX_BIND_GROUPS];
     uint32_t dyn[HL_RHI_MAX_BIND_GROUPS][HL_RHI_MAX_BINDINGS];
     GLuint vb[HL_RHI_MAX_VERTEX_BUFFERS];
