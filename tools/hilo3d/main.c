@@ -30,7 +30,9 @@ static void usage(FILE *f) {
             "      which backends are available, their adapters and capabilities, and what auto picks\n"
             "  hilo3d rhi-demo [--backend auto|webgpu|gles3] [--width W] [--height H] [--samples 1|4]\n"
             "                  [--out FILE.png]\n"
-            "      renders the RHI test scene to a PNG (default out/demo.png)\n");
+            "      renders the RHI test scene to a PNG (default out/demo.png)\n"
+            "  hilo3d graph-dump [--width W] [--height H] [--out FILE.dot]\n"
+            "      writes the render graph of a typical deferred frame as Graphviz DOT (default stdout)\n");
 }
 
 static const char *arg_value(int argc, char **argv, const char *name) {
@@ -240,6 +242,7 @@ int main(int argc, char **argv) {
     }
     if (strcmp(argv[1], "info") == 0) return cmd_info(argc, argv);
     if (strcmp(argv[1], "rhi-demo") == 0) return cmd_rhi_demo(argc, argv);
+    if (strcmp(argv[1], "graph-dump") == 0) { int hl_cli_graph_dump(int, char **); return hl_cli_graph_dump(argc, argv); }
     fprintf(stderr, "hilo3d: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return 2;
