@@ -37,7 +37,7 @@ static hl_result compile(const char *vs, const char *fs, const hl_shader_define 
     return hl_shader_program_compile(&d, be, out);
 }
 
-static const hl_shader_texture *find_texture(const hl_shader_program *p, const char *name) {
+static const hl_shader_texture_binding *find_texture(const hl_shader_program *p, const char *name) {
     for (uint32_t i = 0; i < p->reflection.texture_count; i++)
         if (strcmp(p->reflection.textures[i].name, name) == 0)
             return &p->reflection.textures[i];
@@ -182,9 +182,9 @@ static void test_samplers(hl_rhi_backend be) {
     hl_shader_program p;
     HL_CHECK_OK(compile(k_tex_vs, k_tex_fs, NULL, 0, NULL, 0, be, &p));
     /* auto plan: blocks first, then each sampler gets texture b and sampler b + 1 */
-    const hl_shader_texture *base = find_texture(&p, "u_base");
-    const hl_shader_texture *shadow = find_texture(&p, "u_shadow");
-    const hl_shader_texture *ids = find_texture(&p, "u_ids");
+    const hl_shader_texture_binding *base = find_texture(&p, "u_base");
+    const hl_shader_texture_binding *shadow = find_texture(&p, "u_shadow");
+    const hl_shader_texture_binding *ids = find_texture(&p, "u_ids");
     HL_CHECK_EQ(p.reflection.texture_count, 3);
     HL_CHECK(base && shadow && ids);
     if (base && shadow && ids) {
@@ -285,7 +285,7 @@ static void test_sampler_functions(hl_rhi_backend be) {
     hl_shader_program p;
     HL_CHECK_OK(compile(k_tex_vs, fs, NULL, 0, NULL, 0, be, &p));
     HL_CHECK_EQ(p.reflection.texture_count, 2);
-    const hl_shader_texture *sh = find_texture(&p, "u_sh");
+    const hl_shader_texture_binding *sh = find_texture(&p, "u_sh");
     HL_CHECK(sh && sh->comparison && sh->binding == 2 && sh->sampler_binding == 3 &&
              sh->stages == HL_RHI_STAGE_FRAGMENT);
     hl_shader_program_free(&p);

@@ -62,14 +62,14 @@ typedef struct hl_shader_block {
     uint32_t member_count;
 } hl_shader_block;
 
-typedef struct hl_shader_texture {
+typedef struct hl_shader_texture_binding {
     char name[64]; /* GLSL sampler uniform name, e.g. "u_baseColor" */
     uint32_t group, binding, sampler_binding;
     hl_rhi_texture_dimension dimension;
     hl_rhi_texture_sample_type sample_type; /* DEPTH for shadow samplers */
     bool comparison;                        /* sampler2DShadow etc. */
     uint32_t stages;
-} hl_shader_texture;
+} hl_shader_texture_binding;
 
 typedef struct hl_shader_io {
     char name[64];
@@ -80,7 +80,7 @@ typedef struct hl_shader_io {
 typedef struct hl_shader_reflection {
     hl_shader_block *blocks;
     uint32_t block_count;
-    hl_shader_texture *textures;
+    hl_shader_texture_binding *textures;
     uint32_t texture_count;
     hl_shader_io *inputs; /* vertex inputs */
     uint32_t input_count;

@@ -207,7 +207,7 @@ static hl_result add_textures(hl_shader_reflection *r, const hl__sh_stage *st, u
                               const hl_rhi_binding_plan_entry *plan, uint32_t plan_count, uint32_t cap) {
     for (uint32_t i = 0; st && i < st->sampler_count; i++) {
         const hl__sh_item *it = &st->samplers[i];
-        hl_shader_texture *t = NULL;
+        hl_shader_texture_binding *t = NULL;
         for (uint32_t k = 0; k < r->texture_count; k++)
             if (strcmp(r->textures[k].name, it->name) == 0)
                 t = &r->textures[k];
@@ -304,7 +304,7 @@ uint32_t hl_shader_program_layout_entries(const hl_shader_program *p, uint32_t g
         all[n++] = e;
     }
     for (uint32_t i = 0; i < r->texture_count && n + 1 < cap; i++) {
-        const hl_shader_texture *t = &r->textures[i];
+        const hl_shader_texture_binding *t = &r->textures[i];
         if (t->group != group)
             continue;
         hl_rhi_bind_group_layout_entry e;

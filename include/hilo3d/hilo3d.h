@@ -1,0 +1,15 @@
+/* hilo3d: the whole public API in one include. */
+#ifndef HILO3D_H
+#define HILO3D_H
+
+#include "hilo3d/result.h"
+#include "hilo3d/math3d.h"
+#include "hilo3d/revision.h"
+#include "hilo3d/std140.h"
+#include "hilo3d/uniform.h"
+#include "hilo3d/texture.h"
+#include "hilo3d/geometry.h"
+#include "hilo3d/material.h"
+#include "hilo3d/scene.h"
+
+#endif

@@ -1,0 +1,147 @@
+/* hilo3d: the renderer — draws a stage through a camera on the webgpu or gles3 backend.
+ *
+ * One renderer owns one RHI device, one render graph and every GPU resource derived from
+ * scene data (vertex/index buffers, textures, uniform blocks, shader variants, pipelines).
+ * Each hl_renderer_render call is one graph frame and one submission:
+ *   update world matrices -> one traversal (visible meshes and lights, frustum culling,
+ *   opaque sorted by render order / material / geometry, transparent back to front,
+ *   instanced batches) -> prepared draws (reused while revisions are unchanged) -> graph:
+ *   shadow pass (when a light casts shadows) -> opaque pass -> transparent pass (only with
+ *   transparent draws) -> output.
+ *
+ * Output: the renderer's own colour target (RGBA8 sRGB, width x height, optionally 4x MSAA
+ * resolved), read back with hl_renderer_read_pixels. Render targets (hl_render_target) take
+ * the same draws into textures the application owns: MRT, 1x/4x MSAA with resolve,
+ * sampleable attachments (hl_render_target_texture gives a scene texture that a material can
+ * use), resize, readback.
+ *
+ * Shading: colours and lights are linear; colour maps are sRGB; the output is sRGB-encoded
+ * (hardware encode of the sRGB target). PBR is metallic-roughness (GGX, Smith, Schlick),
+ * shadows are PCF-filtered from one depth atlas shared by directional, spot and point lights.
+ */
+#ifndef HILO3D_RENDERER_H
+#define HILO3D_RENDERER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hilo3d/result.h"
+#include "hilo3d/scene.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum hl_backend {
+    HL_BACKEND_AUTO = 0, /* webgpu when an adapter fits, else gles3 */
+    HL_BACKEND_WEBGPU,
+    HL_BACKEND_GLES3,
+} hl_backend;
+
+const char *hl_backend_name(hl_backend b); /* "auto", "webgpu", "gles3" */
+hl_result hl_backend_parse(const char *name, hl_backend *out);
+
+typedef struct hl_renderer hl_renderer;
+typedef struct hl_render_target hl_render_target;
+typedef struct hl_render_frame hl_render_frame;
+
+/* Called before a frame is built and after its submission is valid (never after a failed
+ * frame). `frame_index` counts successful frames from 1. */
+typedef void (*hl_render_event_fn)(hl_renderer *r, uint64_t frame_index, void *user);
+
+/* Zero = defaults: backend AUTO, 640 x 480, sample_count 4, shadow atlas 2048,
+ * cache capacity 256 pipelines. */
+typedef struct hl_renderer_desc {
+    hl_backend backend;
+    uint32_t width, height;
+    uint32_t sample_count;      /* 1 or 4 */
+    uint32_t shadow_atlas_size; /* texels per side of the shadow depth atlas */
+    const char *dawn_library_path; /* default: $HL_DAWN_LIBRARY, else the bootstrap location */
+    hl_render_event_fn before_render, after_render;
+    void *event_user;
+} hl_renderer_desc;
+
+hl_result hl_renderer_create(const hl_renderer_desc *desc, hl_renderer **out);
+/* Waits for the GPU, releases every GPU resource. NULL is a no-op. */
+void hl_renderer_destroy(hl_renderer *r);
+hl_backend hl_renderer_backend(const hl_renderer *r); /* the backend actually chosen */
+const char *hl_renderer_adapter_name(const hl_renderer *r);
+void hl_renderer_size(const hl_renderer *r, uint32_t *width, uint32_t *height);
+/* Resizes the output (outside hl_renderer_render_frame). */
+hl_result hl_renderer_resize(hl_renderer *r, uint32_t width, uint32_t height);
+
+/* Renders stage through camera into the output. The camera's aspect is not changed. */
+hl_result hl_renderer_render(hl_renderer *r, hl_stage *stage, hl_camera *camera);
+/* Reads the output as RGBA8 (width * height * 4 bytes, row 0 = top, sRGB-encoded). */
+hl_result hl_renderer_read_pixels(hl_renderer *r, uint8_t *rgba);
+/* Waits for every submitted frame. */
+hl_result hl_renderer_wait_idle(hl_renderer *r);
+
+/* ---- render targets -------------------------------------------------------------------------- */
+typedef enum hl_target_format {
+    HL_TARGET_RGBA8_SRGB = 0, /* default */
+    HL_TARGET_RGBA8,
+    HL_TARGET_RGBA16F,
+} hl_target_format;
+
+/* Zero = defaults: the renderer's size, 1 colour attachment RGBA8 sRGB, 1 sample, depth on. */
+typedef struct hl_render_target_desc {
+    uint32_t width, height;
+    uint32_t color_count; /* 1..4 */
+    hl_target_format formats[4];
+    uint32_t sample_count; /* 1 or 4: MSAA targets resolve into sampleable textures */
+    bool no_depth;
+    hl_color clear_color; /* default transparent black */
+    const char *label;
+} hl_render_target_desc;
+
+hl_result hl_render_target_create(hl_renderer *r, const hl_render_target_desc *desc, hl_render_target **out);
+void hl_render_target_destroy(hl_renderer *r, hl_render_target *t);
+hl_result hl_render_target_resize(hl_renderer *r, hl_render_target *t, uint32_t width, uint32_t height);
+/* Renders into t. Attachment 0 gets the shaded colour; attachments 1..3 of an MRT target
+ * get, in order: world-space normal (n * 0.5 + 0.5, alpha 1), base colour, and linear view
+ * depth / far (r). */
+hl_result hl_renderer_render_to_target(hl_renderer *r, hl_render_target *t, hl_stage *stage, hl_camera *camera);
+/* Reads attachment `index` (resolved for MSAA) as 4 bytes per texel (RGBA8 targets) or
+ * 8 bytes (RGBA16F, half floats), row 0 = top. */
+hl_result hl_render_target_read(hl_renderer *r, hl_render_target *t, uint32_t index, void *pixels);
+/* A scene texture showing attachment `index` (owned by the target: do not release it). Use
+ * it as a material map; it shows what the last frame rendered into the target. */
+hl_texture *hl_render_target_texture(hl_render_target *t, uint32_t index);
+
+/* ---- one frame, many passes ------------------------------------------------------------------
+ * Inside the callback, hl_render_frame_render_to_target and hl_render_frame_present record
+ * into one graph that executes as one submission when the callback returns HL_OK. No
+ * resize / destroy / readback inside. */
+typedef hl_result (*hl_render_frame_fn)(hl_render_frame *f, void *user);
+hl_result hl_renderer_render_frame(hl_renderer *r, hl_render_frame_fn fn, void *user);
+hl_result hl_render_frame_render_to_target(hl_render_frame *f, hl_render_target *t, hl_stage *stage,
+                                           hl_camera *camera);
+/* Draws the scene into the renderer's output. */
+hl_result hl_render_frame_render(hl_render_frame *f, hl_stage *stage, hl_camera *camera);
+/* Copies attachment 0 of t (same size as the output) into the output. */
+hl_result hl_render_frame_present(hl_render_frame *f, hl_render_target *t);
+
+/* ---- diagnostics ------------------------------------------------------------------------------- */
+typedef struct hl_render_stats {
+    uint64_t frame_index;
+    uint32_t draws;            /* draw calls of the last frame */
+    uint32_t instances;        /* instances drawn (>= draws) */
+    uint64_t faces;            /* triangles submitted */
+    uint32_t passes;           /* graph passes executed */
+    uint32_t meshes_visible, meshes_culled;
+    uint32_t lights, shadow_tiles;
+    uint64_t pipeline_switches, bind_group_switches; /* last frame */
+    uint64_t cache_hits, cache_misses;                /* renderer caches, last frame */
+    uint64_t prepared_reused, prepared_rebuilt;       /* prepared draws, last frame */
+    uint64_t upload_bytes;                            /* last frame */
+    uint64_t cpu_ns;                                  /* last hl_renderer_render / render_frame */
+} hl_render_stats;
+
+const hl_render_stats *hl_renderer_stats(const hl_renderer *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,39 @@
+/* hilo3d: how CPU-side scene data tells a renderer what to upload.
+ *
+ * Every object with GPU-visible content (geometry, uniform buffer, texture, material) keeps a
+ * monotonically increasing revision, starting at 1 when created. A consumer (one renderer /
+ * device) remembers the revision it last uploaded (0 = never) and asks the object what it must
+ * send now:
+ *   - HL_UPLOAD_NONE : nothing changed since that revision;
+ *   - HL_UPLOAD_RANGE: only the merged dirty byte range changed;
+ *   - HL_UPLOAD_FULL : the consumer is older than the dirty range's start (or new): send all.
+ * After a frame that uploaded successfully was submitted, the renderer calls the object's
+ * *_clear_dirty so later ranges start from the current revision. Several consumers stay
+ * correct: one that has not caught up gets HL_UPLOAD_FULL.
+ */
+#ifndef HILO3D_REVISION_H
+#define HILO3D_REVISION_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum hl_upload_kind {
+    HL_UPLOAD_NONE = 0,
+    HL_UPLOAD_RANGE,
+    HL_UPLOAD_FULL
+} hl_upload_kind;
+
+/* Bytes [offset, offset + size); size 0 = empty. */
+typedef struct hl_dirty_range {
+    uint32_t offset;
+    uint32_t size;
+} hl_dirty_range;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,459 @@
+/* Nodes, the stage (one-pass world update, flat lists) and meshes. */
+#include <math.h>
+#include <string.h>
+
+#include "scene_internal.h"
+
+struct hl_stage {
+    hl_node root;
+    hl_mesh **meshes;
+    uint32_t mesh_count, mesh_cap;
+    hl_light **lights;
+    uint32_t light_count, light_cap;
+    hl_camera **cameras;
+    uint32_t camera_count, camera_cap;
+    uint64_t structure_revision;
+    hl_fog fog;
+    hl_color clear_color;
+};
+
+void hl__node_init(hl_node *n, hl_node_kind kind) {
+    memset(n, 0, sizeof *n);
+    n->kind = kind;
+    n->rotation = hl_quat_identity();
+    n->scale = (hl_vec3){1, 1, 1};
+    n->world = hl_mat4_identity();
+    n->world_revision = 1;
+    n->local_dirty = true;
+    n->visible = true;
+    n->effective_visible = true;
+}
+
+static hl_stage *hl__stage_of(const hl_node *n) {
+    while (n->parent)
+        n = n->parent;
+    return n->stage_of_root;
+}
+
+/* Structure or visibility changed: the stage's lists are stale (emptied so they never hold a
+ * destroyed node) until the next hl_stage_update. */
+static void hl__stage_touch(const hl_node *n) {
+    hl_stage *s = hl__stage_of(n);
+    if (!s) return;
+    s->structure_revision++;
+    s->mesh_count = s->light_count = s->camera_count = 0;
+}
+
+hl_result hl_node_create(const char *name, hl_node **out) {
+    if (!out) return hl__fail(HL_ERR_VALIDATION, "hl_node_create: out is NULL");
+    *out = NULL;
+    hl_node *n = hl__malloc(sizeof *n);
+    if (!n) return hl__fail(HL_ERR_OUT_OF_MEMORY, "hl_node_create: out of memory");
+    hl__node_init(n, HL_NODE_GROUP);
+    if (!hl__set_string(&n->name, name)) {
+        hl__free(n);
+        return HL_ERR_OUT_OF_MEMORY;
+    }
+    *out = n;
+    return HL_OK;
+}
+
+static void hl__unlink(hl_node *child) {
+    hl_node *p = child->parent;
+    if (!p) return;
+    if (child->prev_sibling)
+        child->prev_sibling->next_sibling = child->next_sibling;
+    else
+        p->first_child = child->next_sibling;
+    if (child->next_sibling)
+        child->next_sibling->prev_sibling = child->prev_sibling;
+    else
+        p->last_child = child->prev_sibling;
+    child->parent = child->prev_sibling = child->next_sibling = NULL;
+    p->child_count--;
+    child->local_dirty = true; /* its world matrix no longer includes the old parent */
+}
+
+/* Frees n and its subtree, without touching n's parent links (iterative, no recursion). */
+static void hl__free_subtree(hl_node *n) {
+    hl_node *cur = n;
+    for (;;) {
+        while (cur->first_child)
+            cur = cur->first_child; /* descend to a leaf */
+        hl_node *parent = cur->parent;
+        bool done = cur == n;
+        if (parent && !done) {
+            parent->first_child = cur->next_sibling;
+            if (cur->next_sibling) cur->next_sibling->prev_sibling = NULL;
+        }
+        switch (cur->kind) {
+        case HL_NODE_MESH: {
+            hl_mesh *m = (hl_mesh *)cur;
+            hl_geometry_release(m->geometry);
+            hl_material_release(m->material);
+            break;
+        }
+        default: break;
+        }
+        hl__free(cur->name);
+        hl__free(cur);
+        if (done) return;
+        cur = parent;
+    }
+}
+
+void hl_node_destroy(hl_node *n) {
+    if (!n || n->stage_of_root) return; /* a stage root goes with hl_stage_destroy */
+    if (n->parent) {
+        hl__stage_touch(n);
+        hl__unlink(n);
+    }
+    hl__free_subtree(n);
+}
+
+hl_node_kind hl_node_get_kind(const hl_node *n) { return n ? n->kind : HL_NODE_GROUP; }
+const char *hl_node_name(const hl_node *n) { return n && n->name ? n->name : ""; }
+
+hl_result hl_node_set_name(hl_node *n, const char *name) {
+    if (!n) return hl__fail(HL_ERR_VALIDATION, "hl_node_set_name: node is NULL");
+    return hl__set_string(&n->name, name) ? HL_OK : HL_ERR_OUT_OF_MEMORY;
+}
+
+hl_result hl_node_add_child(hl_node *n, hl_node *child) {
+    static const char fn[] = "hl_node_add_child";
+    if (!n || !child) return hl__fail(HL_ERR_VALIDATION, "%s: %s is NULL", fn, n ? "child" : "parent");
+    if (child->parent)
+        return hl__fail(HL_ERR_VALIDATION, "%s: child \"%s\" already has a parent (remove it first)", fn,
+                        hl_node_name(child));
+    if (child->stage_of_root) return hl__fail(HL_ERR_VALIDATION, "%s: child is a stage root", fn);
+    for (const hl_node *a = n; a; a = a->parent)
+        if (a == child)
+            return hl__fail(HL_ERR_VALIDATION, "%s: child \"%s\" is the parent or one of its ancestors (cycle)", fn,
+                            hl_node_name(child));
+    child->parent = n;
+    child->prev_sibling = n->last_child;
+    child->next_sibling = NULL;
+    if (n->last_child)
+        n->last_child->next_sibling = child;
+    else
+        n->first_child = child;
+    n->last_child = child;
+    n->child_count++;
+    child->local_dirty = true;
+    hl__stage_touch(n);
+    return HL_OK;
+}
+
+hl_result hl_node_remove_child(hl_node *n, hl_node *child) {
+    if (!n || !child) return hl__fail(HL_ERR_VALIDATION, "hl_node_remove_child: %s is NULL", n ? "child" : "parent");
+    if (child->parent != n)
+        return hl__fail(HL_ERR_NOT_FOUND, "hl_node_remove_child: \"%s\" is not a child of \"%s\"", hl_node_name(child),
+                        hl_node_name(n));
+    hl__stage_touch(n);
+    hl__unlink(child);
+    return HL_OK;
+}
+
+hl_node *hl_node_parent(const hl_node *n) { return n ? n->parent : NULL; }
+hl_node *hl_node_first_child(const hl_node *n) { return n ? n->first_child : NULL; }
+hl_node *hl_node_next_sibling(const hl_node *n) { return n ? n->next_sibling : NULL; }
+uint32_t hl_node_child_count(const hl_node *n) { return n ? n->child_count : 0; }
+
+/* Depth-first pre-order successor of cur within the subtree of top (NULL at the end). */
+static hl_node *hl__next_dfs(hl_node *cur, const hl_node *top) {
+    if (cur->first_child) return cur->first_child;
+    while (cur != top) {
+        if (cur->next_sibling) return cur->next_sibling;
+        cur = cur->parent;
+    }
+    return NULL;
+}
+
+hl_node *hl_node_find(hl_node *n, const char *name) {
+    if (!n || !name) return NULL;
+    for (hl_node *c = n; c; c = hl__next_dfs(c, n))
+        if (c->name && strcmp(c->name, name) == 0) return c;
+    return NULL;
+}
+
+void hl_node_set_translation(hl_node *n, hl_vec3 t) {
+    if (!n) return;
+    n->translation = t;
+    n->local_dirty = true;
+}
+
+void hl_node_set_rotation(hl_node *n, hl_quat r) {
+    if (!n) return;
+    n->rotation = hl_quat_normalize(r);
+    n->local_dirty = true;
+}
+
+void hl_node_set_scale(hl_node *n, hl_vec3 s) {
+    if (!n) return;
+    n->scale = s;
+    n->local_dirty = true;
+}
+
+hl_vec3 hl_node_translation(const hl_node *n) { return n ? n->translation : (hl_vec3){0, 0, 0}; }
+hl_quat hl_node_rotation(const hl_node *n) { return n ? n->rotation : hl_quat_identity(); }
+hl_vec3 hl_node_scale(const hl_node *n) { return n ? n->scale : (hl_vec3){1, 1, 1}; }
+
+void hl_node_look_at(hl_node *n, hl_vec3 target, hl_vec3 up) {
+    if (!n) return;
+    hl_vec3 z = hl_vec3_normalize((hl_vec3){n->translation.x - target.x, n->translation.y - target.y,
+                                            n->translation.z - target.z}); /* +Z points away from target */
+    if (z.x == 0 && z.y == 0 && z.z == 0) return;
+    hl_vec3 x = hl_vec3_normalize(hl_vec3_cross(up, z));
+    if (x.x == 0 && x.y == 0 && x.z == 0) { /* up parallel to the view direction: pick another up */
+        hl_vec3 alt = fabsf(z.y) < 0.9f ? (hl_vec3){0, 1, 0} : (hl_vec3){1, 0, 0};
+        x = hl_vec3_normalize(hl_vec3_cross(alt, z));
+    }
+    hl_vec3 y = hl_vec3_cross(z, x);
+    /* rotation matrix columns x, y, z -> quaternion */
+    float m00 = x.x, m11 = y.y, m22 = z.z, trace = m00 + m11 + m22;
+    hl_quat q;
+    if (trace > 0) {
+        float s = sqrtf(trace + 1.0f) * 2.0f;
+        q = (hl_quat){(y.z - z.y) / s, (z.x - x.z) / s, (x.y - y.x) / s, 0.25f * s};
+    } else if (m00 > m11 && m00 > m22) {
+        float s = sqrtf(1.0f + m00 - m11 - m22) * 2.0f;
+        q = (hl_quat){0.25f * s, (y.x + x.y) / s, (z.x + x.z) / s, (y.z - z.y) / s};
+    } else if (m11 > m22) {
+        float s = sqrtf(1.0f + m11 - m00 - m22) * 2.0f;
+        q = (hl_quat){(y.x + x.y) / s, 0.25f * s, (z.y + y.z) / s, (z.x - x.z) / s};
+    } else {
+        float s = sqrtf(1.0f + m22 - m00 - m11) * 2.0f;
+        q = (hl_quat){(z.x + x.z) / s, (z.y + y.z) / s, 0.25f * s, (x.y - y.x) / s};
+    }
+    hl_node_set_rotation(n, q);
+}
+
+void hl_node_set_visible(hl_node *n, bool visible) {
+    if (!n || n->visible == visible) return;
+    n->visible = visible;
+    hl__stage_touch(n);
+}
+
+bool hl_node_visible(const hl_node *n) { return n && n->visible; }
+void hl_node_set_render_order(hl_node *n, int32_t order) {
+    if (n) n->render_order = order;
+}
+int32_t hl_node_render_order(const hl_node *n) { return n ? n->render_order : 0; }
+void hl_node_set_user_data(hl_node *n, void *user) {
+    if (n) n->user = user;
+}
+void *hl_node_user_data(const hl_node *n) { return n ? n->user : NULL; }
+
+hl_mat4 hl_node_local_matrix(const hl_node *n) {
+    if (!n) return hl_mat4_identity();
+    return hl_mat4_from_trs(n->translation, n->rotation, n->scale);
+}
+
+const hl_mat4 *hl_node_world_matrix(const hl_node *n) { return n ? &n->world : NULL; }
+uint64_t hl_node_world_revision(const hl_node *n) { return n ? n->world_revision : 0; }
+hl_vec3 hl_node_world_position(const hl_node *n) {
+    if (!n) return (hl_vec3){0, 0, 0};
+    return (hl_vec3){n->world.m[12], n->world.m[13], n->world.m[14]};
+}
+
+/* Recomputes n's world matrix from its parent's (already current). */
+static void hl__compute_world(hl_node *n) {
+    hl_mat4 local = hl_mat4_from_trs(n->translation, n->rotation, n->scale);
+    n->world = n->parent ? hl_mat4_mul(&n->parent->world, &local) : local;
+    n->parent_rev_seen = n->parent ? n->parent->world_revision : 0;
+    n->world_revision++;
+    n->local_dirty = false;
+}
+
+/* Stale: its own TRS changed, or the parent's world changed since n's was computed. */
+static bool hl__stale(const hl_node *n) {
+    return n->local_dirty || (n->parent && n->parent->world_revision != n->parent_rev_seen);
+}
+
+void hl_node_update_world(hl_node *n) {
+    if (!n) return;
+    if (n->parent) hl_node_update_world(n->parent);
+    if (hl__stale(n)) hl__compute_world(n);
+}
+
+/* ---- stage --------------------------------------------------------------------------------- */
+
+hl_result hl_stage_create(hl_stage **out) {
+    if (!out) return hl__fail(HL_ERR_VALIDATION, "hl_stage_create: out is NULL");
+    *out = NULL;
+    hl_stage *s = hl__calloc(1, sizeof *s);
+    if (!s) return hl__fail(HL_ERR_OUT_OF_MEMORY, "hl_stage_create: out of memory");
+    hl__node_init(&s->root, HL_NODE_GROUP);
+    s->root.stage_of_root = s;
+    s->clear_color = (hl_color){0, 0, 0, 1};
+    s->structure_revision = 1;
+    *out = s;
+    return HL_OK;
+}
+
+void hl_stage_destroy(hl_stage *s) {
+    if (!s) return;
+    while (s->root.first_child) {
+        hl_node *c = s->root.first_child;
+        hl__unlink(c);
+        hl__free_subtree(c);
+    }
+    hl__free(s->root.name);
+    hl__free(s->meshes);
+    hl__free(s->lights);
+    hl__free(s->cameras);
+    hl__free(s);
+}
+
+hl_node *hl_stage_root(hl_stage *s) { return s ? &s->root : NULL; }
+
+hl_result hl_stage_add(hl_stage *s, hl_node *n) {
+    if (!s) return hl__fail(HL_ERR_VALIDATION, "hl_stage_add: stage is NULL");
+    return hl_node_add_child(&s->root, n);
+}
+
+#define HL__PUSH(s, arr, count, cap, item)                                                                             \
+    do {                                                                                                               \
+        if ((s)->count == (s)->cap && !hl__reserve((void **)&(s)->arr, &(s)->cap, (s)->count + 1, sizeof *(s)->arr))   \
+            return HL_ERR_OUT_OF_MEMORY;                                                                               \
+        (s)->arr[(s)->count++] = (item);                                                                               \
+    } while (0)
+
+hl_result hl_stage_update(hl_stage *s) {
+    if (!s) return hl__fail(HL_ERR_VALIDATION, "hl_stage_update: stage is NULL");
+    s->mesh_count = s->light_count = s->camera_count = 0;
+    hl_node *root = &s->root;
+    if (hl__stale(root)) hl__compute_world(root);
+    root->effective_visible = root->visible;
+    /* pre-order walk: a parent is always visited before its children */
+    for (hl_node *n = root->first_child; n; n = hl__next_dfs(n, root)) {
+        hl_node *p = n->parent;
+        if (hl__stale(n)) hl__compute_world(n);
+        n->effective_visible = n->visible && p->effective_visible;
+        if (!n->effective_visible) continue;
+        switch (n->kind) {
+        case HL_NODE_MESH: HL__PUSH(s, meshes, mesh_count, mesh_cap, (hl_mesh *)n); break;
+        case HL_NODE_LIGHT: HL__PUSH(s, lights, light_count, light_cap, (hl_light *)n); break;
+        case HL_NODE_CAMERA: HL__PUSH(s, cameras, camera_count, camera_cap, (hl_camera *)n); break;
+        default: break;
+        }
+    }
+    return HL_OK;
+}
+
+hl_mesh *const *hl_stage_meshes(const hl_stage *s, uint32_t *count) {
+    if (count) *count = s ? s->mesh_count : 0;
+    return s ? s->meshes : NULL;
+}
+
+hl_light *const *hl_stage_lights(const hl_stage *s, uint32_t *count) {
+    if (count) *count = s ? s->light_count : 0;
+    return s ? s->lights : NULL;
+}
+
+hl_camera *const *hl_stage_cameras(const hl_stage *s, uint32_t *count) {
+    if (count) *count = s ? s->camera_count : 0;
+    return s ? s->cameras : NULL;
+}
+
+uint64_t hl_stage_structure_revision(const hl_stage *s) { return s ? s->structure_revision : 0; }
+
+void hl_stage_set_fog(hl_stage *s, const hl_fog *fog) {
+    if (!s) return;
+    hl_fog f = fog ? *fog : (hl_fog){0};
+    if ((unsigned)f.mode > HL_FOG_EXP2) f.mode = HL_FOG_NONE;
+    if (f.end == 0) f.end = 100.0f;
+    if (f.density == 0) f.density = 0.01f;
+    s->fog = f;
+}
+
+const hl_fog *hl_stage_fog(const hl_stage *s) { return s ? &s->fog : NULL; }
+void hl_stage_set_clear_color(hl_stage *s, hl_color c) {
+    if (s) s->clear_color = c;
+}
+hl_color hl_stage_clear_color(const hl_stage *s) { return s ? s->clear_color : (hl_color){0, 0, 0, 1}; }
+
+/* ---- meshes -------------------------------------------------------------------------------- */
+
+hl_result hl_mesh_create(const hl_mesh_desc *desc, hl_mesh **out) {
+    static const char fn[] = "hl_mesh_create";
+    if (!out) return hl__fail(HL_ERR_VALIDATION, "%s: out is NULL", fn);
+    *out = NULL;
+    if (!desc) return hl__fail(HL_ERR_VALIDATION, "%s: desc is NULL (geometry and material are required)", fn);
+    if (!desc->geometry) return hl__fail(HL_ERR_VALIDATION, "%s: desc.geometry is NULL", fn);
+    if (!desc->material) return hl__fail(HL_ERR_VALIDATION, "%s: desc.material is NULL", fn);
+    hl_mesh *m = hl__malloc(sizeof *m);
+    if (!m) return hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: out of memory", fn);
+    memset(m, 0, sizeof *m);
+    hl__node_init(&m->node, HL_NODE_MESH);
+    if (!hl__set_string(&m->node.name, desc->name)) {
+        hl__free(m);
+        return HL_ERR_OUT_OF_MEMORY;
+    }
+    m->geometry = desc->geometry;
+    m->material = desc->material;
+    hl_geometry_retain(m->geometry);
+    hl_material_retain(m->material);
+    m->instanced = desc->instanced;
+    m->cast_shadows = desc->cast_shadows;
+    m->receive_shadows = desc->receive_shadows;
+    m->revision = 1;
+    *out = m;
+    return HL_OK;
+}
+
+hl_node *hl_mesh_node(hl_mesh *m) { return m ? &m->node : NULL; }
+hl_mesh *hl_node_mesh(hl_node *n) { return n && n->kind == HL_NODE_MESH ? (hl_mesh *)n : NULL; }
+hl_geometry *hl_mesh_geometry(const hl_mesh *m) { return m ? m->geometry : NULL; }
+hl_material *hl_mesh_material(const hl_mesh *m) { return m ? m->material : NULL; }
+
+hl_result hl_mesh_set_geometry(hl_mesh *m, hl_geometry *g) {
+    if (!m || !g) return hl__fail(HL_ERR_VALIDATION, "hl_mesh_set_geometry: %s is NULL", m ? "geometry" : "mesh");
+    if (m->geometry == g) return HL_OK;
+    hl_geometry_retain(g);
+    hl_geometry_release(m->geometry);
+    m->geometry = g;
+    m->revision++;
+    return HL_OK;
+}
+
+hl_result hl_mesh_set_material(hl_mesh *m, hl_material *mat) {
+    if (!m || !mat) return hl__fail(HL_ERR_VALIDATION, "hl_mesh_set_material: %s is NULL", m ? "material" : "mesh");
+    if (m->material == mat) return HL_OK;
+    hl_material_retain(mat);
+    hl_material_release(m->material);
+    m->material = mat;
+    m->revision++;
+    return HL_OK;
+}
+
+void hl_mesh_set_instanced(hl_mesh *m, bool instanced) {
+    if (!m || m->instanced == instanced) return;
+    m->instanced = instanced;
+    m->revision++;
+}
+
+bool hl_mesh_instanced(const hl_mesh *m) { return m && m->instanced; }
+
+void hl_mesh_set_shadows(hl_mesh *m, bool cast, bool receive) {
+    if (!m || (m->cast_shadows == cast && m->receive_shadows == receive)) return;
+    m->cast_shadows = cast;
+    m->receive_shadows = receive;
+    m->revision++;
+}
+
+bool hl_mesh_cast_shadows(const hl_mesh *m) { return m && m->cast_shadows; }
+bool hl_mesh_receive_shadows(const hl_mesh *m) { return m && m->receive_shadows; }
+uint64_t hl_mesh_revision(const hl_mesh *m) { return m ? m->revision : 0; }
+
+hl_aabb hl_mesh_world_aabb(const hl_mesh *m) {
+    if (!m) return (hl_aabb){{0, 0, 0}, {0, 0, 0}};
+    hl_aabb b = hl_geometry_aabb(m->geometry);
+    return hl_aabb_transform(&b, &m->node.world);
+}
+
+hl_sphere hl_mesh_world_sphere(const hl_mesh *m) {
+    if (!m) return (hl_sphere){{0, 0, 0}, 0};
+    hl_sphere s = hl_geometry_bounding_sphere(m->geometry);
+    return hl_sphere_transform(&s, &m->node.world);
+}

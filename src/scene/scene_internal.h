@@ -1,0 +1,108 @@
+/* Scene layer internals: object structs and the project's allocator / error hooks.
+ *
+ * The scene layer knows no RHI: the allocator and error functions of src/rhi/core (alloc.c,
+ * error.c) are re-declared here with their exact signatures instead of including
+ * rhi_internal.h. */
+#ifndef HL_SCENE_INTERNAL_H
+#define HL_SCENE_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "hilo3d/hilo3d.h"
+
+void *hl__malloc(size_t size);
+void *hl__calloc(size_t count, size_t size);
+void *hl__realloc(void *ptr, size_t size);
+void hl__free(void *ptr);
+char *hl__strdup(const char *s);
+hl_result hl__fail(hl_result code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+bool hl__reserve(void **array, uint32_t *capacity, uint32_t need, size_t elem_size);
+
+/* ---- shared helpers (scene_util.c) ---- */
+/* FNV-1a 64 over bytes, chained from h (start with HL__HASH_SEED). */
+#define HL__HASH_SEED 1469598103934665603ull
+uint64_t hl__hash_bytes(uint64_t h, const void *data, size_t size);
+uint64_t hl__hash_str(uint64_t h, const char *s);
+bool hl__is_identifier(const char *s);
+/* Replaces *dst with a copy of src (NULL clears). false on out of memory (message set). */
+bool hl__set_string(char **dst, const char *src);
+static inline void hl__range_merge(hl_dirty_range *r, uint32_t lo, uint32_t hi) {
+    if (hi <= lo) return;
+    if (r->size == 0) {
+        r->offset = lo;
+        r->size = hi - lo;
+        return;
+    }
+    uint32_t end = r->offset + r->size;
+    if (lo < r->offset) r->offset = lo;
+    if (hi > end) end = hi;
+    r->size = end - r->offset;
+}
+/* The upload rule of revision.h for one block. */
+static inline hl_upload_kind hl__upload_kind(uint64_t changed_at, uint64_t dirty_base, const hl_dirty_range *dirty,
+                                             uint32_t full_size, uint64_t uploaded, hl_dirty_range *out) {
+    if (uploaded >= changed_at) {
+        if (out) *out = (hl_dirty_range){0, 0};
+        return HL_UPLOAD_NONE;
+    }
+    if (uploaded != 0 && uploaded >= dirty_base) {
+        if (out) *out = *dirty;
+        return HL_UPLOAD_RANGE;
+    }
+    if (out) *out = (hl_dirty_range){0, full_size};
+    return HL_UPLOAD_FULL;
+}
+
+/* ---- nodes ---- */
+struct hl_node {
+    hl_node_kind kind;
+    char *name;
+    hl_vec3 translation;
+    hl_quat rotation;
+    hl_vec3 scale;
+    hl_mat4 world;
+    uint64_t world_revision;
+    uint64_t parent_rev_seen; /* parent's world_revision when world was computed */
+    bool local_dirty;         /* TRS changed since the world matrix was computed */
+    bool visible;
+    bool effective_visible;
+    int32_t render_order;
+    void *user;
+    hl_stage *stage_of_root; /* only on a stage's root node */
+    hl_node *parent, *first_child, *last_child, *prev_sibling, *next_sibling;
+    uint32_t child_count;
+};
+
+struct hl_mesh {
+    hl_node node; /* first: hl_mesh * <-> hl_node * */
+    hl_geometry *geometry;
+    hl_material *material;
+    bool instanced, cast_shadows, receive_shadows;
+    uint64_t revision;
+};
+
+struct hl_camera {
+    hl_node node;
+    hl_camera_desc desc; /* resolved */
+    hl_mat4 view, projection, view_projection;
+    hl_frustum frustum;
+    uint64_t revision;
+    uint64_t seen_world_revision;
+    bool proj_dirty;
+};
+
+struct hl_light {
+    hl_node node;
+    hl_light_desc desc; /* resolved, name NULL */
+    uint64_t revision;
+};
+
+void hl__node_init(hl_node *n, hl_node_kind kind);
+void hl__camera_recompute(hl_camera *c);
+
+#endif
