@@ -24,7 +24,7 @@ build-asan: deps
 
 demo: build
 	mkdir -p out
-	./$(BUILD)/tools/hilo3d rhi-demo --backend auto --out out/demo.png
+	./$(BUILD)/tools/hilo3d render --backend auto --width 1280 --height 720 --out out/demo.png
 
 test-fast: build
 	cd $(BUILD) && ctest $(CTEST_FLAGS)

@@ -23,11 +23,21 @@
 #pragma GCC diagnostic pop
 #endif
 
+int hl_cli_render(int argc, char **argv);
+int hl_cli_write_png(const char *path, uint32_t w, uint32_t h, const uint8_t *rgba);
+
+int hl_cli_write_png(const char *path, uint32_t w, uint32_t h, const uint8_t *rgba) {
+    return stbi_write_png(path, (int)w, (int)h, 4, rgba, (int)w * 4) != 0;
+}
+
 static void usage(FILE *f) {
     fprintf(f,
             "usage:\n"
             "  hilo3d info [--json]\n"
             "      which backends are available, their adapters and capabilities, and what auto picks\n"
+            "  hilo3d render [--backend auto|webgpu|gles3] [--width W --height H] [--samples 1|4] [--frames N]\n"
+            "                [--out FILE.png]\n"
+            "      renders the built-in demo scene (default 1280x720 to out/demo.png)\n"
             "  hilo3d rhi-demo [--backend auto|webgpu|gles3] [--width W] [--height H] [--samples 1|4]\n"
             "                  [--out FILE.png]\n"
             "      renders the RHI test scene to a PNG (default out/demo.png)\n"
@@ -242,6 +252,7 @@ int main(int argc, char **argv) {
     }
     if (strcmp(argv[1], "info") == 0) return cmd_info(argc, argv);
     if (strcmp(argv[1], "rhi-demo") == 0) return cmd_rhi_demo(argc, argv);
+    if (strcmp(argv[1], "render") == 0) return hl_cli_render(argc, argv);
     if (strcmp(argv[1], "graph-dump") == 0) { int hl_cli_graph_dump(int, char **); return hl_cli_graph_dump(argc, argv); }
     fprintf(stderr, "hilo3d: unknown command '%s'\n", argv[1]);
     usage(stderr);

@@ -220,6 +220,7 @@ static void hl__gl_device_destroy(hl_rhi_device *dev) {
     g->fence_count = 0;
     hl__gl_caches_release(dev);
     hl__gl_programs_release(dev);
+    if (g->depth_only_fs) HL__GL(dev, glDeleteShader(g->depth_only_fs));
     hl__gl_egl_close(dev, g);
     hl__free(g->layouts);
     hl__free(g->scratch);

@@ -238,6 +238,7 @@ typedef struct hl__gl_device {
     /* command state of the open pass, applied lazily at draw time */
     hl__gl_pipeline *pipeline;
     hl__gl_program *applied_program;
+    GLuint depth_only_fs; /* GLES programs need a fragment shader: an empty one for depth-only pipelines */
     uint32_t applied_layout;
     bool pipeline_dirty, vao_dirty;
     uint8_t group_dirty;

@@ -140,7 +140,17 @@ static hl_result hl__program_link(hl_rhi_device *dev, hl__gl_shader *vs, hl__gl_
     p->fs_uid = fs ? fs->uid : 0;
     p->name = HL__GL(dev, glCreateProgram());
     HL__GL(dev, glAttachShader(p->name, vs->name));
-    if (fs) HL__GL(dev, glAttachShader(p->name, fs->name));
+    if (fs) {
+        HL__GL(dev, glAttachShader(p->name, fs->name));
+    } else {
+        if (!g->depth_only_fs) {
+            static const char *src = "#version 300 es\nvoid main() {}\n";
+            g->depth_only_fs = HL__GL(dev, glCreateShader(GL_FRAGMENT_SHADER));
+            HL__GL(dev, glShaderSource(g->depth_only_fs, 1, &src, NULL));
+            HL__GL(dev, glCompileShader(g->depth_only_fs));
+        }
+        HL__GL(dev, glAttachShader(p->name, g->depth_only_fs));
+    }
     HL__GL(dev, glLinkProgram(p->name));
     GLint ok = 0;
     HL__GL(dev, glGetProgramiv(p->name, GL_LINK_STATUS, &ok));

@@ -1,0 +1,20 @@
+/* The built-in demo scene of `hilo3d render`: a grid of PBR spheres (metallic 0 -> 1 along x,
+ * roughness 0 -> 1 along z), a ground plane receiving shadows from a directional and a spot
+ * light, a textured box, transparent panes and a few hundred instanced cubes. */
+#ifndef HL_SCENE_DEMO_H
+#define HL_SCENE_DEMO_H
+
+#include "hilo3d/renderer.h"
+
+typedef struct hl_scene_demo {
+    hl_stage *stage;
+    hl_camera *camera; /* in the stage */
+    hl_mesh *box;      /* the textured box (tests move it) */
+    uint32_t instanced_cubes;
+} hl_scene_demo;
+
+/* aspect: the camera's aspect ratio. */
+hl_result hl_scene_demo_create(float aspect, hl_scene_demo *out);
+void hl_scene_demo_destroy(hl_scene_demo *d);
+
+#endif

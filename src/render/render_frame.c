@@ -1,0 +1,589 @@
+/* Recording one view into the frame's graph: the shared frontend (traversal, culling, queues,
+ * instancing, prepared draws, lights and the shadow atlas plan) and its passes (shadow,
+ * opaque, transparent). Identical for both backends: only the projection depth range differs
+ * (r->gl_depth), and the RHI carries everything else. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render_internal.h"
+
+hl_rhi_format hl__target_rhi_format(hl_target_format f) {
+    switch (f) {
+    case HL_TARGET_RGBA8: return HL_RHI_FORMAT_RGBA8_UNORM;
+    case HL_TARGET_RGBA16F: return HL_RHI_FORMAT_RGBA16_FLOAT;
+    default: return HL_RHI_FORMAT_RGBA8_UNORM_SRGB;
+    }
+}
+
+static void mat_copy(float *dst, const hl_mat4 *m) { memcpy(dst, m->m, 16 * sizeof(float)); }
+
+/* Matrix actually uploaded for rasterising: gles3 clips z in [-1, 1]. */
+static hl_mat4 raster_matrix(const hl_renderer *r, const hl_mat4 *m) {
+    return r->gl_depth ? hl_mat4_clip_zo_to_no(m) : *m;
+}
+
+/* ---- light and shadow planning ------------------------------------------------------------------ */
+static hl_mat4 look_at(hl_vec3 eye, hl_vec3 dir, hl_vec3 up_hint) {
+    hl_vec3 f = hl_vec3_normalize(dir);
+    if (fabsf(hl_vec3_dot(f, up_hint)) > 0.99f) up_hint = (hl_vec3){1, 0, 0};
+    hl_vec3 s = hl_vec3_normalize(hl_vec3_cross(f, up_hint));
+    hl_vec3 u = hl_vec3_cross(s, f);
+    hl_mat4 m = hl_mat4_identity();
+    m.m[0] = s.x, m.m[4] = s.y, m.m[8] = s.z;
+    m.m[1] = u.x, m.m[5] = u.y, m.m[9] = u.z;
+    m.m[2] = -f.x, m.m[6] = -f.y, m.m[10] = -f.z;
+    m.m[12] = -hl_vec3_dot(s, eye);
+    m.m[13] = -hl_vec3_dot(u, eye);
+    m.m[14] = hl_vec3_dot(f, eye);
+    return m;
+}
+
+/* Right-handed, depth 0..1 (WebGPU). */
+static hl_mat4 perspective(float fovy_rad, float aspect, float n, float f) {
+    hl_mat4 m;
+    memset(&m, 0, sizeof m);
+    float t = 1.0f / tanf(fovy_rad * 0.5f);
+    m.m[0] = t / aspect;
+    m.m[5] = t;
+    m.m[10] = f / (n - f);
+    m.m[11] = -1.0f;
+    m.m[14] = n * f / (n - f);
+    return m;
+}
+
+static hl_mat4 ortho(float l, float rr, float b, float t, float n, float f) {
+    hl_mat4 m = hl_mat4_identity();
+    m.m[0] = 2.0f / (rr - l);
+    m.m[5] = 2.0f / (t - b);
+    m.m[10] = 1.0f / (n - f);
+    m.m[12] = -(rr + l) / (rr - l);
+    m.m[13] = -(t + b) / (t - b);
+    m.m[14] = n / (n - f);
+    return m;
+}
+
+static void add_tile(hl_renderer *r, hl__view *v, const hl_mat4 *vp, uint32_t tiles_per_side) {
+    hl__shadow_tile *t = &r->tiles[r->tile_count];
+    uint32_t local = r->tile_count - v->shadow_first;
+    uint32_t size = r->desc.shadow_atlas_size / tiles_per_side;
+    t->x = (local % tiles_per_side) * size;
+    t->y = (local / tiles_per_side) * size;
+    t->size = size;
+    mat_copy(t->view_proj, vp);
+    hl_mat4 rm = raster_matrix(r, vp);
+    mat_copy(t->render_vp, &rm);
+    r->tile_count++;
+}
+
+/* Lights into the Frame block; shadow tiles for casters (directional 1, spot 1, point 6). */
+static void plan_lights(hl_renderer *r, hl__view *v, hl_stage *stage, hl__frame_block *fb, const hl_aabb *scene_box) {
+    uint32_t count = 0;
+    hl_light *const *lights = hl_stage_lights(stage, &count);
+    uint32_t used = 0, tiles_needed = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const hl_light_desc *d = hl_light_get_desc(lights[i]);
+        if (d->kind == HL_LIGHT_AMBIENT || !d->cast_shadows) continue;
+        tiles_needed += d->kind == HL_LIGHT_POINT ? 6u : 1u;
+    }
+    if (tiles_needed > HL_RENDER_MAX_SHADOW_TILES) tiles_needed = HL_RENDER_MAX_SHADOW_TILES;
+    uint32_t per_side = 1;
+    while (per_side * per_side < tiles_needed) per_side++;
+    v->shadow_first = r->tile_count;
+    for (uint32_t i = 0; i < count; i++) {
+        const hl_light_desc *d = hl_light_get_desc(lights[i]);
+        float k = d->intensity;
+        if (d->kind == HL_LIGHT_AMBIENT) {
+            fb->ambient[0] += d->color.r * k;
+            fb->ambient[1] += d->color.g * k;
+            fb->ambient[2] += d->color.b * k;
+            continue;
+        }
+        if (used >= HL_RENDER_MAX_LIGHTS) continue;
+        hl_vec3 pos = hl_light_position(lights[i]);
+        hl_vec3 dir = hl_light_direction(lights[i]);
+        float type = d->kind == HL_LIGHT_DIRECTIONAL ? 0.0f : d->kind == HL_LIGHT_POINT ? 1.0f : 2.0f;
+        float *c = fb->light_color[used];
+        c[0] = d->color.r * k, c[1] = d->color.g * k, c[2] = d->color.b * k, c[3] = type;
+        float *p = fb->light_pos[used];
+        p[0] = pos.x, p[1] = pos.y, p[2] = pos.z, p[3] = d->range;
+        const float deg = 3.14159265f / 180.0f;
+        float *dd = fb->light_dir[used];
+        dd[0] = dir.x, dd[1] = dir.y, dd[2] = dir.z, dd[3] = cosf(d->outer_cone_deg * deg);
+        float *s = fb->light_shadow[used];
+        float inner = d->inner_cone_deg > 0 ? cosf(d->inner_cone_deg * deg) : 1.0f;
+        s[0] = inner > dd[3] ? inner : dd[3] + 1e-4f, s[1] = -1.0f, s[2] = d->shadow.bias;
+        uint32_t need = d->kind == HL_LIGHT_POINT ? 6u : 1u;
+        if (d->cast_shadows && r->tile_count - v->shadow_first + need <= tiles_needed) {
+            s[1] = (float)(r->tile_count - v->shadow_first);
+            if (d->kind == HL_LIGHT_DIRECTIONAL) {
+                /* orthographic box around the visible scene, seen along the light */
+                hl_vec3 c0 = {(scene_box->min.x + scene_box->max.x) * 0.5f, (scene_box->min.y + scene_box->max.y) * 0.5f,
+                              (scene_box->min.z + scene_box->max.z) * 0.5f};
+                hl_vec3 ext = {scene_box->max.x - c0.x, scene_box->max.y - c0.y, scene_box->max.z - c0.z};
+                float radius = hl_aabb_is_empty(scene_box) ? d->shadow.ortho_size : hl_vec3_length(ext);
+                if (radius <= 0) radius = 1;
+                hl_vec3 eye = {c0.x - dir.x * radius * 2, c0.y - dir.y * radius * 2, c0.z - dir.z * radius * 2};
+                hl_mat4 view = look_at(eye, dir, (hl_vec3){0, 1, 0});
+                hl_mat4 proj = ortho(-radius, radius, -radius, radius, radius * 0.5f, radius * 3.5f);
+                hl_mat4 vp = hl_mat4_mul(&proj, &view);
+                add_tile(r, v, &vp, per_side);
+            } else if (d->kind == HL_LIGHT_SPOT) {
+                hl_mat4 view = look_at(pos, dir, (hl_vec3){0, 1, 0});
+                float far_plane = d->range > 0 ? d->range : d->shadow.far_plane;
+                hl_mat4 proj = perspective(2.0f * d->outer_cone_deg * deg + 0.05f, 1.0f, d->shadow.near_plane, far_plane);
+                hl_mat4 vp = hl_mat4_mul(&proj, &view);
+                add_tile(r, v, &vp, per_side);
+            } else {
+                static const hl_vec3 dirs[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+                static const hl_vec3 ups[6] = {{0, -1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}, {0, -1, 0}, {0, -1, 0}};
+                float far_plane = d->range > 0 ? d->range : d->shadow.far_plane;
+                for (int f = 0; f < 6; f++) {
+                    hl_mat4 view = look_at(pos, dirs[f], ups[f]);
+                    hl_mat4 proj = perspective(3.14159265f * 0.5f, 1.0f, d->shadow.near_plane, far_plane);
+                    hl_mat4 vp = hl_mat4_mul(&proj, &view);
+                    add_tile(r, v, &vp, per_side);
+                }
+            }
+        }
+        used++;
+    }
+    v->shadow_count = r->tile_count - v->shadow_first;
+    fb->light_info[0] = (float)used;
+    fb->light_info[1] = 1.0f / (float)r->desc.shadow_atlas_size;
+    for (uint32_t t = 0; t < v->shadow_count; t++) {
+        const hl__shadow_tile *tile = &r->tiles[v->shadow_first + t];
+        memcpy(fb->shadow_matrix[t], tile->view_proj, sizeof fb->shadow_matrix[t]);
+        float inv = 1.0f / (float)r->desc.shadow_atlas_size;
+        fb->shadow_rect[t][0] = (float)tile->x * inv;
+        fb->shadow_rect[t][1] = (float)tile->y * inv;
+        fb->shadow_rect[t][2] = fb->shadow_rect[t][3] = (float)tile->size * inv;
+    }
+}
+
+/* ---- shared bind groups ------------------------------------------------------------------------- */
+static hl_result shared_groups(hl_renderer *r, const hl__program *p) {
+    hl_result res = HL_OK;
+    bool shadow = (p->key & HL__PROGRAM_SHADOW) != 0;
+    hl_rhi_bind_group_entry e = {0};
+    if (!shadow && !r->frame_group.id) {
+        e.buffer = r->frame_ubo;
+        e.size = sizeof(hl__frame_block);
+        hl_rhi_bind_group_desc d = {p->bgl[0], &e, 1, "frame"};
+        res = hl_rhi_bind_group_create(r->dev, &d, &r->frame_group);
+    }
+    if (!res && shadow && !r->shadow_frame_group.id) {
+        e.buffer = r->shadow_ubo;
+        e.size = 64;
+        hl_rhi_bind_group_desc d = {p->bgl[0], &e, 1, "shadow"};
+        res = hl_rhi_bind_group_create(r->dev, &d, &r->shadow_frame_group);
+    }
+    hl_rhi_bind_group *obj = shadow ? &r->shadow_object_group : &r->object_group;
+    if (!res && !obj->id) {
+        e.buffer = r->object_ubo;
+        e.size = sizeof(hl__object_block);
+        hl_rhi_bind_group_desc d = {p->bgl[1], &e, 1, "objects"};
+        res = hl_rhi_bind_group_create(r->dev, &d, obj);
+    }
+    if (!res && !shadow && (p->key & HL__DEF_RECEIVE_SHADOWS) && !r->atlas_group.id) {
+        hl_rhi_bind_group_entry a[2] = {{0}, {0}};
+        a[0].binding = 0;
+        a[0].view = r->atlas_view;
+        a[1].binding = 1;
+        a[1].sampler = r->atlas_sampler;
+        hl_rhi_bind_group_desc d = {p->bgl[3], a, 2, "shadow atlas"};
+        res = hl_rhi_bind_group_create(r->dev, &d, &r->atlas_group);
+    }
+    return res;
+}
+
+/* Vertex buffers of a packet: the program's attributes in semantic order (as the pipeline's
+ * vertex state lists them), then the instance matrices. */
+static void packet_vertex_buffers(const hl__program *p, const hl__gpu_geometry *g, const hl_geometry_layout *l,
+                                  hl_rhi_buffer instance_vbo, uint32_t first_instance, bool instanced,
+                                  hl_rhi_draw_packet *pk) {
+    uint8_t n = 0;
+    for (uint32_t a = 0; a < HL_ATTR_COUNT; a++) {
+        if (p->location[a] < 0) continue;
+        pk->vertex_buffers[n] = g->vbo;
+        pk->vertex_offsets[n++] = l->attributes[a].offset;
+    }
+    if (instanced) {
+        pk->vertex_buffers[n] = instance_vbo;
+        pk->vertex_offsets[n++] = (uint64_t)first_instance * 64u;
+    }
+    pk->vertex_buffer_count = n;
+}
+
+typedef struct hl__sort_item {
+    uint64_t key;
+    uint32_t index;
+} sort_item;
+
+static int sort_cmp(const void *a, const void *b) {
+    const sort_item *x = a, *y = b;
+    return x->key < y->key ? -1 : x->key > y->key ? 1 : (x->index < y->index ? -1 : x->index > y->index);
+}
+
+static uint32_t float_order(float f) { /* monotonic uint of a float */
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return (u & 0x80000000u) ? ~u : u | 0x80000000u;
+}
+
+/* Builds one draw (mesh, or an instanced batch starting at instance `first`). */
+static hl_result build_draw(hl_renderer *r, const hl__view *v, hl_mesh *mesh, uint32_t instances, uint32_t first,
+                            bool receive, bool fog, const hl_render_target *t, hl__draw *out) {
+    hl_geometry *geo = hl_mesh_geometry(mesh);
+    hl_material *mat = hl_mesh_material(mesh);
+    const hl_geometry_layout *l = hl_geometry_get_layout(geo);
+    const hl_material_variant *var = hl_material_get_variant(mat);
+    if (var->kind == HL_MATERIAL_SHADER)
+        return hl__fail(HL_ERR_UNSUPPORTED, "renderer: shader materials are not drawn yet (mesh '%s')",
+                        hl_node_name(hl_mesh_node(mesh)));
+    bool instanced = instances > 0;
+    uint64_t pkey = hl__program_key_for(l, var, instanced, receive && hl_mesh_receive_shadows(mesh), fog,
+                                        t->desc.color_count);
+    uint32_t pi;
+    hl_result res = hl__program_get(r, pkey, &pi);
+    if (res) return res;
+    const hl__program *p = &r->programs[pi];
+    if ((res = shared_groups(r, p))) return res;
+    hl__gpu_geometry *g;
+    hl__gpu_material *gm;
+    if ((res = hl__gpu_geometry_get(r, geo, &g))) return res;
+    if ((res = hl__gpu_material_get(r, mat, p, &gm))) return res;
+    uint32_t slot = 0;
+    if (!instanced && (res = hl__gpu_mesh_slot(r, mesh, &slot))) return res;
+
+    hl__pipeline_key k;
+    memset(&k, 0, sizeof k);
+    k.program_key = pkey;
+    k.layout_key = l->layout_key;
+    k.color_count = t->desc.color_count;
+    for (uint32_t i = 0; i < k.color_count; i++) k.color_formats[i] = t->formats[i];
+    k.depth_format = t->desc.no_depth ? 0 : HL_RHI_FORMAT_DEPTH24_PLUS;
+    k.sample_count = t->desc.sample_count;
+    k.blend = var->alpha_mode == HL_ALPHA_BLEND;
+    k.depth_test = var->depth_test && !t->desc.no_depth;
+    k.depth_write = var->depth_write && !t->desc.no_depth;
+    k.cull = !var->double_sided;
+    k.instanced = instanced;
+    memset(out, 0, sizeof *out);
+    hl_rhi_draw_packet *pk = &out->packet;
+    if ((res = hl__pipeline_get(r, &k, l, &pk->pipeline))) return res;
+    pk->bind_groups[0] = r->frame_group;
+    pk->dynamic_offsets[0] = v->frame_slot * HL__FRAME_STRIDE;
+    pk->bind_groups[1] = r->object_group;
+    pk->dynamic_offsets[1] = slot * HL__OBJECT_STRIDE;
+    pk->bind_groups[2] = gm->group;
+    pk->bind_group_count = 3;
+    if (pkey & HL__DEF_RECEIVE_SHADOWS) {
+        pk->bind_groups[3] = r->atlas_group;
+        pk->bind_group_count = 4;
+    }
+    pk->dynamic_offset_mask = 3;
+    packet_vertex_buffers(p, g, l, r->instance_vbo, first, instanced, pk);
+    pk->indexed = l->index_count ? 1 : 0;
+    pk->index_buffer = g->ibo;
+    pk->index_format = l->index_format == HL_INDEX_UINT16 ? HL_RHI_INDEX_UINT16 : HL_RHI_INDEX_UINT32;
+    pk->count = l->index_count ? l->index_count : l->vertex_count;
+    pk->instance_count = instanced ? instances : 1;
+    out->faces = (l->topology == HL_TOPOLOGY_TRIANGLES ? pk->count / 3u : 0u) * pk->instance_count;
+    out->mesh = mesh;
+    out->transparent = var->alpha_mode == HL_ALPHA_BLEND;
+    out->casts_shadows = hl_mesh_cast_shadows(mesh) && v->shadow_count > 0;
+    out->instanced = instanced;
+    out->position_offset = l->attributes[HL_ATTR_POSITION].offset;
+
+    if (out->casts_shadows) { /* the shadow pipeline of this geometry layout */
+        uint64_t skey = HL__PROGRAM_SHADOW | (instanced ? HL__DEF_INSTANCED : 0u);
+        uint32_t si;
+        if ((res = hl__program_get(r, skey, &si))) return res;
+        if ((res = shared_groups(r, &r->programs[si]))) return res;
+        hl__pipeline_key sk;
+        memset(&sk, 0, sizeof sk);
+        sk.program_key = skey;
+        sk.layout_key = l->layout_key;
+        sk.depth_format = HL_RHI_FORMAT_DEPTH24_PLUS;
+        sk.sample_count = 1;
+        sk.depth_test = sk.depth_write = 1;
+        sk.cull = 0;
+        sk.instanced = instanced;
+        sk.shadow = 1;
+        if ((res = hl__pipeline_get(r, &sk, l, &out->shadow_pipeline))) return res;
+    }
+    return HL_OK;
+}
+
+/* ---- passes -------------------------------------------------------------------------------------
+ * Each pass gets its view as user data (views live in the renderer for the whole frame). */
+static hl_result setup_shadow(hl_graph_pass_builder *b, void *params, void *user) {
+    (void)params;
+    hl__view *v = user;
+    hl_graph_depth_attachment_desc d = {0};
+    d.depth_clear_value = 1.0f;
+    return hl_graph_depth_attachment(b, v->atlas, &d);
+}
+
+static hl_result exec_shadow(hl_graph_ctx *ctx, void *params, void *user) {
+    (void)params;
+    hl__view *v = user;
+    hl_renderer *r = v->r;
+    hl_rhi_cmd *cmd = hl_graph_ctx_cmd(ctx);
+    hl_result res = hl_graph_ctx_begin_render_pass(ctx);
+    for (uint32_t t = 0; !res && t < v->shadow_count; t++) {
+        const hl__shadow_tile *tile = &r->tiles[v->shadow_first + t];
+        res = hl_rhi_cmd_set_viewport(cmd, (float)tile->x, (float)tile->y, (float)tile->size, (float)tile->size, 0, 1);
+        if (!res) res = hl_rhi_cmd_set_scissor(cmd, tile->x, tile->y, tile->size, tile->size);
+        uint32_t tile_off = (v->shadow_first + t) * HL__SHADOW_STRIDE;
+        for (uint32_t i = 0; !res && i < v->draw_count; i++) {
+            const hl__draw *d = &r->draws[v->draw_first + i];
+            if (!d->casts_shadows || d->transparent) continue;
+            hl_rhi_draw_packet pk = d->packet;
+            pk.pipeline = d->shadow_pipeline;
+            pk.bind_groups[0] = r->shadow_frame_group;
+            pk.dynamic_offsets[0] = tile_off;
+            pk.bind_groups[1] = r->shadow_object_group;
+            pk.bind_group_count = 2;
+            /* position is the shadow program's only attribute (slot 0), the instances after it */
+            pk.vertex_buffers[0] = d->packet.vertex_buffers[0];
+            pk.vertex_offsets[0] = d->position_offset;
+            pk.vertex_buffer_count = 1;
+            if (d->instanced) {
+                pk.vertex_buffers[1] = r->instance_vbo;
+                pk.vertex_offsets[1] = d->packet.vertex_offsets[d->packet.vertex_buffer_count - 1];
+                pk.vertex_buffer_count = 2;
+            }
+            res = hl_rhi_cmd_draw_packets(cmd, &pk, 1, NULL);
+        }
+    }
+    if (!res) res = hl_rhi_cmd_end_render_pass(cmd);
+    return res;
+}
+
+static hl_result setup_color(hl_graph_pass_builder *b, hl__view *v, bool transparent) {
+    bool last = transparent || !v->has_transparent;
+    hl_result res = HL_OK;
+    for (uint32_t i = 0; !res && i < v->color_count; i++) {
+        hl_graph_color_attachment_desc c = {0};
+        c.load_op = transparent ? HL_RHI_LOAD_LOAD : HL_RHI_LOAD_CLEAR;
+        c.store_op = (last && v->msaa) ? HL_RHI_STORE_DISCARD : HL_RHI_STORE_STORE;
+        memcpy(c.clear_color, v->clear, sizeof c.clear_color);
+        res = hl_graph_color_attachment(b, i, v->color[i], &c);
+        if (!res && last && v->msaa) res = hl_graph_resolve_attachment(b, i, v->resolve[i]);
+        if (!res && last) res = hl_graph_output_texture(b, v->msaa ? v->resolve[i] : v->color[i]);
+    }
+    if (!res && v->depth.id) {
+        hl_graph_depth_attachment_desc d = {0};
+        d.depth_load_op = transparent ? HL_RHI_LOAD_LOAD : HL_RHI_LOAD_CLEAR;
+        d.depth_store_op = last ? HL_RHI_STORE_DISCARD : HL_RHI_STORE_STORE;
+        d.depth_clear_value = 1.0f;
+        res = hl_graph_depth_attachment(b, v->depth, &d);
+    }
+    if (!res && v->shadow_count) res = hl_graph_read_texture(b, v->atlas);
+    return res;
+}
+
+static hl_result setup_opaque(hl_graph_pass_builder *b, void *params, void *user) {
+    (void)params;
+    return setup_color(b, user, false);
+}
+
+static hl_result setup_transparent(hl_graph_pass_builder *b, void *params, void *user) {
+    (void)params;
+    return setup_color(b, user, true);
+}
+
+static hl_result exec_color(hl_graph_ctx *ctx, hl__view *v, bool transparent) {
+    hl_renderer *r = v->r;
+    hl_rhi_cmd *cmd = hl_graph_ctx_cmd(ctx);
+    hl_result res = hl_graph_ctx_begin_render_pass(ctx);
+    uint32_t first = v->draw_first + (transparent ? v->opaque_count : 0);
+    uint32_t count = transparent ? v->draw_count - v->opaque_count : v->opaque_count;
+    /* packets sit in hl__draw records: one call each; the RHI's command-state cache carries
+       the bound state from one to the next */
+    for (uint32_t i = 0; !res && i < count; i++) res = hl_rhi_cmd_draw_packets(cmd, &r->draws[first + i].packet, 1, NULL);
+    if (!res) res = hl_rhi_cmd_end_render_pass(cmd);
+    return res;
+}
+
+static hl_result exec_opaque(hl_graph_ctx *ctx, void *params, void *user) {
+    (void)params;
+    return exec_color(ctx, user, false);
+}
+
+static hl_result exec_transparent(hl_graph_ctx *ctx, void *params, void *user) {
+    (void)params;
+    return exec_color(ctx, user, true);
+}
+
+static hl_graph_texture import_target(hl_renderer *r, hl_rhi_texture t, const char *name) {
+    return t.id ? hl_graph_import_texture(r->graph, t, name) : (hl_graph_texture){0};
+}
+
+hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, hl_camera *camera) {
+    if (r->view_count >= HL__MAX_VIEWS)
+        return hl__fail(HL_ERR_VALIDATION, "renderer: more than %u render calls in one frame", HL__MAX_VIEWS);
+    if (!stage || !camera) return hl__fail(HL_ERR_VALIDATION, "renderer: %s is NULL", stage ? "camera" : "stage");
+    hl_result res = hl_stage_update(stage);
+    if (res) return res;
+    hl_camera_update(camera);
+    hl__view *v = &r->views[r->view_count];
+    memset(v, 0, sizeof *v);
+    v->target = t;
+    v->frame_slot = r->view_count;
+    hl__frame_block *fb = &r->frame_blocks[r->view_count];
+    memset(fb, 0, sizeof *fb);
+    hl_mat4 vp = raster_matrix(r, hl_camera_view_projection(camera));
+    mat_copy(fb->view_proj, &vp);
+    hl_vec3 eye = hl_node_world_position(hl_camera_node(camera));
+    fb->camera_pos[0] = eye.x, fb->camera_pos[1] = eye.y, fb->camera_pos[2] = eye.z;
+    fb->camera_pos[3] = hl_camera_get_desc(camera)->far_plane;
+    const hl_fog *fog = hl_stage_fog(stage);
+    bool use_fog = fog && fog->mode != HL_FOG_NONE;
+    if (use_fog) {
+        fb->fog_color[0] = fog->color.r, fb->fog_color[1] = fog->color.g, fb->fog_color[2] = fog->color.b;
+        fb->fog_params[0] = (float)fog->mode, fb->fog_params[1] = fog->start, fb->fog_params[2] = fog->end;
+        fb->fog_params[3] = fog->density;
+    }
+
+    /* one traversal: visible meshes (frustum culled) and the bounds of what is visible */
+    uint32_t mesh_count = 0;
+    hl_mesh *const *meshes = hl_stage_meshes(stage, &mesh_count);
+    const hl_frustum *fr = hl_camera_frustum(camera);
+    if (!hl__reserve((void **)&r->order, &r->order_capacity, mesh_count * 3u + 1u, sizeof(uint32_t)))
+        return HL_ERR_OUT_OF_MEMORY;
+    uint32_t visible = 0;
+    hl_aabb box = {{1e30f, 1e30f, 1e30f}, {-1e30f, -1e30f, -1e30f}};
+    for (uint32_t i = 0; i < mesh_count; i++) {
+        hl_sphere s = hl_mesh_world_sphere(meshes[i]);
+        if (!hl_frustum_test_sphere(fr, &s)) {
+            r->stats.meshes_culled++;
+            continue;
+        }
+        r->order[visible++] = i;
+        hl_aabb b = hl_mesh_world_aabb(meshes[i]);
+        if (b.min.x < box.min.x) box.min.x = b.min.x;
+        if (b.min.y < box.min.y) box.min.y = b.min.y;
+        if (b.min.z < box.min.z) box.min.z = b.min.z;
+        if (b.max.x > box.max.x) box.max.x = b.max.x;
+        if (b.max.y > box.max.y) box.max.y = b.max.y;
+        if (b.max.z > box.max.z) box.max.z = b.max.z;
+    }
+    r->stats.meshes_visible += visible;
+    plan_lights(r, v, stage, fb, &box);
+    r->stats.lights = (uint32_t)fb->light_info[0];
+    r->stats.shadow_tiles += v->shadow_count;
+
+    /* draws: plain meshes one each; instanced meshes grouped by (geometry, material) */
+    v->draw_first = r->draw_count;
+    if (!hl__reserve((void **)&r->draws, &r->draw_capacity, r->draw_count + visible, sizeof(hl__draw)))
+        return HL_ERR_OUT_OF_MEMORY;
+    /* instanced ones first gathered and sorted by their batch key */
+    uint32_t ninst = 0;
+    sort_item *inst = NULL;
+    for (uint32_t i = 0; i < visible; i++)
+        if (hl_mesh_instanced(meshes[r->order[i]])) ninst++;
+    if (ninst) {
+        if (!hl__reserve((void **)&r->instance_data, &r->instance_data_capacity, (r->instance_count + ninst) * 16u,
+                         sizeof(float)))
+            return HL_ERR_OUT_OF_MEMORY;
+        if (!hl__reserve((void **)&r->inst_items, &r->inst_capacity, ninst, sizeof(sort_item)))
+            return HL_ERR_OUT_OF_MEMORY;
+        inst = r->inst_items;
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < visible; i++) {
+            hl_mesh *m = meshes[r->order[i]];
+            if (!hl_mesh_instanced(m)) continue;
+            uint64_t key = ((uint64_t)(uintptr_t)hl_mesh_geometry(m) * 31u) ^ (uint64_t)(uintptr_t)hl_mesh_material(m);
+            inst[k++] = (sort_item){key, r->order[i]};
+        }
+        qsort(inst, ninst, sizeof *inst, sort_cmp);
+    }
+    bool receive = v->shadow_count > 0;
+    for (uint32_t i = 0; i < visible && !res; i++) {
+        hl_mesh *m = meshes[r->order[i]];
+        if (hl_mesh_instanced(m)) continue;
+        res = build_draw(r, v, m, 0, 0, receive, use_fog, t, &r->draws[r->draw_count]);
+        if (!res) r->draw_count++;
+    }
+    for (uint32_t i = 0; i < ninst && !res;) {
+        hl_mesh *m0 = meshes[inst[i].index];
+        uint32_t j = i, first = r->instance_count;
+        while (j < ninst && hl_mesh_geometry(meshes[inst[j].index]) == hl_mesh_geometry(m0) &&
+               hl_mesh_material(meshes[inst[j].index]) == hl_mesh_material(m0)) {
+            memcpy(&r->instance_data[(size_t)r->instance_count * 16u],
+                   hl_node_world_matrix(hl_mesh_node(meshes[inst[j].index]))->m, 64);
+            r->instance_count++;
+            j++;
+        }
+        res = build_draw(r, v, m0, j - i, first, receive, use_fog, t, &r->draws[r->draw_count]);
+        if (!res) r->draw_count++;
+        i = j;
+    }
+    if (res) return res;
+    v->draw_count = r->draw_count - v->draw_first;
+
+    /* order: opaque by render order / pipeline / material / geometry; transparent back to front */
+    if (!hl__reserve((void **)&r->sort_items, &r->sort_capacity, v->draw_count + 1u, sizeof(sort_item)) ||
+        !hl__reserve((void **)&r->draw_tmp, &r->draw_tmp_capacity, v->draw_count + 1u, sizeof(hl__draw)))
+        return HL_ERR_OUT_OF_MEMORY;
+    sort_item *si = r->sort_items;
+    hl__draw *tmp = r->draw_tmp;
+    hl_vec3 cam = eye;
+    for (uint32_t i = 0; i < v->draw_count; i++) {
+        hl__draw *d = &r->draws[v->draw_first + i];
+        hl_vec3 c = hl_mesh_world_sphere((hl_mesh *)d->mesh).center;
+        hl_vec3 dv = {c.x - cam.x, c.y - cam.y, c.z - cam.z};
+        d->depth = hl_vec3_length(dv);
+        uint64_t order = (uint64_t)((uint32_t)hl_node_render_order(hl_mesh_node((hl_mesh *)d->mesh)) ^ 0x80000000u);
+        if (d->transparent)
+            d->sort_key = (1ull << 63) | ((order & 0x7fffu) << 48) | (uint64_t)(~float_order(d->depth));
+        else
+            d->sort_key = ((order & 0x7fffu) << 48) | ((uint64_t)(d->packet.pipeline.id & 0xffffu) << 32) |
+                          ((uint64_t)(d->packet.bind_groups[2].id & 0xffffu) << 16) |
+                          (uint64_t)(d->packet.vertex_buffers[0].id & 0xffffu);
+        si[i] = (sort_item){d->sort_key, i};
+    }
+    qsort(si, v->draw_count, sizeof *si, sort_cmp);
+    for (uint32_t i = 0; i < v->draw_count; i++) tmp[i] = r->draws[v->draw_first + si[i].index];
+    memcpy(&r->draws[v->draw_first], tmp, sizeof(hl__draw) * v->draw_count);
+    v->opaque_count = 0;
+    while (v->opaque_count < v->draw_count && !r->draws[v->draw_first + v->opaque_count].transparent) v->opaque_count++;
+
+    /* uploads of the view: Frame block, shadow tiles */
+    res = hl_graph_upload_buffer(r->graph, r->frame_ubo, (uint64_t)v->frame_slot * HL__FRAME_STRIDE, fb, sizeof *fb,
+                                 NULL, 0);
+    for (uint32_t i = 0; !res && i < v->shadow_count; i++)
+        res = hl_graph_upload_buffer(r->graph, r->shadow_ubo, (uint64_t)(v->shadow_first + i) * HL__SHADOW_STRIDE,
+                                     r->tiles[v->shadow_first + i].render_vp, 64, NULL, 0);
+    if (res) return res;
+
+    /* graph resources and passes */
+    v->color_count = t->desc.color_count;
+    v->msaa = t->desc.sample_count > 1;
+    hl_color cc = t == r->output ? hl_stage_clear_color(stage) : t->desc.clear_color;
+    v->clear[0] = cc.r, v->clear[1] = cc.g, v->clear[2] = cc.b, v->clear[3] = cc.a;
+    for (uint32_t i = 0; i < v->color_count; i++) {
+        if (v->msaa) {
+            v->color[i] = import_target(r, t->msaa[i], "msaa colour");
+            v->resolve[i] = import_target(r, t->color[i], "colour");
+        } else {
+            v->color[i] = import_target(r, t->color[i], "colour");
+        }
+    }
+    v->depth = import_target(r, t->depth, "depth");
+    r->view_count++;
+
+    v->has_transparent = v->opaque_count < v->draw_count;
+    v->r = r;
+    if (v->shadow_count) {
+        v->atlas = hl_graph_import_texture(r->graph, r->atlas, "shadow atlas");
+        hl_graph_add_pass(r->graph, "shadow", HL_GRAPH_PASS_RENDER, setup_shadow, NULL, exec_shadow, v, 0);
+    }
+    hl_graph_add_pass(r->graph, "opaque", HL_GRAPH_PASS_RENDER, setup_opaque, NULL, exec_opaque, v, 0);
+    if (v->has_transparent)
+        hl_graph_add_pass(r->graph, "transparent", HL_GRAPH_PASS_RENDER, setup_transparent, NULL, exec_transparent, v, 0);
+    return HL_OK;
+}

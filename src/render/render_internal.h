@@ -1,0 +1,297 @@
+/* Renderer internals shared by the files of src/render (never included elsewhere). */
+#ifndef HL_RENDER_INTERNAL_H
+#define HL_RENDER_INTERNAL_H
+
+#include "hilo3d/renderer.h"
+#include "hl_graph.h"
+#include "hl_rhi.h"
+#include "hl_shader.h"
+#include "rhi_internal.h" /* hl__malloc / hl__fail / hl__reserve */
+
+#define HL__STR_(x) #x
+#define HL__STR(x) HL__STR_(x)
+
+#define HL_RENDER_MAX_LIGHTS 8
+#define HL_RENDER_MAX_SHADOW_TILES 16
+#define HL__OBJECT_STRIDE 256u /* one dynamic-offset slice per mesh (model + normal matrix) */
+#define HL__FRAME_STRIDE 2048u /* one Frame block slice per view */
+#define HL__MAX_VIEWS 16u      /* views (render calls) per graph frame */
+#define HL__SHADOW_STRIDE 256u
+
+extern const char *const hl__render_forward_vs;
+extern const char *const hl__render_forward_fs;
+extern const char *const hl__render_shadow_vs;
+
+/* ---- a pointer-keyed hash map (open addressing), grown outside the hot path ------------------ */
+typedef struct hl__ptr_map {
+    const void **keys;
+    uint32_t *values;
+    uint32_t capacity, count; /* capacity: power of two */
+} hl__ptr_map;
+
+uint32_t hl__ptr_map_get(const hl__ptr_map *m, const void *key); /* UINT32_MAX when absent */
+bool hl__ptr_map_put(hl__ptr_map *m, const void *key, uint32_t value);
+void hl__ptr_map_remove(hl__ptr_map *m, const void *key);
+void hl__ptr_map_free(hl__ptr_map *m);
+
+/* ---- std140 blocks written by the renderer (sizes match the GLSL in render_shaders.c) -------- */
+typedef struct hl__frame_block {
+    float view_proj[16];
+    float camera_pos[4]; /* w = far plane (MRT depth output) */
+    float ambient[4];
+    float fog_color[4];
+    float fog_params[4];
+    float light_info[4];
+    float light_color[HL_RENDER_MAX_LIGHTS][4];
+    float light_pos[HL_RENDER_MAX_LIGHTS][4];
+    float light_dir[HL_RENDER_MAX_LIGHTS][4];
+    float light_shadow[HL_RENDER_MAX_LIGHTS][4];
+    float shadow_matrix[HL_RENDER_MAX_SHADOW_TILES][16];
+    float shadow_rect[HL_RENDER_MAX_SHADOW_TILES][4];
+} hl__frame_block;
+
+typedef struct hl__object_block {
+    float model[16];
+    float normal_matrix[16];
+} hl__object_block;
+
+typedef struct hl__material_block {
+    float base_color[4];
+    float emissive[4]; /* w: occlusion strength */
+    float pbr[4];      /* metallic, roughness, alpha cutoff, normal scale */
+} hl__material_block;
+
+/* ---- GPU mirrors of scene objects ------------------------------------------------------------ */
+typedef struct hl__gpu_geometry {
+    hl_geometry *geometry; /* retained */
+    hl_rhi_buffer vbo, ibo;
+    uint64_t vbo_revision, ibo_revision; /* delivered revisions (committed on valid submit) */
+    uint32_t vertex_bytes, index_bytes;
+    uint64_t last_frame;
+} hl__gpu_geometry;
+
+typedef struct hl__gpu_texture {
+    hl_texture *texture; /* retained; NULL for a free slot */
+    hl_rhi_texture tex;
+    hl_rhi_texture_view view;
+    hl_rhi_sampler sampler;
+    uint64_t revision, sampler_revision; /* uploaded */
+    uint32_t width, height, levels;
+    bool srgb;
+    hl_render_target *target; /* render-target attachment shown by this texture */
+    uint32_t target_index;
+    uint64_t last_frame;
+} hl__gpu_texture;
+
+typedef struct hl__gpu_material {
+    hl_material *material; /* retained */
+    hl_rhi_buffer ubo;
+    uint64_t ubo_revision; /* delivered */
+    hl_rhi_bind_group group;
+    uint64_t group_key; /* hash of the texture objects it binds */
+    hl_rhi_bind_group_layout group_layout;
+    uint64_t last_frame;
+} hl__gpu_material;
+
+/* Per mesh: its object-block slot (persistent while the mesh keeps being drawn). */
+typedef struct hl__gpu_mesh {
+    const hl_mesh *mesh;
+    uint32_t slot;
+    uint64_t world_revision;    /* delivered */
+    uint64_t uploaded_identity; /* the identity that world_revision belongs to */
+    uint64_t last_frame;
+} hl__gpu_mesh;
+
+/* A compiled program variant with its layouts. */
+typedef struct hl__program {
+    uint64_t key;          /* defines bitmask | pass << 56 */
+    hl_shader_program prog;
+    hl_rhi_shader vs, fs;
+    hl_rhi_bind_group_layout bgl[4];
+    uint32_t group_count;
+    hl_rhi_pipeline_layout layout;
+    int32_t location[HL_ATTR_COUNT + 4]; /* vertex input locations by semantic, then instance 0..3; -1 absent */
+} hl__program;
+
+/* Pipeline cache entry: exact key, the pipeline. */
+typedef struct hl__pipeline_key {
+    uint64_t program_key;
+    uint64_t layout_key; /* geometry vertex layout */
+    uint32_t color_formats[4];
+    uint32_t color_count;
+    uint32_t depth_format;
+    uint32_t sample_count;
+    uint8_t blend, depth_test, depth_write, cull, instanced, shadow;
+} hl__pipeline_key;
+
+typedef struct hl__pipeline_entry {
+    hl__pipeline_key key;
+    uint64_t hash;
+    hl_rhi_render_pipeline pipeline;
+    uint32_t program;
+} hl__pipeline_entry;
+
+/* One draw of a view: everything execute needs, resolved before the frame. */
+typedef struct hl__draw {
+    hl_rhi_draw_packet packet;
+    uint64_t sort_key;
+    float depth;
+    uint32_t faces;
+    const hl_mesh *mesh;
+    bool casts_shadows;
+    bool transparent;
+    bool instanced;
+    uint64_t position_offset; /* POSITION's offset in the vertex block (shadow pass) */
+    hl_rhi_render_pipeline shadow_pipeline;
+} hl__draw;
+
+typedef struct hl__shadow_tile {
+    float view_proj[16];   /* WebGPU depth */
+    float render_vp[16];   /* what the shadow pass uploads (GL depth on gles3) */
+    uint32_t x, y, size;   /* atlas texels */
+} hl__shadow_tile;
+
+/* One recorded view (a render call inside the frame). */
+typedef struct hl__view {
+    hl_render_target *target; /* NULL = the renderer's output */
+    uint32_t frame_slot;       /* index of its Frame block */
+    uint32_t draw_first, draw_count; /* into r->draws (opaque then transparent) */
+    uint32_t opaque_count;
+    uint32_t shadow_first, shadow_count; /* tiles */
+    hl_graph_texture color[4], resolve[4], depth, atlas;
+    uint32_t color_count;
+    float clear[4];
+    bool msaa;
+    bool has_transparent;
+    hl_renderer *r;
+} hl__view;
+
+struct hl_render_target {
+    hl_renderer *r;
+    hl_render_target_desc desc;
+    hl_rhi_texture color[4], msaa[4], depth;
+    hl_rhi_format formats[4];
+    hl_texture *scene_tex[4]; /* hl_render_target_texture, created on demand */
+    uint64_t generation;      /* bumps when the attachments are re-created */
+};
+
+struct hl_render_frame {
+    hl_renderer *r;
+    hl_result error;
+};
+
+struct hl_renderer {
+    hl_renderer_desc desc;
+    hl_rhi_device *dev;
+    hl_rhi_backend backend;
+    hl_graph *graph;
+    bool gl_depth; /* clip z in [-1, 1]: remap projections */
+
+    hl_render_target *output; /* the renderer's own colour target */
+
+    /* scene mirrors */
+    hl__ptr_map geometry_map, texture_map, material_map, mesh_map;
+    /* records are allocated one by one (the graph's upload batch holds pointers to their
+       delivered revisions until the frame commits); the arrays hold pointers, NULL = free */
+    hl__gpu_geometry **geometries;
+    uint32_t geometry_count, geometry_capacity;
+    hl__gpu_texture **textures;
+    uint32_t texture_count, texture_capacity;
+    hl__gpu_material **materials;
+    uint32_t material_count, material_capacity;
+    hl__gpu_mesh **meshes;
+    uint32_t mesh_count, mesh_capacity;
+    uint32_t *free_object_slots;
+    uint32_t free_object_count, free_object_capacity;
+    uint32_t object_slots_used;
+
+    /* programs and pipelines */
+    hl__program *programs;
+    uint32_t program_count, program_capacity;
+    hl__pipeline_entry *pipelines;
+    uint32_t pipeline_count, pipeline_capacity;
+
+    /* shared GPU objects */
+    hl_rhi_buffer frame_ubo, object_ubo, shadow_ubo, instance_vbo;
+    uint32_t object_capacity;   /* slots in object_ubo */
+    uint32_t instance_capacity; /* matrices in instance_vbo */
+    hl_rhi_bind_group frame_group, object_group, shadow_frame_group, shadow_object_group, atlas_group;
+    hl_rhi_bind_group_layout frame_bgl, object_bgl, shadow_bgl, atlas_bgl;
+    hl_rhi_texture atlas;
+    hl_rhi_texture_view atlas_view;
+    hl_rhi_sampler atlas_sampler;
+    hl_rhi_texture white;
+    hl_rhi_texture_view white_view;
+    hl_rhi_sampler default_sampler;
+
+    /* per frame (high-water) */
+    hl__view views[HL__MAX_VIEWS];
+    uint32_t view_count;
+    hl__draw *draws;
+    uint32_t draw_count, draw_capacity;
+    uint32_t *order;
+    uint32_t order_capacity;
+    struct hl__sort_item *sort_items; /* high-water scratch for sorting */
+    uint32_t sort_capacity;
+    struct hl__sort_item *inst_items;
+    uint32_t inst_capacity;
+    hl__draw *draw_tmp;
+    uint32_t draw_tmp_capacity;
+    hl__shadow_tile tiles[HL_RENDER_MAX_SHADOW_TILES * HL__MAX_VIEWS];
+    uint32_t tile_count;
+    hl__frame_block frame_blocks[HL__MAX_VIEWS];
+    float *instance_data; /* 16 floats per instance */
+    uint32_t instance_count, instance_data_capacity;
+    /* objects replaced while a frame records (a grown object buffer): packets and uploads of
+       this frame may still name them, so they are destroyed when the frame ends */
+    hl_rhi_buffer retired_buffers[8];
+    hl_rhi_bind_group retired_groups[8];
+    uint32_t retired_buffer_count, retired_group_count;
+    uint64_t frame_index; /* successful frames */
+    uint64_t frame_serial; /* frames attempted: stamps last_frame */
+    bool in_frame;
+    hl_render_stats stats;
+};
+
+/* render_resources.c */
+hl_result hl__render_resources_init(hl_renderer *r);
+void hl__render_resources_free(hl_renderer *r);
+hl_result hl__gpu_geometry_get(hl_renderer *r, hl_geometry *g, hl__gpu_geometry **out);
+hl_result hl__gpu_texture_get(hl_renderer *r, hl_texture *t, hl__gpu_texture **out);
+hl_result hl__gpu_material_get(hl_renderer *r, hl_material *m, const hl__program *prog, hl__gpu_material **out);
+hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *m, uint32_t *slot);
+void hl__render_evict(hl_renderer *r);
+void hl__render_release_retired(hl_renderer *r);
+void *hl__record_alloc(void ***array, uint32_t *count, uint32_t *capacity, size_t size, uint32_t *index);
+void hl__gpu_texture_release(hl_renderer *r, uint32_t index);
+
+/* render_program.c */
+hl_result hl__program_get(hl_renderer *r, uint64_t key, uint32_t *index);
+hl_result hl__pipeline_get(hl_renderer *r, const hl__pipeline_key *key, const hl_geometry_layout *layout,
+                           hl_rhi_render_pipeline *out);
+uint64_t hl__program_key_for(const hl_geometry_layout *layout, const hl_material_variant *v, bool instanced,
+                             bool receive_shadows, bool fog, uint32_t mrt_count);
+void hl__render_programs_free(hl_renderer *r);
+enum {
+    HL__DEF_HAS_NORMAL = 1u << 0,
+    HL__DEF_HAS_TANGENT = 1u << 1,
+    HL__DEF_HAS_UV0 = 1u << 2,
+    HL__DEF_HAS_UV1 = 1u << 3,
+    HL__DEF_HAS_COLOR = 1u << 4,
+    HL__DEF_INSTANCED = 1u << 5,
+    HL__DEF_UNLIT = 1u << 6,
+    HL__DEF_ALPHA_MASK = 1u << 7,
+    HL__DEF_RECEIVE_SHADOWS = 1u << 8,
+    HL__DEF_FOG = 1u << 9,
+    HL__DEF_MAP0 = 1u << 10, /* 5 maps: bits 10..14 */
+    HL__DEF_MAP0_UV1 = 1u << 15, /* bits 15..19 */
+    HL__DEF_MRT_SHIFT = 20,      /* 2 bits: MRT_COUNT - 1 */
+};
+#define HL__PROGRAM_SHADOW (1ull << 56)
+
+/* render_frame.c */
+hl_result hl__record_view(hl_renderer *r, hl_render_target *target, hl_stage *stage, hl_camera *camera);
+hl_result hl__record_present(hl_renderer *r, hl_render_target *src);
+hl_rhi_format hl__target_rhi_format(hl_target_format f);
+
+#endif

@@ -1,0 +1,576 @@
+/* GPU mirrors of scene data: geometry buffers, textures, material blocks and bind groups, and
+ * per-mesh object-block slots. Each mirror keeps the revision it delivered; uploads join the
+ * frame's graph upload batch and the delivered revision commits only with a valid submission.
+ * Textures upload at once (outside any frame) and generate their mips in a small frame of
+ * their own: cold-start preparation is separate GPU work. Mirrors unused for a while are
+ * released (hl__render_evict). */
+#include <string.h>
+
+#include "render_internal.h"
+
+/* ---- pointer map ------------------------------------------------------------------------------- */
+static uint32_t ptr_hash(const void *p) {
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return (uint32_t)x;
+}
+
+uint32_t hl__ptr_map_get(const hl__ptr_map *m, const void *key) {
+    if (!m->capacity) return UINT32_MAX;
+    uint32_t mask = m->capacity - 1;
+    for (uint32_t i = ptr_hash(key) & mask;; i = (i + 1) & mask) {
+        if (m->keys[i] == key) return m->values[i];
+        if (!m->keys[i]) return UINT32_MAX;
+    }
+}
+
+static bool map_grow(hl__ptr_map *m) {
+    uint32_t cap = m->capacity ? m->capacity * 2 : 64;
+    const void **keys = hl__calloc(cap, sizeof *keys);
+    uint32_t *values = hl__calloc(cap, sizeof *values);
+    if (!keys || !values) {
+        hl__free(keys);
+        hl__free(values);
+        hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: out of memory growing a cache map");
+        return false;
+    }
+    for (uint32_t i = 0; i < m->capacity; i++) {
+        if (!m->keys[i]) continue;
+        uint32_t j = ptr_hash(m->keys[i]) & (cap - 1);
+        while (keys[j]) j = (j + 1) & (cap - 1);
+        keys[j] = m->keys[i];
+        values[j] = m->values[i];
+    }
+    hl__free(m->keys);
+    hl__free(m->values);
+    m->keys = keys;
+    m->values = values;
+    m->capacity = cap;
+    return true;
+}
+
+bool hl__ptr_map_put(hl__ptr_map *m, const void *key, uint32_t value) {
+    if ((m->count + 1) * 2 > m->capacity && !map_grow(m)) return false;
+    uint32_t mask = m->capacity - 1;
+    uint32_t i = ptr_hash(key) & mask;
+    while (m->keys[i] && m->keys[i] != key) i = (i + 1) & mask;
+    if (!m->keys[i]) m->count++;
+    m->keys[i] = key;
+    m->values[i] = value;
+    return true;
+}
+
+void hl__ptr_map_remove(hl__ptr_map *m, const void *key) {
+    if (!m->capacity) return;
+    uint32_t mask = m->capacity - 1;
+    uint32_t i = ptr_hash(key) & mask;
+    while (m->keys[i] && m->keys[i] != key) i = (i + 1) & mask;
+    if (!m->keys[i]) return;
+    m->keys[i] = NULL;
+    m->count--;
+    /* re-insert the rest of the cluster (backward-shift deletion by re-insertion) */
+    for (uint32_t j = (i + 1) & mask; m->keys[j]; j = (j + 1) & mask) {
+        const void *k = m->keys[j];
+        uint32_t v = m->values[j];
+        m->keys[j] = NULL;
+        m->count--;
+        hl__ptr_map_put(m, k, v);
+    }
+}
+
+void hl__ptr_map_free(hl__ptr_map *m) {
+    hl__free(m->keys);
+    hl__free(m->values);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- records: one allocation each, found through pointer arrays ------------------------------ */
+void *hl__record_alloc(void ***array, uint32_t *count, uint32_t *capacity, size_t size, uint32_t *index) {
+    uint32_t i;
+    for (i = 0; i < *count && (*array)[i]; i++) {
+    }
+    if (i == *count) {
+        if (!hl__reserve((void **)array, capacity, *count + 1, sizeof(void *))) return NULL;
+        (*array)[i] = NULL;
+        (*count)++;
+    }
+    void *rec = hl__calloc(1, size);
+    if (!rec) {
+        hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: out of memory for a cache record");
+        return NULL;
+    }
+    (*array)[i] = rec;
+    *index = i;
+    return rec;
+}
+
+/* ---- shared objects ------------------------------------------------------------------------------ */
+static hl_result make_buffer(hl_renderer *r, uint64_t size, uint32_t usage, const char *label, hl_rhi_buffer *out) {
+    hl_rhi_buffer_desc d = {0};
+    d.size = (size + 3u) & ~(uint64_t)3u;
+    d.usage = usage | HL_RHI_BUFFER_USAGE_COPY_DST;
+    d.label = label;
+    return hl_rhi_buffer_create(r->dev, &d, out);
+}
+
+hl_result hl__render_resources_init(hl_renderer *r) {
+    hl_result res = make_buffer(r, (uint64_t)HL__FRAME_STRIDE * HL__MAX_VIEWS, HL_RHI_BUFFER_USAGE_UNIFORM, "frame",
+                                &r->frame_ubo);
+    if (!res)
+        res = make_buffer(r, (uint64_t)HL__SHADOW_STRIDE * HL_RENDER_MAX_SHADOW_TILES * HL__MAX_VIEWS,
+                          HL_RHI_BUFFER_USAGE_UNIFORM, "shadow", &r->shadow_ubo);
+    r->object_capacity = 1024;
+    if (!res)
+        res = make_buffer(r, (uint64_t)HL__OBJECT_STRIDE * r->object_capacity, HL_RHI_BUFFER_USAGE_UNIFORM, "objects",
+                          &r->object_ubo);
+    r->instance_capacity = 1024;
+    if (!res)
+        res = make_buffer(r, (uint64_t)64 * r->instance_capacity, HL_RHI_BUFFER_USAGE_VERTEX, "instances",
+                          &r->instance_vbo);
+    /* the shadow atlas: one depth texture, tiles per light */
+    hl_rhi_texture_desc td = {0};
+    td.format = HL_RHI_FORMAT_DEPTH24_PLUS;
+    td.width = td.height = r->desc.shadow_atlas_size;
+    td.usage = HL_RHI_TEXTURE_USAGE_RENDER_ATTACHMENT | HL_RHI_TEXTURE_USAGE_SAMPLED;
+    td.label = "shadow atlas";
+    if (!res) res = hl_rhi_texture_create(r->dev, &td, &r->atlas);
+    if (!res) res = hl_rhi_texture_view_create(r->dev, r->atlas, NULL, &r->atlas_view);
+    hl_rhi_sampler_desc sd = {0};
+    sd.mag_filter = sd.min_filter = HL_RHI_FILTER_LINEAR;
+    sd.compare = HL_RHI_COMPARE_LESS_EQUAL;
+    if (!res) res = hl_rhi_sampler_create(r->dev, &sd, &r->atlas_sampler);
+    sd = (hl_rhi_sampler_desc){0};
+    sd.mag_filter = sd.min_filter = HL_RHI_FILTER_LINEAR;
+    if (!res) res = hl_rhi_sampler_create(r->dev, &sd, &r->default_sampler);
+    return res;
+}
+
+void hl__gpu_texture_release(hl_renderer *r, uint32_t i) {
+    hl__gpu_texture *t = r->textures[i];
+    if (!t->target) hl_rhi_texture_destroy(r->dev, t->tex);
+    hl_rhi_texture_view_destroy(r->dev, t->view);
+    hl_rhi_sampler_destroy(r->dev, t->sampler);
+    hl__ptr_map_remove(&r->texture_map, t->texture);
+    hl_texture_release(t->texture);
+    hl__free(t);
+    r->textures[i] = NULL;
+}
+
+static void gpu_material_release(hl_renderer *r, uint32_t i) {
+    hl__gpu_material *m = r->materials[i];
+    hl_rhi_bind_group_destroy(r->dev, m->group);
+    hl_rhi_buffer_destroy(r->dev, m->ubo);
+    hl__ptr_map_remove(&r->material_map, m->material);
+    hl_material_release(m->material);
+    hl__free(m);
+    r->materials[i] = NULL;
+}
+
+static void gpu_geometry_release(hl_renderer *r, uint32_t i) {
+    hl__gpu_geometry *g = r->geometries[i];
+    hl_rhi_buffer_destroy(r->dev, g->vbo);
+    hl_rhi_buffer_destroy(r->dev, g->ibo);
+    hl__ptr_map_remove(&r->geometry_map, g->geometry);
+    hl_geometry_release(g->geometry);
+    hl__free(g);
+    r->geometries[i] = NULL;
+}
+
+void hl__render_resources_free(hl_renderer *r) {
+    for (uint32_t i = 0; i < r->geometry_count; i++)
+        if (r->geometries[i]) gpu_geometry_release(r, i);
+    for (uint32_t i = 0; i < r->material_count; i++)
+        if (r->materials[i]) gpu_material_release(r, i);
+    for (uint32_t i = 0; i < r->texture_count; i++)
+        if (r->textures[i]) hl__gpu_texture_release(r, i);
+    for (uint32_t i = 0; i < r->mesh_count; i++) hl__free(r->meshes[i]);
+    hl__free(r->geometries);
+    hl__free(r->materials);
+    hl__free(r->textures);
+    hl__free(r->meshes);
+    hl__free(r->free_object_slots);
+    hl__ptr_map_free(&r->geometry_map);
+    hl__ptr_map_free(&r->material_map);
+    hl__ptr_map_free(&r->texture_map);
+    hl__ptr_map_free(&r->mesh_map);
+    hl_rhi_bind_group_destroy(r->dev, r->frame_group);
+    hl_rhi_bind_group_destroy(r->dev, r->object_group);
+    hl_rhi_bind_group_destroy(r->dev, r->shadow_frame_group);
+    hl_rhi_bind_group_destroy(r->dev, r->shadow_object_group);
+    hl_rhi_bind_group_destroy(r->dev, r->atlas_group);
+    hl_rhi_buffer_destroy(r->dev, r->frame_ubo);
+    hl_rhi_buffer_destroy(r->dev, r->object_ubo);
+    hl_rhi_buffer_destroy(r->dev, r->shadow_ubo);
+    hl_rhi_buffer_destroy(r->dev, r->instance_vbo);
+    hl_rhi_sampler_destroy(r->dev, r->atlas_sampler);
+    hl_rhi_sampler_destroy(r->dev, r->default_sampler);
+    hl_rhi_texture_view_destroy(r->dev, r->atlas_view);
+    hl_rhi_texture_destroy(r->dev, r->atlas);
+}
+
+/* ---- geometry ------------------------------------------------------------------------------------ */
+hl_result hl__gpu_geometry_get(hl_renderer *r, hl_geometry *geo, hl__gpu_geometry **out) {
+    uint32_t i = hl__ptr_map_get(&r->geometry_map, geo);
+    hl__gpu_geometry *g;
+    const hl_geometry_layout *l = hl_geometry_get_layout(geo);
+    if (i == UINT32_MAX) {
+        r->stats.cache_misses++;
+        g = hl__record_alloc((void ***)&r->geometries, &r->geometry_count, &r->geometry_capacity, sizeof *g, &i);
+        if (!g) return HL_ERR_OUT_OF_MEMORY;
+        uint32_t vusage = HL_RHI_BUFFER_USAGE_VERTEX;
+        hl_result res = make_buffer(r, l->vertex_bytes, vusage, hl_geometry_label(geo), &g->vbo);
+        if (!res && l->index_count)
+            res = make_buffer(r, l->index_bytes, HL_RHI_BUFFER_USAGE_INDEX, hl_geometry_label(geo), &g->ibo);
+        if (res || !hl__ptr_map_put(&r->geometry_map, geo, i)) {
+            hl_rhi_buffer_destroy(r->dev, g->vbo);
+            hl_rhi_buffer_destroy(r->dev, g->ibo);
+            hl__free(g);
+            r->geometries[i] = NULL;
+            return res ? res : HL_ERR_OUT_OF_MEMORY;
+        }
+        hl_geometry_retain(geo);
+        g->geometry = geo;
+        g->vertex_bytes = l->vertex_bytes;
+        g->index_bytes = l->index_bytes;
+    } else {
+        r->stats.cache_hits++;
+        g = r->geometries[i];
+    }
+    g->last_frame = r->frame_serial;
+    /* uploads: only what changed since the delivered revision */
+    hl_dirty_range range;
+    uint64_t rev = hl_geometry_revision(geo);
+    hl_upload_kind k = hl_geometry_vertex_upload(geo, g->vbo_revision, &range);
+    const uint8_t *vdata = hl_geometry_vertex_data(geo);
+    if (k == HL_UPLOAD_FULL) range = (hl_dirty_range){0, l->vertex_bytes};
+    if (k != HL_UPLOAD_NONE) {
+        uint32_t off = range.offset & ~3u, end = (range.offset + range.size + 3u) & ~3u;
+        if (end > l->vertex_bytes) end = l->vertex_bytes & ~3u;
+        hl_result res = hl_graph_upload_buffer(r->graph, g->vbo, off, vdata + off, end - off, &g->vbo_revision, rev);
+        if (res) return res;
+        r->stats.upload_bytes += end - off;
+    }
+    if (l->index_count) {
+        k = hl_geometry_index_upload(geo, g->ibo_revision, &range);
+        if (k == HL_UPLOAD_FULL) range = (hl_dirty_range){0, l->index_bytes};
+        if (k != HL_UPLOAD_NONE) {
+            const uint8_t *idata = hl_geometry_index_data(geo);
+            uint32_t off = range.offset & ~3u, end = (range.offset + range.size + 3u) & ~3u;
+            uint32_t cap = (l->index_bytes + 3u) & ~3u;
+            if (end > cap) end = cap;
+            /* the last 2 bytes of an odd UINT16 count lie past the CPU block: upload them
+               from a padded copy through the arena-copying upload call */
+            if (end > l->index_bytes) {
+                uint8_t tail[4] = {0, 0, 0, 0};
+                uint32_t head = (l->index_bytes - off) & ~3u;
+                if (head) {
+                    hl_result res = hl_graph_upload_buffer(r->graph, g->ibo, off, idata + off, head, NULL, 0);
+                    if (res) return res;
+                }
+                memcpy(tail, idata + off + head, l->index_bytes - off - head);
+                hl_result res = hl_graph_upload_buffer(r->graph, g->ibo, off + head, tail, 4, &g->ibo_revision, rev);
+                if (res) return res;
+            } else {
+                hl_result res = hl_graph_upload_buffer(r->graph, g->ibo, off, idata + off, end - off, &g->ibo_revision, rev);
+                if (res) return res;
+            }
+            r->stats.upload_bytes += end - off;
+        }
+    }
+    *out = g;
+    return HL_OK;
+}
+
+/* ---- textures ------------------------------------------------------------------------------------ */
+static hl_rhi_address_mode wrap_mode(hl_wrap w) {
+    return w == HL_WRAP_CLAMP ? HL_RHI_ADDRESS_CLAMP_TO_EDGE : w == HL_WRAP_MIRROR ? HL_RHI_ADDRESS_MIRROR_REPEAT
+                                                                                  : HL_RHI_ADDRESS_REPEAT;
+}
+
+static hl_result texture_upload(hl_renderer *r, hl__gpu_texture *t) {
+    const hl_texture_info *info = hl_texture_get_info(t->texture);
+    bool srgb = info->color_space != HL_COLOR_SPACE_LINEAR;
+    if (!t->tex.id || t->width != info->width || t->height != info->height || t->levels != info->mip_levels ||
+        t->srgb != srgb) {
+        hl_rhi_texture_view_destroy(r->dev, t->view);
+        hl_rhi_texture_destroy(r->dev, t->tex);
+        hl_rhi_texture_desc d = {0};
+        d.format = srgb ? HL_RHI_FORMAT_RGBA8_UNORM_SRGB : HL_RHI_FORMAT_RGBA8_UNORM;
+        d.width = info->width;
+        d.height = info->height;
+        d.mip_levels = info->mip_levels;
+        d.usage = HL_RHI_TEXTURE_USAGE_SAMPLED | HL_RHI_TEXTURE_USAGE_COPY_DST;
+        if (info->mip_levels > 1) d.usage |= HL_RHI_TEXTURE_USAGE_RENDER_ATTACHMENT;
+        d.label = hl_texture_label(t->texture);
+        hl_result res = hl_rhi_texture_create(r->dev, &d, &t->tex);
+        if (!res) res = hl_rhi_texture_view_create(r->dev, t->tex, NULL, &t->view);
+        if (res) return res;
+        t->width = info->width;
+        t->height = info->height;
+        t->levels = info->mip_levels;
+        t->srgb = srgb;
+    }
+    hl_rhi_texture_region all = {0};
+    hl_result res = hl_rhi_texture_write(r->dev, t->tex, &all, hl_texture_pixels(t->texture), 0);
+    if (res) return res;
+    r->stats.upload_bytes += (uint64_t)info->width * info->height * 4u;
+    if (info->mip_levels > 1) {
+        hl_rhi_cmd *cmd;
+        res = hl_rhi_begin_frame(r->dev, &cmd);
+        if (!res) res = hl_rhi_cmd_generate_mipmaps(cmd, t->tex);
+        hl_rhi_submission s;
+        if (!res) res = hl_rhi_end_frame(r->dev, &s);
+        else hl_rhi_abort_frame(r->dev);
+        if (res) return res;
+    }
+    t->revision = hl_texture_revision(t->texture);
+    return HL_OK;
+}
+
+hl_result hl__gpu_texture_get(hl_renderer *r, hl_texture *tex, hl__gpu_texture **out) {
+    uint32_t i = hl__ptr_map_get(&r->texture_map, tex);
+    hl__gpu_texture *t;
+    if (i == UINT32_MAX) {
+        r->stats.cache_misses++;
+        t = hl__record_alloc((void ***)&r->textures, &r->texture_count, &r->texture_capacity, sizeof *t, &i);
+        if (!t) return HL_ERR_OUT_OF_MEMORY;
+        if (!hl__ptr_map_put(&r->texture_map, tex, i)) {
+            hl__free(t);
+            r->textures[i] = NULL;
+            return HL_ERR_OUT_OF_MEMORY;
+        }
+        hl_texture_retain(tex);
+        t->texture = tex;
+    } else {
+        r->stats.cache_hits++;
+        t = r->textures[i];
+    }
+    t->last_frame = r->frame_serial;
+    if (t->target) { /* a render-target attachment: its resolved colour texture */
+        hl_render_target *rt = t->target;
+        hl_rhi_texture cur = rt->color[t->target_index];
+        if (t->tex.id != cur.id) {
+            hl_rhi_texture_view_destroy(r->dev, t->view);
+            t->view = (hl_rhi_texture_view){0};
+            t->tex = cur;
+            hl_result res = hl_rhi_texture_view_create(r->dev, cur, NULL, &t->view);
+            if (res) return res;
+        }
+        if (!t->sampler.id) {
+            hl_rhi_sampler_desc sd = {0};
+            sd.mag_filter = sd.min_filter = HL_RHI_FILTER_LINEAR;
+            hl_result res = hl_rhi_sampler_create(r->dev, &sd, &t->sampler);
+            if (res) return res;
+        }
+        *out = t;
+        return HL_OK;
+    }
+    if (t->revision != hl_texture_revision(tex) || !t->tex.id) {
+        hl_result res = texture_upload(r, t);
+        if (res) return res;
+    }
+    if (!t->sampler.id || t->sampler_revision != hl_texture_sampler_revision(tex)) {
+        const hl_texture_info *info = hl_texture_get_info(tex);
+        hl_rhi_sampler_desc sd = {0};
+        sd.address_u = wrap_mode(info->sampler.wrap_u);
+        sd.address_v = wrap_mode(info->sampler.wrap_v);
+        sd.mag_filter = info->sampler.mag_filter == HL_FILTER_NEAREST ? HL_RHI_FILTER_NEAREST : HL_RHI_FILTER_LINEAR;
+        sd.min_filter = info->sampler.min_filter == HL_FILTER_NEAREST ? HL_RHI_FILTER_NEAREST : HL_RHI_FILTER_LINEAR;
+        sd.mipmap_filter = info->sampler.mip_filter == HL_FILTER_NEAREST ? HL_RHI_FILTER_NEAREST : HL_RHI_FILTER_LINEAR;
+        if (info->mip_levels <= 1) sd.lod_max = 0.25f;
+        hl_rhi_sampler_destroy(r->dev, t->sampler);
+        t->sampler = (hl_rhi_sampler){0};
+        hl_result res = hl_rhi_sampler_create(r->dev, &sd, &t->sampler);
+        if (res) return res;
+        t->sampler_revision = hl_texture_sampler_revision(tex);
+    }
+    *out = t;
+    return HL_OK;
+}
+
+/* ---- materials ----------------------------------------------------------------------------------- */
+static void material_block(const hl_material *m, hl__material_block *b) {
+    const hl_material_factors *f = hl_material_get_factors(m);
+    memset(b, 0, sizeof *b);
+    b->base_color[0] = f->base_color.r;
+    b->base_color[1] = f->base_color.g;
+    b->base_color[2] = f->base_color.b;
+    b->base_color[3] = f->base_color.a;
+    b->emissive[0] = f->emissive.x;
+    b->emissive[1] = f->emissive.y;
+    b->emissive[2] = f->emissive.z;
+    b->emissive[3] = f->occlusion_strength;
+    b->pbr[0] = f->metallic;
+    b->pbr[1] = f->roughness;
+    b->pbr[2] = f->alpha_cutoff;
+    b->pbr[3] = f->normal_scale;
+}
+
+hl_result hl__gpu_material_get(hl_renderer *r, hl_material *mat, const hl__program *prog, hl__gpu_material **out) {
+    uint32_t i = hl__ptr_map_get(&r->material_map, mat);
+    hl__gpu_material *m;
+    if (i == UINT32_MAX) {
+        r->stats.cache_misses++;
+        m = hl__record_alloc((void ***)&r->materials, &r->material_count, &r->material_capacity, sizeof *m, &i);
+        if (!m) return HL_ERR_OUT_OF_MEMORY;
+        hl_result res = make_buffer(r, sizeof(hl__material_block), HL_RHI_BUFFER_USAGE_UNIFORM, hl_material_label(mat),
+                                    &m->ubo);
+        if (res || !hl__ptr_map_put(&r->material_map, mat, i)) {
+            hl_rhi_buffer_destroy(r->dev, m->ubo);
+            hl__free(m);
+            r->materials[i] = NULL;
+            return res ? res : HL_ERR_OUT_OF_MEMORY;
+        }
+        hl_material_retain(mat);
+        m->material = mat;
+    } else {
+        r->stats.cache_hits++;
+        m = r->materials[i];
+    }
+    m->last_frame = r->frame_serial;
+    uint64_t rev = hl_material_revision(mat);
+    if (m->ubo_revision != rev) {
+        hl__material_block b;
+        material_block(mat, &b);
+        hl_result res = hl_graph_upload_buffer(r->graph, m->ubo, 0, &b, sizeof b, &m->ubo_revision, rev);
+        if (res) return res;
+        r->stats.upload_bytes += sizeof b;
+    }
+    /* bind group: the material block plus its maps, for this program's group-2 layout */
+    hl_rhi_bind_group_entry e[1 + 2 * HL_TEXTURE_SLOT_COUNT];
+    memset(e, 0, sizeof e);
+    uint32_t n = 0;
+    e[n].binding = 0;
+    e[n++].buffer = m->ubo;
+    uint64_t key = 1469598103934665603ull ^ prog->bgl[2].id;
+    for (uint32_t s = 0; s < HL_TEXTURE_SLOT_COUNT; s++) {
+        if (!(prog->key & ((uint64_t)HL__DEF_MAP0 << s))) continue;
+        hl__gpu_texture *t;
+        hl_result res = hl__gpu_texture_get(r, hl_material_get_texture(mat, (hl_texture_slot)s, NULL), &t);
+        if (res) return res;
+        e[n].binding = 1 + 2 * s;
+        e[n++].view = t->view;
+        e[n].binding = 2 + 2 * s;
+        e[n++].sampler = t->sampler;
+        key = (key ^ t->view.id) * 1099511628211ull;
+        key = (key ^ t->sampler.id) * 1099511628211ull;
+    }
+    if (!m->group.id || m->group_key != key) {
+        hl_rhi_bind_group_destroy(r->dev, m->group);
+        m->group = (hl_rhi_bind_group){0};
+        hl_rhi_bind_group_desc d = {prog->bgl[2], e, n, hl_material_label(mat)};
+        hl_result res = hl_rhi_bind_group_create(r->dev, &d, &m->group);
+        if (res) return res;
+        m->group_key = key;
+    }
+    *out = m;
+    return HL_OK;
+}
+
+/* ---- mesh object slots ------------------------------------------------------------------------- */
+static hl_result grow_objects(hl_renderer *r, uint32_t need) {
+    uint32_t cap = r->object_capacity;
+    while (cap < need) cap *= 2;
+    hl_rhi_buffer nb;
+    hl_result res = make_buffer(r, (uint64_t)HL__OBJECT_STRIDE * cap, HL_RHI_BUFFER_USAGE_UNIFORM, "objects", &nb);
+    if (res) return res;
+    if (r->retired_buffer_count + 1 > 8 || r->retired_group_count + 2 > 8) hl__render_release_retired(r);
+    r->retired_buffers[r->retired_buffer_count++] = r->object_ubo;
+    r->retired_groups[r->retired_group_count++] = r->object_group;
+    r->retired_groups[r->retired_group_count++] = r->shadow_object_group;
+    r->object_group = r->shadow_object_group = (hl_rhi_bind_group){0};
+    r->object_ubo = nb;
+    r->object_capacity = cap;
+    for (uint32_t i = 0; i < r->mesh_count; i++)
+        if (r->meshes[i]) r->meshes[i]->world_revision = 0; /* upload again */
+    return HL_OK;
+}
+
+hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *mesh, uint32_t *slot) {
+    uint32_t i = hl__ptr_map_get(&r->mesh_map, mesh);
+    hl__gpu_mesh *gm;
+    if (i == UINT32_MAX) {
+        gm = hl__record_alloc((void ***)&r->meshes, &r->mesh_count, &r->mesh_capacity, sizeof *gm, &i);
+        if (!gm) return HL_ERR_OUT_OF_MEMORY;
+        uint32_t s;
+        if (r->free_object_count) {
+            s = r->free_object_slots[--r->free_object_count];
+        } else {
+            s = r->object_slots_used++;
+            if (s >= r->object_capacity) {
+                hl_result res = grow_objects(r, s + 1);
+                if (res) {
+                    r->object_slots_used--;
+                    hl__free(gm);
+                    r->meshes[i] = NULL;
+                    return res;
+                }
+            }
+        }
+        gm->mesh = mesh;
+        gm->slot = s;
+        if (!hl__ptr_map_put(&r->mesh_map, mesh, i)) {
+            if (hl__reserve((void **)&r->free_object_slots, &r->free_object_capacity, r->free_object_count + 1,
+                            sizeof(uint32_t)))
+                r->free_object_slots[r->free_object_count++] = s;
+            hl__free(gm);
+            r->meshes[i] = NULL;
+            return HL_ERR_OUT_OF_MEMORY;
+        }
+        gm->slot = s;
+    } else {
+        gm = r->meshes[i];
+    }
+    /* A mesh seen for the first time, or one whose world matrix changed, uploads its block.
+     * A mesh missing last frame uploads too: its address may belong to a new mesh now. */
+    const hl_node *node = hl_mesh_node((hl_mesh *)mesh);
+    uint64_t wrev = hl_node_world_revision(node);
+    bool fresh = gm->last_frame + 1 < r->frame_serial || gm->last_frame == 0;
+    gm->last_frame = r->frame_serial;
+    if (fresh || gm->world_revision != wrev) {
+        hl__object_block b;
+        const hl_mat4 *w = hl_node_world_matrix(node);
+        memcpy(b.model, w->m, sizeof b.model);
+        hl_mat4 inv;
+        hl_mat4_inverse(w, &inv);
+        /* normal matrix = transpose(inverse(model)), upper 3x3 used */
+        for (int c = 0; c < 4; c++)
+            for (int rr = 0; rr < 4; rr++) b.normal_matrix[c * 4 + rr] = inv.m[rr * 4 + c];
+        hl_result res = hl_graph_upload_buffer(r->graph, r->object_ubo, (uint64_t)gm->slot * HL__OBJECT_STRIDE, &b,
+                                               sizeof b, &gm->world_revision, wrev);
+        if (res) return res;
+        r->stats.upload_bytes += sizeof b;
+    }
+    *slot = gm->slot;
+    return HL_OK;
+}
+
+/* Releases mirrors unused for 120 frames. */
+void hl__render_evict(hl_renderer *r) {
+    if (r->frame_serial % 60u) return;
+    uint64_t old = r->frame_serial > 120 ? r->frame_serial - 120 : 0;
+    for (uint32_t i = 0; i < r->mesh_count; i++) {
+        hl__gpu_mesh *m = r->meshes[i];
+        if (!m || m->last_frame >= old) continue;
+        hl__ptr_map_remove(&r->mesh_map, m->mesh);
+        if (hl__reserve((void **)&r->free_object_slots, &r->free_object_capacity, r->free_object_count + 1,
+                        sizeof(uint32_t)))
+            r->free_object_slots[r->free_object_count++] = m->slot;
+        hl__free(m);
+        r->meshes[i] = NULL;
+    }
+    for (uint32_t i = 0; i < r->material_count; i++)
+        if (r->materials[i] && r->materials[i]->last_frame < old) gpu_material_release(r, i);
+    for (uint32_t i = 0; i < r->geometry_count; i++)
+        if (r->geometries[i] && r->geometries[i]->last_frame < old) gpu_geometry_release(r, i);
+    for (uint32_t i = 0; i < r->texture_count; i++)
+        if (r->textures[i] && !r->textures[i]->target && r->textures[i]->last_frame < old) hl__gpu_texture_release(r, i);
+}
+
+void hl__render_release_retired(hl_renderer *r) {
+    for (uint32_t i = 0; i < r->retired_group_count; i++) hl_rhi_bind_group_destroy(r->dev, r->retired_groups[i]);
+    for (uint32_t i = 0; i < r->retired_buffer_count; i++) hl_rhi_buffer_destroy(r->dev, r->retired_buffers[i]);
+    r->retired_group_count = r->retired_buffer_count = 0;
+}

@@ -1,0 +1,442 @@
+/* The renderer object and frame orchestration: the one place a frame is put together
+ * (the future RenderPipelineHost of seed 003). hl_renderer_render and
+ * hl_renderer_render_frame both run: begin graph frame -> record views (render_frame.c) ->
+ * graph execute (the frame transaction) -> stats and events. */
+#include <string.h>
+#include <time.h>
+
+#include "render_internal.h"
+
+const char *hl_backend_name(hl_backend b) {
+    switch (b) {
+    case HL_BACKEND_AUTO: return "auto";
+    case HL_BACKEND_WEBGPU: return "webgpu";
+    case HL_BACKEND_GLES3: return "gles3";
+    default: return "unknown";
+    }
+}
+
+hl_result hl_backend_parse(const char *name, hl_backend *out) {
+    static const hl_backend all[] = {HL_BACKEND_AUTO, HL_BACKEND_WEBGPU, HL_BACKEND_GLES3};
+    for (uint32_t i = 0; name && i < 3; i++)
+        if (strcmp(name, hl_backend_name(all[i])) == 0) {
+            *out = all[i];
+            return HL_OK;
+        }
+    return hl__fail(HL_ERR_VALIDATION, "backend '%s' is not auto, webgpu or gles3", name ? name : "(null)");
+}
+
+static uint64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+/* ---- render targets ------------------------------------------------------------------------------ */
+static void target_release_textures(hl_renderer *r, hl_render_target *t) {
+    for (uint32_t i = 0; i < 4; i++) {
+        hl_rhi_texture_destroy(r->dev, t->color[i]);
+        hl_rhi_texture_destroy(r->dev, t->msaa[i]);
+        t->color[i] = t->msaa[i] = (hl_rhi_texture){0};
+    }
+    hl_rhi_texture_destroy(r->dev, t->depth);
+    t->depth = (hl_rhi_texture){0};
+}
+
+static hl_result target_alloc(hl_renderer *r, hl_render_target *t) {
+    hl_rhi_texture_desc d = {0};
+    d.width = t->desc.width;
+    d.height = t->desc.height;
+    hl_result res = HL_OK;
+    for (uint32_t i = 0; !res && i < t->desc.color_count; i++) {
+        d.format = t->formats[i];
+        d.sample_count = 1;
+        d.usage = HL_RHI_TEXTURE_USAGE_RENDER_ATTACHMENT | HL_RHI_TEXTURE_USAGE_SAMPLED | HL_RHI_TEXTURE_USAGE_COPY_SRC |
+                  HL_RHI_TEXTURE_USAGE_COPY_DST;
+        d.label = t->desc.label;
+        res = hl_rhi_texture_create(r->dev, &d, &t->color[i]);
+        if (!res && t->desc.sample_count > 1) {
+            d.sample_count = t->desc.sample_count;
+            d.usage = HL_RHI_TEXTURE_USAGE_RENDER_ATTACHMENT;
+            res = hl_rhi_texture_create(r->dev, &d, &t->msaa[i]);
+        }
+    }
+    if (!res && !t->desc.no_depth) {
+        d.format = HL_RHI_FORMAT_DEPTH24_PLUS;
+        d.sample_count = t->desc.sample_count;
+        d.usage = HL_RHI_TEXTURE_USAGE_RENDER_ATTACHMENT;
+        res = hl_rhi_texture_create(r->dev, &d, &t->depth);
+    }
+    if (res) target_release_textures(r, t);
+    t->generation++;
+    return res;
+}
+
+static hl_result target_create(hl_renderer *r, const hl_render_target_desc *desc, hl_render_target **out) {
+    if (!r || !out) return hl__fail(HL_ERR_VALIDATION, "hl_render_target_create: %s is NULL", r ? "out" : "r");
+    *out = NULL;
+    hl_render_target_desc d = desc ? *desc : (hl_render_target_desc){0};
+    if (!d.width) d.width = r->desc.width;
+    if (!d.height) d.height = r->desc.height;
+    if (!d.color_count) d.color_count = 1;
+    if (!d.sample_count) d.sample_count = 1;
+    if (d.color_count > 4)
+        return hl__fail(HL_ERR_VALIDATION, "hl_render_target_create: color_count %u (at most 4)", d.color_count);
+    if (d.sample_count != 1 && d.sample_count != 4)
+        return hl__fail(HL_ERR_VALIDATION, "hl_render_target_create: sample_count %u (1 or 4)", d.sample_count);
+    const hl_rhi_caps *caps = hl_rhi_device_caps(r->dev);
+    if (d.width > caps->limits.max_texture_dimension_2d || d.height > caps->limits.max_texture_dimension_2d)
+        return hl__fail(HL_ERR_VALIDATION, "hl_render_target_create: %ux%u exceeds the device limit %u", d.width,
+                        d.height, caps->limits.max_texture_dimension_2d);
+    hl_render_target *t = hl__calloc(1, sizeof *t);
+    if (!t) return hl__fail(HL_ERR_OUT_OF_MEMORY, "hl_render_target_create: out of memory");
+    t->r = r;
+    t->desc = d;
+    t->desc.label = NULL;
+    for (uint32_t i = 0; i < d.color_count; i++) {
+        if ((unsigned)d.formats[i] > HL_TARGET_RGBA16F) {
+            hl__free(t);
+            return hl__fail(HL_ERR_VALIDATION, "hl_render_target_create: formats[%u] is out of range", i);
+        }
+        t->formats[i] = hl__target_rhi_format(d.formats[i]);
+        const hl_rhi_format_caps *fc = &caps->formats[t->formats[i]];
+        if (!(fc->flags & HL_RHI_FORMAT_CAP_RENDERABLE) || !(fc->sample_counts & d.sample_count)) {
+            hl__free(t);
+            return hl__fail(HL_ERR_UNSUPPORTED, "hl_render_target_create: formats[%u] (%s) is not renderable with %u samples",
+                            i, hl_rhi_format_get_info(t->formats[i])->name, d.sample_count);
+        }
+    }
+    hl_result res = target_alloc(r, t);
+    if (res) {
+        hl__free(t);
+        return res;
+    }
+    *out = t;
+    return HL_OK;
+}
+
+hl_result hl_render_target_create(hl_renderer *r, const hl_render_target_desc *desc, hl_render_target **out) {
+    return target_create(r, desc, out);
+}
+
+void hl_render_target_destroy(hl_renderer *r, hl_render_target *t) {
+    if (!r || !t) return;
+    for (uint32_t i = 0; i < 4; i++) {
+        if (!t->scene_tex[i]) continue;
+        uint32_t k = hl__ptr_map_get(&r->texture_map, t->scene_tex[i]);
+        if (k != UINT32_MAX) hl__gpu_texture_release(r, k);
+        hl_texture_release(t->scene_tex[i]);
+    }
+    target_release_textures(r, t);
+    hl__free(t);
+}
+
+hl_result hl_render_target_resize(hl_renderer *r, hl_render_target *t, uint32_t width, uint32_t height) {
+    if (!r || !t) return hl__fail(HL_ERR_VALIDATION, "hl_render_target_resize: NULL argument");
+    if (r->in_frame) return hl__fail(HL_ERR_INVALID_STATE, "hl_render_target_resize: inside hl_renderer_render_frame");
+    if (!width || !height) return hl__fail(HL_ERR_VALIDATION, "hl_render_target_resize: size %ux%u", width, height);
+    if (width == t->desc.width && height == t->desc.height) return HL_OK;
+    target_release_textures(r, t);
+    t->desc.width = width;
+    t->desc.height = height;
+    return target_alloc(r, t);
+}
+
+hl_result hl_render_target_read(hl_renderer *r, hl_render_target *t, uint32_t index, void *pixels) {
+    if (!r || !t || !pixels) return hl__fail(HL_ERR_VALIDATION, "hl_render_target_read: NULL argument");
+    if (r->in_frame) return hl__fail(HL_ERR_INVALID_STATE, "hl_render_target_read: inside hl_renderer_render_frame");
+    if (index >= t->desc.color_count)
+        return hl__fail(HL_ERR_VALIDATION, "hl_render_target_read: index %u (the target has %u attachments)", index,
+                        t->desc.color_count);
+    hl_rhi_texture_region all = {0};
+    return hl_rhi_texture_read(r->dev, t->color[index], &all, pixels, 0);
+}
+
+hl_texture *hl_render_target_texture(hl_render_target *t, uint32_t index) {
+    if (!t || index >= t->desc.color_count) return NULL;
+    if (t->scene_tex[index]) return t->scene_tex[index];
+    hl_renderer *r = t->r;
+    /* A 1x1 stand-in: the renderer maps this texture to the attachment, never uploads it. */
+    static const uint8_t px[4] = {0, 0, 0, 255};
+    hl_texture_desc d = {0};
+    d.width = d.height = 1;
+    d.pixels = px;
+    d.mipmaps = HL_MIPMAPS_NONE;
+    d.color_space = HL_COLOR_SPACE_LINEAR;
+    d.label = "render target";
+    hl_texture *tex = NULL;
+    if (hl_texture_create(&d, &tex)) return NULL;
+    uint32_t i;
+    hl__gpu_texture *g = hl__record_alloc((void ***)&r->textures, &r->texture_count, &r->texture_capacity, sizeof *g, &i);
+    if (!g) {
+        hl_texture_release(tex);
+        return NULL;
+    }
+    if (!hl__ptr_map_put(&r->texture_map, tex, i)) {
+        hl__free(g);
+        r->textures[i] = NULL;
+        hl_texture_release(tex);
+        return NULL;
+    }
+    hl_texture_retain(tex);
+    g->texture = tex;
+    g->target = t;
+    g->target_index = index;
+    t->scene_tex[index] = tex;
+    return tex;
+}
+
+/* ---- the renderer ---------------------------------------------------------------------------------- */
+hl_result hl_renderer_create(const hl_renderer_desc *desc, hl_renderer **out) {
+    if (!out) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_create: out is NULL");
+    *out = NULL;
+    hl_renderer_desc d = desc ? *desc : (hl_renderer_desc){0};
+    if (!d.width) d.width = 640;
+    if (!d.height) d.height = 480;
+    if (!d.sample_count) d.sample_count = 4;
+    if (!d.shadow_atlas_size) d.shadow_atlas_size = 2048;
+    if ((unsigned)d.backend > HL_BACKEND_GLES3)
+        return hl__fail(HL_ERR_VALIDATION, "hl_renderer_create: desc.backend %d is out of range", (int)d.backend);
+    if (d.sample_count != 1 && d.sample_count != 4)
+        return hl__fail(HL_ERR_VALIDATION, "hl_renderer_create: desc.sample_count %u (1 or 4)", d.sample_count);
+    if (d.shadow_atlas_size < 64 || d.shadow_atlas_size > 8192)
+        return hl__fail(HL_ERR_VALIDATION, "hl_renderer_create: desc.shadow_atlas_size %u (64..8192)", d.shadow_atlas_size);
+    hl_renderer *r = hl__calloc(1, sizeof *r);
+    if (!r) return hl__fail(HL_ERR_OUT_OF_MEMORY, "hl_renderer_create: out of memory");
+    r->desc = d;
+    hl_rhi_device_desc dd = {0};
+    dd.backend = d.backend == HL_BACKEND_WEBGPU ? HL_RHI_BACKEND_WEBGPU
+                 : d.backend == HL_BACKEND_GLES3 ? HL_RHI_BACKEND_GLES3
+                                                 : HL_RHI_BACKEND_AUTO;
+    dd.dawn_library_path = d.dawn_library_path;
+    dd.label = "renderer";
+    hl_result res = hl_rhi_device_create(&dd, &r->dev);
+    if (res) {
+        hl__free(r);
+        return res;
+    }
+    r->backend = hl_rhi_device_backend(r->dev);
+    r->gl_depth = r->backend == HL_RHI_BACKEND_GLES3;
+    hl_graph_desc gd = {r->dev, 0, "renderer"};
+    res = hl_graph_create(&gd, &r->graph);
+    if (!res) res = hl__render_resources_init(r);
+    hl_render_target_desc od = {0};
+    od.width = d.width;
+    od.height = d.height;
+    od.sample_count = d.sample_count;
+    if (!res) res = target_create(r, &od, &r->output);
+    if (res) {
+        hl_renderer_destroy(r);
+        return res;
+    }
+    *out = r;
+    return HL_OK;
+}
+
+void hl_renderer_destroy(hl_renderer *r) {
+    if (!r) return;
+    if (r->dev) hl_rhi_device_wait_idle(r->dev);
+    if (r->graph) hl_graph_destroy(r->graph);
+    if (r->output) hl_render_target_destroy(r, r->output);
+    if (r->dev) {
+        hl__render_release_retired(r);
+        hl__render_programs_free(r);
+        hl__render_resources_free(r);
+    }
+    hl__free(r->draws);
+    hl__free(r->order);
+    hl__free(r->sort_items);
+    hl__free(r->inst_items);
+    hl__free(r->draw_tmp);
+    hl__free(r->instance_data);
+    if (r->dev) hl_rhi_device_destroy(r->dev);
+    hl__free(r);
+}
+
+hl_backend hl_renderer_backend(const hl_renderer *r) {
+    return r->backend == HL_RHI_BACKEND_WEBGPU ? HL_BACKEND_WEBGPU : HL_BACKEND_GLES3;
+}
+
+const char *hl_renderer_adapter_name(const hl_renderer *r) { return hl_rhi_device_caps(r->dev)->adapter_name; }
+
+void hl_renderer_size(const hl_renderer *r, uint32_t *width, uint32_t *height) {
+    if (width) *width = r->output->desc.width;
+    if (height) *height = r->output->desc.height;
+}
+
+hl_result hl_renderer_resize(hl_renderer *r, uint32_t width, uint32_t height) {
+    if (!r) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_resize: r is NULL");
+    hl_result res = hl_render_target_resize(r, r->output, width, height);
+    if (!res) {
+        r->desc.width = width;
+        r->desc.height = height;
+    }
+    return res;
+}
+
+const hl_render_stats *hl_renderer_stats(const hl_renderer *r) { return &r->stats; }
+
+hl_result hl_renderer_wait_idle(hl_renderer *r) {
+    if (!r) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_wait_idle: r is NULL");
+    return hl_rhi_device_wait_idle(r->dev);
+}
+
+hl_result hl_renderer_read_pixels(hl_renderer *r, uint8_t *rgba) {
+    return hl_render_target_read(r, r->output, 0, rgba);
+}
+
+/* ---- frames ------------------------------------------------------------------------------------ */
+static void frame_begin(hl_renderer *r) {
+    uint64_t frame_index = r->stats.frame_index;
+    memset(&r->stats, 0, sizeof r->stats);
+    r->stats.frame_index = frame_index;
+    r->frame_serial++;
+    r->view_count = 0;
+    r->draw_count = 0;
+    r->tile_count = 0;
+    r->instance_count = 0;
+    hl_graph_begin(r->graph);
+    if (r->desc.before_render) r->desc.before_render(r, r->stats.frame_index + 1, r->desc.event_user);
+}
+
+static hl_result frame_finish(hl_renderer *r, hl_result res, uint64_t t0) {
+    const hl_rhi_stats *rs = hl_rhi_device_stats(r->dev);
+    uint64_t pipe0 = rs->pipeline_switches, bg0 = rs->bind_group_switches;
+    if (!res && r->instance_count) {
+        if (r->instance_count > r->instance_capacity) {
+            uint32_t cap = r->instance_capacity;
+            while (cap < r->instance_count) cap *= 2;
+            hl_rhi_buffer nb;
+            hl_rhi_buffer_desc bd = {(uint64_t)cap * 64u, HL_RHI_BUFFER_USAGE_VERTEX | HL_RHI_BUFFER_USAGE_COPY_DST, NULL,
+                                     "instances"};
+            res = hl_rhi_buffer_create(r->dev, &bd, &nb);
+            if (!res) {
+                /* packets recorded this frame name the old buffer: point them at the new one */
+                for (uint32_t i = 0; i < r->draw_count; i++) {
+                    hl_rhi_draw_packet *pk = &r->draws[i].packet;
+                    for (uint32_t k = 0; k < pk->vertex_buffer_count; k++)
+                        if (pk->vertex_buffers[k].id == r->instance_vbo.id) pk->vertex_buffers[k] = nb;
+                }
+                hl_rhi_buffer_destroy(r->dev, r->instance_vbo);
+                r->instance_vbo = nb;
+                r->instance_capacity = cap;
+            }
+        }
+        if (!res)
+            res = hl_graph_upload_buffer(r->graph, r->instance_vbo, 0, r->instance_data, (uint64_t)r->instance_count * 64u,
+                                         NULL, 0);
+        r->stats.upload_bytes += (uint64_t)r->instance_count * 64u;
+    }
+    hl_rhi_submission sub = {0};
+    if (!res) res = hl_graph_execute(r->graph, &sub);
+    else hl_graph_begin(r->graph); /* drop what was recorded */
+    if (!res) {
+        const hl_graph_stats *gs = hl_graph_get_stats(r->graph);
+        r->stats.passes = gs->passes_total - gs->passes_culled;
+        for (uint32_t v = 0; v < r->view_count; v++) {
+            const hl__view *view = &r->views[v];
+            for (uint32_t i = 0; i < view->draw_count; i++) {
+                const hl__draw *d = &r->draws[view->draw_first + i];
+                r->stats.draws++;
+                r->stats.instances += d->packet.instance_count;
+                r->stats.faces += d->faces;
+            }
+        }
+        r->stats.pipeline_switches = rs->pipeline_switches - pipe0;
+        r->stats.bind_group_switches = rs->bind_group_switches - bg0;
+        r->stats.frame_index++;
+        hl__render_evict(r);
+    }
+    hl__render_release_retired(r);
+    r->stats.cpu_ns = 0;
+    (void)t0;
+    if (!res && r->desc.after_render) r->desc.after_render(r, r->stats.frame_index, r->desc.event_user);
+    return res;
+}
+
+hl_result hl_renderer_render_to_target(hl_renderer *r, hl_render_target *t, hl_stage *stage, hl_camera *camera) {
+    if (!r || !t) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_render_to_target: NULL argument");
+    if (r->in_frame) return hl__fail(HL_ERR_INVALID_STATE, "hl_renderer_render_to_target: inside render_frame (use hl_render_frame_render_to_target)");
+    uint64_t t0 = now_ns();
+    frame_begin(r);
+    hl_result res = hl__record_view(r, t, stage, camera);
+    res = frame_finish(r, res, t0);
+    r->stats.cpu_ns = now_ns() - t0;
+    return res;
+}
+
+hl_result hl_renderer_render(hl_renderer *r, hl_stage *stage, hl_camera *camera) {
+    if (!r) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_render: r is NULL");
+    return hl_renderer_render_to_target(r, r->output, stage, camera);
+}
+
+hl_result hl_renderer_render_frame(hl_renderer *r, hl_render_frame_fn fn, void *user) {
+    if (!r || !fn) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_render_frame: %s is NULL", r ? "fn" : "r");
+    if (r->in_frame) return hl__fail(HL_ERR_INVALID_STATE, "hl_renderer_render_frame: already inside a frame");
+    uint64_t t0 = now_ns();
+    frame_begin(r);
+    hl_render_frame f = {r, HL_OK};
+    r->in_frame = true;
+    hl_result res = fn(&f, user);
+    r->in_frame = false;
+    if (!res && f.error) res = f.error;
+    res = frame_finish(r, res, t0);
+    r->stats.cpu_ns = now_ns() - t0;
+    return res;
+}
+
+hl_result hl_render_frame_render_to_target(hl_render_frame *f, hl_render_target *t, hl_stage *stage, hl_camera *camera) {
+    if (!f || !t) return hl__fail(HL_ERR_VALIDATION, "hl_render_frame_render_to_target: NULL argument");
+    if (f->error) return f->error;
+    hl_result res = hl__record_view(f->r, t, stage, camera);
+    if (res) f->error = res;
+    return res;
+}
+
+hl_result hl_render_frame_render(hl_render_frame *f, hl_stage *stage, hl_camera *camera) {
+    if (!f) return hl__fail(HL_ERR_VALIDATION, "hl_render_frame_render: f is NULL");
+    return hl_render_frame_render_to_target(f, f->r->output, stage, camera);
+}
+
+/* ---- present: copy a target's colour into the output ---------------------------------------- */
+typedef struct present_pass {
+    hl_graph_texture src, dst;
+} present_pass;
+
+static hl_result setup_present(hl_graph_pass_builder *b, void *params, void *user) {
+    const present_pass *p = user;
+    present_pass *copy = params;
+    *copy = *p;
+    hl_result res = hl_graph_copy_texture(b, p->src, p->dst);
+    if (!res) res = hl_graph_output_texture(b, p->dst);
+    return res;
+}
+
+static hl_result exec_present(hl_graph_ctx *ctx, void *params, void *user) {
+    (void)user;
+    const present_pass *p = params;
+    hl_rhi_texture_region all = {0};
+    return hl_rhi_cmd_copy_texture_to_texture(hl_graph_ctx_cmd(ctx), hl_graph_ctx_texture(ctx, p->src), &all,
+                                              hl_graph_ctx_texture(ctx, p->dst), 0, 0, 0, 0);
+}
+
+hl_result hl_render_frame_present(hl_render_frame *f, hl_render_target *t) {
+    if (!f || !t) return hl__fail(HL_ERR_VALIDATION, "hl_render_frame_present: NULL argument");
+    if (f->error) return f->error;
+    hl_renderer *r = f->r;
+    hl_render_target *o = r->output;
+    if (t->desc.width != o->desc.width || t->desc.height != o->desc.height || t->formats[0] != o->formats[0]) {
+        f->error = hl__fail(HL_ERR_VALIDATION,
+                            "hl_render_frame_present: the target (%ux%u %s) differs from the output (%ux%u %s)",
+                            t->desc.width, t->desc.height, hl_rhi_format_get_info(t->formats[0])->name, o->desc.width,
+                            o->desc.height, hl_rhi_format_get_info(o->formats[0])->name);
+        return f->error;
+    }
+    present_pass p;
+    p.src = hl_graph_import_texture(r->graph, t->color[0], "present source");
+    p.dst = hl_graph_import_texture(r->graph, o->color[0], "output");
+    hl_graph_pass pass = hl_graph_add_pass(r->graph, "present", HL_GRAPH_PASS_COPY, setup_present, NULL, exec_present,
+                                           &p, sizeof p);
+    if (!pass.id) f->error = hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
+    return f->error;
+}
