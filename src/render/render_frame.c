@@ -472,6 +472,8 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, 
         if (b.max.z > box.max.z) box.max.z = b.max.z;
     }
     r->stats.meshes_visible += visible;
+    res = hl__reserve_object_slots(r, visible);
+    if (res) return res;
     plan_lights(r, v, stage, fb, &box);
     r->stats.lights = (uint32_t)fb->light_info[0];
     r->stats.shadow_tiles += v->shadow_count;

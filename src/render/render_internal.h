@@ -244,8 +244,8 @@ struct hl_renderer {
     uint32_t instance_count, instance_data_capacity;
     /* objects replaced while a frame records (a grown object buffer): packets and uploads of
        this frame may still name them, so they are destroyed when the frame ends */
-    hl_rhi_buffer retired_buffers[8];
-    hl_rhi_bind_group retired_groups[8];
+    hl_rhi_buffer retired_buffers[HL__MAX_VIEWS + 1];
+    hl_rhi_bind_group retired_groups[2 * HL__MAX_VIEWS + 2];
     uint32_t retired_buffer_count, retired_group_count;
     uint64_t frame_index; /* successful frames */
     uint64_t frame_serial; /* frames attempted: stamps last_frame */
@@ -260,6 +260,8 @@ hl_result hl__gpu_geometry_get(hl_renderer *r, hl_geometry *g, hl__gpu_geometry 
 hl_result hl__gpu_texture_get(hl_renderer *r, hl_texture *t, hl__gpu_texture **out);
 hl_result hl__gpu_material_get(hl_renderer *r, hl_material *m, const hl__program *prog, hl__gpu_material **out);
 hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *m, uint32_t *slot);
+/* Makes room for `extra` more mesh slots before a view records (at most one growth a view). */
+hl_result hl__reserve_object_slots(hl_renderer *r, uint32_t extra);
 void hl__render_evict(hl_renderer *r);
 void hl__render_release_retired(hl_renderer *r);
 void *hl__record_alloc(void ***array, uint32_t *count, uint32_t *capacity, size_t size, uint32_t *index);

@@ -473,10 +473,11 @@ hl_result hl__gpu_material_get(hl_renderer *r, hl_material *mat, const hl__progr
 static hl_result grow_objects(hl_renderer *r, uint32_t need) {
     uint32_t cap = r->object_capacity;
     while (cap < need) cap *= 2;
+    if (r->retired_buffer_count >= HL__MAX_VIEWS + 1 || r->retired_group_count + 2 > 2 * HL__MAX_VIEWS + 2)
+        return hl__fail(HL_ERR_INVALID_STATE, "renderer: object buffer grew too often in one frame");
     hl_rhi_buffer nb;
     hl_result res = make_buffer(r, (uint64_t)HL__OBJECT_STRIDE * cap, HL_RHI_BUFFER_USAGE_UNIFORM, "objects", &nb);
     if (res) return res;
-    if (r->retired_buffer_count + 1 > 8 || r->retired_group_count + 2 > 8) hl__render_release_retired(r);
     r->retired_buffers[r->retired_buffer_count++] = r->object_ubo;
     r->retired_groups[r->retired_group_count++] = r->object_group;
     r->retired_groups[r->retired_group_count++] = r->shadow_object_group;
@@ -486,6 +487,13 @@ static hl_result grow_objects(hl_renderer *r, uint32_t need) {
     for (uint32_t i = 0; i < r->mesh_count; i++)
         if (r->meshes[i]) r->meshes[i]->world_revision = 0; /* upload again */
     return HL_OK;
+}
+
+hl_result hl__reserve_object_slots(hl_renderer *r, uint32_t extra) {
+    uint64_t need = (uint64_t)r->object_slots_used + extra;
+    if (need <= r->object_capacity) return HL_OK;
+    if (need > UINT32_MAX / 2) return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: too many meshes");
+    return grow_objects(r, (uint32_t)need);
 }
 
 hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *mesh, uint32_t *slot) {

@@ -1,5 +1,6 @@
 /* Result names (from the HL_RESULTS list) and the thread-local last error. */
 #include <stdio.h>
+#include <string.h>
 
 #include "rhi_internal.h"
 
@@ -36,7 +37,11 @@ void hl_clear_error(void) {
 hl_result hl__failv(hl_result code, const char *fmt, va_list ap) {
     hl__last_code = code;
     if (fmt) {
-        vsnprintf(hl__last_message, sizeof hl__last_message, fmt, ap);
+        /* format aside first: callers may wrap the previous message (an argument that points
+           into hl__last_message) */
+        char buf[sizeof hl__last_message];
+        vsnprintf(buf, sizeof buf, fmt, ap);
+        memcpy(hl__last_message, buf, sizeof buf);
     } else {
         snprintf(hl__last_message, sizeof hl__last_message, "%s", hl_result_text(code));
     }
