@@ -337,7 +337,7 @@ static hl_result exec_shadow(hl_graph_ctx *ctx, void *params, void *user) {
         res = hl_rhi_cmd_set_viewport(cmd, (float)tile->x, (float)tile->y, (float)tile->size, (float)tile->size, 0, 1);
         if (!res) res = hl_rhi_cmd_set_scissor(cmd, tile->x, tile->y, tile->size, tile->size);
         uint32_t tile_off = (v->shadow_first + t) * HL__SHADOW_STRIDE;
-        for (uint32_t i = 0; !res && i < v->draw_count; i++) {
+        for (uint32_t i = 0; !res && i < v->draw_count + v->shadow_only_count; i++) {
             const hl__draw *d = &r->draws[v->draw_first + i];
             if (!d->casts_shadows || d->transparent) continue;
             hl_rhi_draw_packet pk = d->packet;
@@ -454,15 +454,20 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, 
     const hl_frustum *fr = hl_camera_frustum(camera);
     if (!hl__reserve((void **)&r->order, &r->order_capacity, mesh_count * 3u + 1u, sizeof(uint32_t)))
         return HL_ERR_OUT_OF_MEMORY;
-    uint32_t visible = 0;
+    uint32_t visible = 0, offscreen = 0;
     hl_aabb box = {{1e30f, 1e30f, 1e30f}, {-1e30f, -1e30f, -1e30f}};
     for (uint32_t i = 0; i < mesh_count; i++) {
         hl_sphere s = hl_mesh_world_sphere(meshes[i]);
-        if (!hl_frustum_test_sphere(fr, &s)) {
+        bool in_view = hl_frustum_test_sphere(fr, &s);
+        if (!in_view) {
             r->stats.meshes_culled++;
-            continue;
+            /* a caster outside the view may still shadow what is visible: it joins the
+               shadow pass (and the bounds the directional shadow box is fitted to) only */
+            if (!hl_mesh_cast_shadows(meshes[i])) continue;
+            r->order[mesh_count + offscreen++] = i;
+        } else {
+            r->order[visible++] = i;
         }
-        r->order[visible++] = i;
         hl_aabb b = hl_mesh_world_aabb(meshes[i]);
         if (b.min.x < box.min.x) box.min.x = b.min.x;
         if (b.min.y < box.min.y) box.min.y = b.min.y;
@@ -480,7 +485,7 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, 
 
     /* draws: plain meshes one each; instanced meshes grouped by (geometry, material) */
     v->draw_first = r->draw_count;
-    if (!hl__reserve((void **)&r->draws, &r->draw_capacity, r->draw_count + visible, sizeof(hl__draw)))
+    if (!hl__reserve((void **)&r->draws, &r->draw_capacity, r->draw_count + visible + offscreen, sizeof(hl__draw)))
         return HL_ERR_OUT_OF_MEMORY;
     /* instanced ones first gathered and sorted by their batch key */
     uint32_t ninst = 0;
@@ -553,6 +558,17 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, 
     memcpy(&r->draws[v->draw_first], tmp, sizeof(hl__draw) * v->draw_count);
     v->opaque_count = 0;
     while (v->opaque_count < v->draw_count && !r->draws[v->draw_first + v->opaque_count].transparent) v->opaque_count++;
+
+    /* shadow-only draws of the casters outside the view, after the view's draws */
+    v->shadow_only_count = 0;
+    for (uint32_t i = 0; v->shadow_count && i < offscreen && !res; i++) {
+        res = build_draw(r, v, meshes[r->order[mesh_count + i]], 0, 0, false, use_fog, t, &r->draws[r->draw_count]);
+        if (!res) {
+            r->draw_count++;
+            v->shadow_only_count++;
+        }
+    }
+    if (res) return res;
 
     /* uploads of the view: Frame block, shadow tiles */
     res = hl_graph_upload_buffer(r->graph, r->frame_ubo, (uint64_t)v->frame_slot * HL__FRAME_STRIDE, fb, sizeof *fb,

@@ -1,0 +1,227 @@
+/* Renderer pixel test: frustum culling, one frame of many passes, and render events.
+ *
+ *   - culling: of two meshes, one is behind the camera: stats report 1 draw, 1 visible and 1
+ *     culled mesh, and the visible one's pixel is drawn (+-1, unlit colour); moving the
+ *     culled one into view gives 2 draws and 0 culled;
+ *   - hl_renderer_render_frame with two hl_render_frame_render_to_target calls and a present
+ *     is ONE frame: frame_index + 1, 3 passes (two opaque passes and the present copy), draws
+ *     summed over both views; the output then holds the presented target's colours (+-1);
+ *   - events: before_render / after_render fire once per successful frame with the frame
+ *     index; a frame whose callback fails (returns an error, or records a present of a
+ *     target of the wrong size) returns that error, does not advance frame_index and does
+ *     not fire after_render; the next frame works again. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "hilo3d/renderer.h"
+#include "hl_test.h"
+
+enum { W = 32, H = 32 };
+static hl_backend g_backend;
+
+static inline hl_backend backend_of(int argc, char **argv) {
+    return hl_test_backend_arg(argc, argv, HL_RHI_BACKEND_WEBGPU) == HL_RHI_BACKEND_GLES3 ? HL_BACKEND_GLES3
+                                                                                          : HL_BACKEND_WEBGPU;
+}
+
+/* Linear [0, 1] -> sRGB byte (the exact encode of an RGBA8 sRGB target). */
+static inline int srgb_byte(float c) {
+    c = c < 0 ? 0 : c > 1 ? 1 : c;
+    float s = c <= 0.0031308f ? c * 12.92f : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f;
+    return (int)floorf(s * 255.0f + 0.5f);
+}
+
+static inline hl_renderer *make_renderer(uint32_t w, uint32_t h, uint32_t samples) {
+    hl_renderer_desc rd = {0};
+    rd.backend = g_backend;
+    rd.width = w;
+    rd.height = h;
+    rd.sample_count = samples;
+    hl_renderer *r = NULL;
+    HL_CHECK_OK(hl_renderer_create(&rd, &r));
+    return r;
+}
+
+/* An orthographic camera at (0, 0, 5) looking down -Z over [-1, 1]^2, added to s. */
+static inline hl_camera *front_camera(hl_stage *s) {
+    hl_camera_desc cd = {0};
+    cd.projection = HL_PROJECTION_ORTHOGRAPHIC;
+    cd.near_plane = 0.1f, cd.far_plane = 20.0f;
+    hl_camera *c = NULL;
+    HL_CHECK_OK(hl_camera_create(&cd, &c));
+    if (!c) return NULL;
+    hl_node_set_translation(hl_camera_node(c), (hl_vec3){0, 0, 5});
+    HL_CHECK_OK(hl_stage_add(s, hl_camera_node(c)));
+    return c;
+}
+
+/* A mesh of geometry + material at pos, added to s (the mesh holds its own references). */
+static inline hl_mesh *add_mesh(hl_stage *s, hl_geometry *g, hl_material *m, hl_vec3 pos) {
+    hl_mesh_desc md = {0};
+    md.geometry = g;
+    md.material = m;
+    hl_mesh *mesh = NULL;
+    HL_CHECK_OK(hl_mesh_create(&md, &mesh));
+    if (!mesh) return NULL;
+    hl_node_set_translation(hl_mesh_node(mesh), pos);
+    HL_CHECK_OK(hl_stage_add(s, hl_mesh_node(mesh)));
+    return mesh;
+}
+
+static inline hl_material *basic(float r, float g, float b, float a) {
+    hl_basic_material_desc bd = {0};
+    bd.color = (hl_color){r, g, b, a};
+    if (a < 1.0f) {
+        bd.state.alpha_mode = HL_ALPHA_BLEND;
+    }
+    hl_material *m = NULL;
+    HL_CHECK_OK(hl_material_create_basic(&bd, &m));
+    return m;
+}
+
+static inline hl_geometry *plane(float w, float h) {
+    hl_plane_desc pd = {w, h, 1, 1};
+    hl_geometry *g = NULL;
+    HL_CHECK_OK(hl_geometry_create_plane(&pd, &g));
+    return g;
+}
+
+typedef struct events {
+    int before, after;
+    uint64_t last_before, last_after;
+} events;
+
+static void on_before(hl_renderer *r, uint64_t frame, void *user) {
+    (void)r;
+    events *e = user;
+    e->before++;
+    e->last_before = frame;
+}
+
+static void on_after(hl_renderer *r, uint64_t frame, void *user) {
+    (void)r;
+    events *e = user;
+    e->after++;
+    e->last_after = frame;
+}
+
+typedef struct frame_ctx {
+    hl_render_target *t1, *t2, *small;
+    hl_stage *s;
+    hl_camera *cam;
+    int mode; /* 0 = two targets + present, 1 = fail from the callback, 2 = bad present */
+} frame_ctx;
+
+static hl_result frame_fn(hl_render_frame *f, void *user) {
+    frame_ctx *c = user;
+    hl_result res = hl_render_frame_render_to_target(f, c->t1, c->s, c->cam);
+    if (!res) res = hl_render_frame_render_to_target(f, c->t2, c->s, c->cam);
+    if (res) return res;
+    if (c->mode == 1) return HL_ERR_VALIDATION;
+    if (c->mode == 2) {
+        HL_CHECK_RESULT(hl_render_frame_present(f, c->small), HL_ERR_VALIDATION);
+        return HL_OK; /* the recorded error fails the frame anyway */
+    }
+    return hl_render_frame_present(f, c->t2);
+}
+
+int main(int argc, char **argv) {
+    g_backend = backend_of(argc, argv);
+    events ev = {0};
+    hl_renderer_desc rd = {0};
+    rd.backend = g_backend;
+    rd.width = W;
+    rd.height = H;
+    rd.sample_count = 1;
+    rd.before_render = on_before;
+    rd.after_render = on_after;
+    rd.event_user = &ev;
+    hl_renderer *r = NULL;
+    HL_CHECK_OK(hl_renderer_create(&rd, &r));
+    if (!r) return hl_test_finish();
+    const hl_render_stats *st = hl_renderer_stats(r);
+    hl_stage *s = NULL;
+    HL_CHECK_OK(hl_stage_create(&s));
+    hl_stage_set_clear_color(s, (hl_color){0, 0, 0, 1});
+    hl_camera *cam = front_camera(s);
+    hl_geometry *g = plane(1, 1);
+    hl_material *mv = basic(1, 0.5f, 0, 1), *mc = basic(0, 0, 1, 1);
+    add_mesh(s, g, mv, (hl_vec3){-0.5f, 0, 0});
+    hl_mesh *hidden = add_mesh(s, g, mc, (hl_vec3){0.5f, 0, 10}); /* behind the camera (z = 5) */
+
+    static uint8_t img[W * H * 4];
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    printf("culled case: draws %u visible %u culled %u\n", st->draws, st->meshes_visible, st->meshes_culled);
+    HL_CHECK_EQ(st->draws, 1);
+    HL_CHECK_EQ(st->meshes_visible, 1);
+    HL_CHECK_EQ(st->meshes_culled, 1);
+    HL_CHECK_EQ(st->frame_index, 1);
+    HL_CHECK_EQ(st->passes, 1);
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+    HL_CHECK_PIXEL(img + ((size_t)16 * W + 8) * 4, 255, srgb_byte(0.5f), 0, 255, 1);
+    HL_CHECK_PIXEL(img + ((size_t)16 * W + 24) * 4, 0, 0, 0, 255, 1);
+    hl_node_set_translation(hl_mesh_node(hidden), (hl_vec3){0.5f, 0, 0});
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK_EQ(st->draws, 2);
+    HL_CHECK_EQ(st->meshes_culled, 0);
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+    HL_CHECK_PIXEL(img + ((size_t)16 * W + 24) * 4, 0, 0, 255, 255, 1);
+    HL_CHECK_EQ(ev.before, 2);
+    HL_CHECK_EQ(ev.after, 2);
+    HL_CHECK_EQ(ev.last_after, 2);
+
+    /* one frame, many passes */
+    frame_ctx fc = {0};
+    fc.s = s;
+    fc.cam = cam;
+    hl_render_target_desc td = {0};
+    td.clear_color = (hl_color){0, 1, 0, 1};
+    HL_CHECK_OK(hl_render_target_create(r, &td, &fc.t1));
+    HL_CHECK_OK(hl_render_target_create(r, &td, &fc.t2));
+    td.width = td.height = 8;
+    HL_CHECK_OK(hl_render_target_create(r, &td, &fc.small));
+    if (!fc.t1 || !fc.t2 || !fc.small) return hl_test_finish();
+    /* the output first shows something else: clear it with the stage colour only */
+    hl_node_set_visible(hl_stage_root(s), false);
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    hl_node_set_visible(hl_stage_root(s), true);
+    uint64_t f0 = st->frame_index;
+    int after0 = ev.after;
+    HL_CHECK_OK(hl_renderer_render_frame(r, frame_fn, &fc));
+    printf("render_frame: frame %llu passes %u draws %u\n", (unsigned long long)st->frame_index, st->passes, st->draws);
+    HL_CHECK_EQ(st->frame_index, f0 + 1);
+    HL_CHECK_EQ(st->passes, 3);
+    HL_CHECK_EQ(st->draws, 4);
+    HL_CHECK_EQ(ev.after, after0 + 1);
+    HL_CHECK_EQ(ev.last_after, f0 + 1);
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+    HL_CHECK_PIXEL(img + ((size_t)16 * W + 8) * 4, 255, srgb_byte(0.5f), 0, 255, 1);
+    HL_CHECK_PIXEL(img + ((size_t)16 * W + 24) * 4, 0, 0, 255, 255, 1);
+    HL_CHECK_PIXEL(img + ((size_t)2 * W + 16) * 4, 0, 255, 0, 255, 1); /* t2's clear colour */
+
+    /* failing frames: no after_render, no frame index */
+    int before0 = ev.before;
+    fc.mode = 1;
+    HL_CHECK_RESULT(hl_renderer_render_frame(r, frame_fn, &fc), HL_ERR_VALIDATION);
+    fc.mode = 2;
+    HL_CHECK_RESULT(hl_renderer_render_frame(r, frame_fn, &fc), HL_ERR_VALIDATION);
+    HL_CHECK_EQ(st->frame_index, f0 + 1);
+    HL_CHECK_EQ(ev.after, after0 + 1);
+    HL_CHECK_EQ(ev.before, before0 + 2);
+    /* and the renderer still works */
+    fc.mode = 0;
+    HL_CHECK_OK(hl_renderer_render_frame(r, frame_fn, &fc));
+    HL_CHECK_EQ(st->frame_index, f0 + 2);
+    HL_CHECK_EQ(ev.after, after0 + 2);
+    HL_CHECK_EQ(ev.last_after, f0 + 2);
+
+    hl_render_target_destroy(r, fc.t1);
+    hl_render_target_destroy(r, fc.t2);
+    hl_render_target_destroy(r, fc.small);
+    hl_geometry_release(g);
+    hl_material_release(mv);
+    hl_material_release(mc);
+    hl_stage_destroy(s);
+    hl_renderer_destroy(r);
+    return hl_test_finish();
+}
