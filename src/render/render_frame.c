@@ -238,17 +238,40 @@ static hl_result build_draw(hl_renderer *r, const hl__view *v, hl_mesh *mesh, ui
     hl_material *mat = hl_mesh_material(mesh);
     const hl_geometry_layout *l = hl_geometry_get_layout(geo);
     const hl_material_variant *var = hl_material_get_variant(mat);
-    if (var->kind == HL_MATERIAL_SHADER)
-        return hl__fail(HL_ERR_UNSUPPORTED, "renderer: shader materials are not drawn yet (mesh '%s')",
+    bool shader_material = var->kind == HL_MATERIAL_SHADER;
+    if (shader_material && instances)
+        return hl__fail(HL_ERR_UNSUPPORTED, "renderer: mesh '%s': shader materials are not instanced",
                         hl_node_name(hl_mesh_node(mesh)));
     bool instanced = instances > 0;
-    uint64_t pkey = hl__program_key_for(l, var, instanced, receive && hl_mesh_receive_shadows(mesh), fog,
-                                        t->desc.color_count);
+    uint64_t pkey = 0;
     uint32_t pi;
-    hl_result res = hl__program_get(r, pkey, &pi);
+    hl_result res;
+    if (shader_material) {
+        res = hl__shader_material_program(r, mat, &pi);
+        if (!res) pkey = r->programs[pi].key;
+    } else {
+        pkey = hl__program_key_for(l, var, instanced, receive && hl_mesh_receive_shadows(mesh), fog, t->desc.color_count);
+        res = hl__program_get(r, pkey, &pi);
+    }
     if (res) return res;
     const hl__program *p = &r->programs[pi];
-    if ((res = shared_groups(r, p))) return res;
+    if (!p->empty_groups && (res = shared_groups(r, p))) return res;
+    if (p->empty_groups) { /* shared groups only where the shader declares the engine blocks */
+        if (!(p->empty_groups & 1u) && !r->frame_group.id) {
+            hl_rhi_bind_group_entry e = {0};
+            e.buffer = r->frame_ubo;
+            e.size = sizeof(hl__frame_block);
+            hl_rhi_bind_group_desc d = {p->bgl[0], &e, 1, "frame"};
+            if ((res = hl_rhi_bind_group_create(r->dev, &d, &r->frame_group))) return res;
+        }
+        if (!(p->empty_groups & 2u) && !r->object_group.id) {
+            hl_rhi_bind_group_entry e = {0};
+            e.buffer = r->object_ubo;
+            e.size = sizeof(hl__object_block);
+            hl_rhi_bind_group_desc d = {p->bgl[1], &e, 1, "objects"};
+            if ((res = hl_rhi_bind_group_create(r->dev, &d, &r->object_group))) return res;
+        }
+    }
     hl__gpu_geometry *g;
     hl__gpu_material *gm;
     if ((res = hl__gpu_geometry_get(r, geo, &g))) return res;
@@ -283,6 +306,12 @@ static hl_result build_draw(hl_renderer *r, const hl__view *v, hl_mesh *mesh, ui
         pk->bind_group_count = 4;
     }
     pk->dynamic_offset_mask = 3;
+    for (uint32_t gi = 0; gi < 3; gi++) {
+        if (!(p->empty_groups & (1u << gi))) continue;
+        if ((res = hl__empty_group(r, p, gi, &pk->bind_groups[gi]))) return res;
+        pk->dynamic_offset_mask &= (uint8_t)~(1u << gi);
+        pk->dynamic_offsets[gi] = 0;
+    }
     packet_vertex_buffers(p, g, l, r->instance_vbo, first, instanced, pk);
     pk->indexed = l->index_count ? 1 : 0;
     pk->index_buffer = g->ibo;

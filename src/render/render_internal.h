@@ -93,6 +93,15 @@ typedef struct hl__gpu_material {
     uint64_t last_frame;
 } hl__gpu_material;
 
+/* A shader material's uniform buffer on the GPU. */
+typedef struct hl__gpu_ubuf {
+    hl_uniform_buffer *ub; /* retained */
+    hl_rhi_buffer buffer;
+    uint32_t size;
+    uint64_t revision; /* delivered */
+    uint64_t last_frame;
+} hl__gpu_ubuf;
+
 /* Per mesh: its object-block slot (persistent while the mesh keeps being drawn). */
 typedef struct hl__gpu_mesh {
     const hl_mesh *mesh;
@@ -111,6 +120,7 @@ typedef struct hl__program {
     uint32_t group_count;
     hl_rhi_pipeline_layout layout;
     int32_t location[HL_ATTR_COUNT + 4]; /* vertex input locations by semantic, then instance 0..3; -1 absent */
+    uint32_t empty_groups; /* bit g: the program uses nothing in group g (shader materials) */
 } hl__program;
 
 /* Pipeline cache entry: exact key, the pipeline. */
@@ -202,6 +212,10 @@ struct hl_renderer {
     uint32_t material_count, material_capacity;
     hl__gpu_mesh **meshes;
     uint32_t mesh_count, mesh_capacity;
+    hl__ptr_map ubuf_map;
+    hl__gpu_ubuf **ubufs;
+    uint32_t ubuf_count, ubuf_capacity;
+    hl_rhi_bind_group empty_group;
     uint32_t *free_object_slots;
     uint32_t free_object_count, free_object_capacity;
     uint32_t object_slots_used;
@@ -275,6 +289,13 @@ hl_result hl__pipeline_get(hl_renderer *r, const hl__pipeline_key *key, const hl
 uint64_t hl__program_key_for(const hl_geometry_layout *layout, const hl_material_variant *v, bool instanced,
                              bool receive_shadows, bool fog, uint32_t mrt_count);
 void hl__render_programs_free(hl_renderer *r);
+void hl__program_release(hl_renderer *r, hl__program *p);
+
+/* render_shader_material.c */
+hl_result hl__shader_material_program(hl_renderer *r, hl_material *m, uint32_t *index);
+hl_result hl__shader_material_group(hl_renderer *r, hl_material *m, const hl__program *p, hl__gpu_material *gm);
+hl_result hl__empty_group(hl_renderer *r, const hl__program *p, uint32_t g, hl_rhi_bind_group *out);
+void hl__render_ubufs_free(hl_renderer *r);
 enum {
     HL__DEF_HAS_NORMAL = 1u << 0,
     HL__DEF_HAS_TANGENT = 1u << 1,

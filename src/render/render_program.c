@@ -134,7 +134,7 @@ static hl_result program_create(hl_renderer *r, uint64_t key, hl__program *p) {
     return res;
 }
 
-static void program_free(hl_renderer *r, hl__program *p) {
+void hl__program_release(hl_renderer *r, hl__program *p) {
     hl_rhi_pipeline_layout_destroy(r->dev, p->layout);
     for (uint32_t g = 0; g < 4; g++) hl_rhi_bind_group_layout_destroy(r->dev, p->bgl[g]);
     hl_rhi_shader_destroy(r->dev, p->vs);
@@ -155,7 +155,7 @@ hl_result hl__program_get(hl_renderer *r, uint64_t key, uint32_t *index) {
     hl__program *p = &r->programs[r->program_count];
     hl_result res = program_create(r, key, p);
     if (res) {
-        program_free(r, p);
+        hl__program_release(r, p);
         return res;
     }
     *index = r->program_count++;
@@ -272,7 +272,7 @@ hl_result hl__pipeline_get(hl_renderer *r, const hl__pipeline_key *key, const hl
 
 void hl__render_programs_free(hl_renderer *r) {
     for (uint32_t i = 0; i < r->pipeline_count; i++) hl_rhi_render_pipeline_destroy(r->dev, r->pipelines[i].pipeline);
-    for (uint32_t i = 0; i < r->program_count; i++) program_free(r, &r->programs[i]);
+    for (uint32_t i = 0; i < r->program_count; i++) hl__program_release(r, &r->programs[i]);
     hl__free(r->pipelines);
     hl__free(r->programs);
     r->pipelines = NULL;

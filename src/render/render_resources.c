@@ -430,6 +430,11 @@ hl_result hl__gpu_material_get(hl_renderer *r, hl_material *mat, const hl__progr
         m = r->materials[i];
     }
     m->last_frame = r->frame_serial;
+    if (hl_material_get_kind(mat) == HL_MATERIAL_SHADER) {
+        hl_result res = hl__shader_material_group(r, mat, prog, m);
+        if (!res) *out = m;
+        return res;
+    }
     uint64_t rev = hl_material_revision(mat);
     if (m->ubo_revision != rev) {
         hl__material_block b;

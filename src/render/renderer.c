@@ -240,6 +240,8 @@ void hl_renderer_destroy(hl_renderer *r) {
     if (r->output) hl_render_target_destroy(r, r->output);
     if (r->dev) {
         hl__render_release_retired(r);
+        hl_rhi_bind_group_destroy(r->dev, r->empty_group);
+        hl__render_ubufs_free(r);
         hl__render_programs_free(r);
         hl__render_resources_free(r);
     }
