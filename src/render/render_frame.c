@@ -277,7 +277,26 @@ static hl_result build_draw(hl_renderer *r, const hl__view *v, hl_mesh *mesh, ui
     if ((res = hl__gpu_geometry_get(r, geo, &g))) return res;
     if ((res = hl__gpu_material_get(r, mat, p, &gm))) return res;
     uint32_t slot = 0;
-    if (!instanced && (res = hl__gpu_mesh_slot(r, mesh, &slot))) return res;
+    hl__gpu_mesh *rec = NULL;
+    uint64_t sig[6] = {0, 0, 0, 0, 0, 0};
+    if (!instanced) {
+        if ((res = hl__gpu_mesh_slot(r, mesh, &rec))) return res;
+        slot = rec->slot;
+        bool casts = hl_mesh_cast_shadows(mesh) && v->shadow_count > 0;
+        sig[0] = hl_mesh_revision(mesh);
+        sig[1] = hl_material_variant_revision(mat) ^ (l->layout_key * 0x9e3779b97f4a7c15ull) ^ pkey;
+        sig[2] = (uint64_t)(uintptr_t)t ^ (t->generation << 40) ^ ((uint64_t)casts << 62);
+        sig[3] = (uint64_t)gm->group.id | ((uint64_t)g->vbo.id << 32);
+        sig[4] = (uint64_t)r->object_group.id | ((uint64_t)r->frame_group.id << 32); /* shared groups */
+        sig[5] = (uint64_t)r->atlas_group.id | ((uint64_t)r->shadow_object_group.id << 32);
+        if (rec->prepared && !memcmp(sig, rec->prepared_sig, sizeof sig)) {
+            *out = *rec->prepared;
+            out->packet.dynamic_offsets[0] = p->empty_groups & 1u ? 0 : v->frame_slot * HL__FRAME_STRIDE;
+            out->mesh = mesh;
+            r->stats.prepared_reused++;
+            return HL_OK;
+        }
+    }
 
     hl__pipeline_key k;
     memset(&k, 0, sizeof k);
@@ -341,6 +360,12 @@ static hl_result build_draw(hl_renderer *r, const hl__view *v, hl_mesh *mesh, ui
         sk.instanced = instanced;
         sk.shadow = 1;
         if ((res = hl__pipeline_get(r, &sk, l, &out->shadow_pipeline))) return res;
+    }
+    if (rec) {
+        if (!rec->prepared && !(rec->prepared = hl__malloc(sizeof *rec->prepared))) return HL_ERR_OUT_OF_MEMORY;
+        *rec->prepared = *out;
+        memcpy(rec->prepared_sig, sig, sizeof sig);
+        r->stats.prepared_rebuilt++;
     }
     return HL_OK;
 }

@@ -107,8 +107,12 @@ typedef struct hl__gpu_mesh {
     const hl_mesh *mesh;
     uint32_t slot;
     uint64_t world_revision;    /* delivered */
-    uint64_t uploaded_identity; /* the identity that world_revision belongs to */
     uint64_t last_frame;
+    /* PreparedDraw: the last draw built for the mesh, reused while what it was built from is
+       unchanged (prepared_sig: mesh revision, material variant + geometry layout, target and
+       frame flags, bindings) */
+    struct hl__draw *prepared;
+    uint64_t prepared_sig[6];
 } hl__gpu_mesh;
 
 /* A compiled program variant with its layouts. */
@@ -205,16 +209,16 @@ struct hl_renderer {
     /* records are allocated one by one (the graph's upload batch holds pointers to their
        delivered revisions until the frame commits); the arrays hold pointers, NULL = free */
     hl__gpu_geometry **geometries;
-    uint32_t geometry_count, geometry_capacity;
+    uint32_t geometry_count, geometry_capacity, geometry_hint;
     hl__gpu_texture **textures;
-    uint32_t texture_count, texture_capacity;
+    uint32_t texture_count, texture_capacity, texture_hint;
     hl__gpu_material **materials;
-    uint32_t material_count, material_capacity;
+    uint32_t material_count, material_capacity, material_hint;
     hl__gpu_mesh **meshes;
-    uint32_t mesh_count, mesh_capacity;
+    uint32_t mesh_count, mesh_capacity, mesh_hint;
     hl__ptr_map ubuf_map;
     hl__gpu_ubuf **ubufs;
-    uint32_t ubuf_count, ubuf_capacity;
+    uint32_t ubuf_count, ubuf_capacity, ubuf_hint;
     hl_rhi_bind_group empty_group;
     uint32_t *free_object_slots;
     uint32_t free_object_count, free_object_capacity;
@@ -274,12 +278,15 @@ void hl__render_resources_free(hl_renderer *r);
 hl_result hl__gpu_geometry_get(hl_renderer *r, hl_geometry *g, hl__gpu_geometry **out);
 hl_result hl__gpu_texture_get(hl_renderer *r, hl_texture *t, hl__gpu_texture **out);
 hl_result hl__gpu_material_get(hl_renderer *r, hl_material *m, const hl__program *prog, hl__gpu_material **out);
-hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *m, uint32_t *slot);
+hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *m, hl__gpu_mesh **out);
 /* Makes room for `extra` more mesh slots before a view records (at most one growth a view). */
 hl_result hl__reserve_object_slots(hl_renderer *r, uint32_t extra);
 void hl__render_evict(hl_renderer *r);
 void hl__render_release_retired(hl_renderer *r);
-void *hl__record_alloc(void ***array, uint32_t *count, uint32_t *capacity, size_t size, uint32_t *index);
+/* Records: hint is the lowest index that may be free (kept by alloc and clear). */
+void *hl__record_alloc(void ***array, uint32_t *count, uint32_t *capacity, uint32_t *hint, size_t size, uint32_t *index);
+/* Frees record i of the array (hl__free) and makes its slot reusable. */
+void hl__record_clear(void **array, uint32_t i, uint32_t *hint);
 void hl__gpu_texture_release(hl_renderer *r, uint32_t index);
 
 /* render_program.c */

@@ -87,9 +87,9 @@ void hl__ptr_map_free(hl__ptr_map *m) {
 }
 
 /* ---- records: one allocation each, found through pointer arrays ------------------------------ */
-void *hl__record_alloc(void ***array, uint32_t *count, uint32_t *capacity, size_t size, uint32_t *index) {
+void *hl__record_alloc(void ***array, uint32_t *count, uint32_t *capacity, uint32_t *hint, size_t size, uint32_t *index) {
     uint32_t i;
-    for (i = 0; i < *count && (*array)[i]; i++) {
+    for (i = *hint; i < *count && (*array)[i]; i++) {
     }
     if (i == *count) {
         if (!hl__reserve((void **)array, capacity, *count + 1, sizeof(void *))) return NULL;
@@ -103,7 +103,14 @@ void *hl__record_alloc(void ***array, uint32_t *count, uint32_t *capacity, size_
     }
     (*array)[i] = rec;
     *index = i;
+    *hint = i + 1;
     return rec;
+}
+
+void hl__record_clear(void **array, uint32_t i, uint32_t *hint) {
+    hl__free(array[i]);
+    array[i] = NULL;
+    if (i < *hint) *hint = i;
 }
 
 /* ---- shared objects ------------------------------------------------------------------------------ */
@@ -154,8 +161,7 @@ void hl__gpu_texture_release(hl_renderer *r, uint32_t i) {
     hl_rhi_sampler_destroy(r->dev, t->sampler);
     hl__ptr_map_remove(&r->texture_map, t->texture);
     hl_texture_release(t->texture);
-    hl__free(t);
-    r->textures[i] = NULL;
+    hl__record_clear((void **)r->textures, i, &r->texture_hint);
 }
 
 static void gpu_material_release(hl_renderer *r, uint32_t i) {
@@ -164,8 +170,7 @@ static void gpu_material_release(hl_renderer *r, uint32_t i) {
     hl_rhi_buffer_destroy(r->dev, m->ubo);
     hl__ptr_map_remove(&r->material_map, m->material);
     hl_material_release(m->material);
-    hl__free(m);
-    r->materials[i] = NULL;
+    hl__record_clear((void **)r->materials, i, &r->material_hint);
 }
 
 static void gpu_geometry_release(hl_renderer *r, uint32_t i) {
@@ -174,8 +179,7 @@ static void gpu_geometry_release(hl_renderer *r, uint32_t i) {
     hl_rhi_buffer_destroy(r->dev, g->ibo);
     hl__ptr_map_remove(&r->geometry_map, g->geometry);
     hl_geometry_release(g->geometry);
-    hl__free(g);
-    r->geometries[i] = NULL;
+    hl__record_clear((void **)r->geometries, i, &r->geometry_hint);
 }
 
 void hl__render_resources_free(hl_renderer *r) {
@@ -185,7 +189,10 @@ void hl__render_resources_free(hl_renderer *r) {
         if (r->materials[i]) gpu_material_release(r, i);
     for (uint32_t i = 0; i < r->texture_count; i++)
         if (r->textures[i]) hl__gpu_texture_release(r, i);
-    for (uint32_t i = 0; i < r->mesh_count; i++) hl__free(r->meshes[i]);
+    for (uint32_t i = 0; i < r->mesh_count; i++) {
+        if (r->meshes[i]) hl__free(r->meshes[i]->prepared);
+        hl__free(r->meshes[i]);
+    }
     hl__free(r->geometries);
     hl__free(r->materials);
     hl__free(r->textures);
@@ -217,7 +224,7 @@ hl_result hl__gpu_geometry_get(hl_renderer *r, hl_geometry *geo, hl__gpu_geometr
     const hl_geometry_layout *l = hl_geometry_get_layout(geo);
     if (i == UINT32_MAX) {
         r->stats.cache_misses++;
-        g = hl__record_alloc((void ***)&r->geometries, &r->geometry_count, &r->geometry_capacity, sizeof *g, &i);
+        g = hl__record_alloc((void ***)&r->geometries, &r->geometry_count, &r->geometry_capacity, &r->geometry_hint, sizeof *g, &i);
         if (!g) return HL_ERR_OUT_OF_MEMORY;
         uint32_t vusage = HL_RHI_BUFFER_USAGE_VERTEX;
         hl_result res = make_buffer(r, l->vertex_bytes, vusage, hl_geometry_label(geo), &g->vbo);
@@ -226,8 +233,7 @@ hl_result hl__gpu_geometry_get(hl_renderer *r, hl_geometry *geo, hl__gpu_geometr
         if (res || !hl__ptr_map_put(&r->geometry_map, geo, i)) {
             hl_rhi_buffer_destroy(r->dev, g->vbo);
             hl_rhi_buffer_destroy(r->dev, g->ibo);
-            hl__free(g);
-            r->geometries[i] = NULL;
+            hl__record_clear((void **)r->geometries, i, &r->geometry_hint);
             return res ? res : HL_ERR_OUT_OF_MEMORY;
         }
         hl_geometry_retain(geo);
@@ -334,11 +340,10 @@ hl_result hl__gpu_texture_get(hl_renderer *r, hl_texture *tex, hl__gpu_texture *
     hl__gpu_texture *t;
     if (i == UINT32_MAX) {
         r->stats.cache_misses++;
-        t = hl__record_alloc((void ***)&r->textures, &r->texture_count, &r->texture_capacity, sizeof *t, &i);
+        t = hl__record_alloc((void ***)&r->textures, &r->texture_count, &r->texture_capacity, &r->texture_hint, sizeof *t, &i);
         if (!t) return HL_ERR_OUT_OF_MEMORY;
         if (!hl__ptr_map_put(&r->texture_map, tex, i)) {
-            hl__free(t);
-            r->textures[i] = NULL;
+            hl__record_clear((void **)r->textures, i, &r->texture_hint);
             return HL_ERR_OUT_OF_MEMORY;
         }
         hl_texture_retain(tex);
@@ -413,14 +418,13 @@ hl_result hl__gpu_material_get(hl_renderer *r, hl_material *mat, const hl__progr
     hl__gpu_material *m;
     if (i == UINT32_MAX) {
         r->stats.cache_misses++;
-        m = hl__record_alloc((void ***)&r->materials, &r->material_count, &r->material_capacity, sizeof *m, &i);
+        m = hl__record_alloc((void ***)&r->materials, &r->material_count, &r->material_capacity, &r->material_hint, sizeof *m, &i);
         if (!m) return HL_ERR_OUT_OF_MEMORY;
         hl_result res = make_buffer(r, sizeof(hl__material_block), HL_RHI_BUFFER_USAGE_UNIFORM, hl_material_label(mat),
                                     &m->ubo);
         if (res || !hl__ptr_map_put(&r->material_map, mat, i)) {
             hl_rhi_buffer_destroy(r->dev, m->ubo);
-            hl__free(m);
-            r->materials[i] = NULL;
+            hl__record_clear((void **)r->materials, i, &r->material_hint);
             return res ? res : HL_ERR_OUT_OF_MEMORY;
         }
         hl_material_retain(mat);
@@ -501,11 +505,11 @@ hl_result hl__reserve_object_slots(hl_renderer *r, uint32_t extra) {
     return grow_objects(r, (uint32_t)need);
 }
 
-hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *mesh, uint32_t *slot) {
+hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *mesh, hl__gpu_mesh **out) {
     uint32_t i = hl__ptr_map_get(&r->mesh_map, mesh);
     hl__gpu_mesh *gm;
     if (i == UINT32_MAX) {
-        gm = hl__record_alloc((void ***)&r->meshes, &r->mesh_count, &r->mesh_capacity, sizeof *gm, &i);
+        gm = hl__record_alloc((void ***)&r->meshes, &r->mesh_count, &r->mesh_capacity, &r->mesh_hint, sizeof *gm, &i);
         if (!gm) return HL_ERR_OUT_OF_MEMORY;
         uint32_t s;
         if (r->free_object_count) {
@@ -516,8 +520,7 @@ hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *mesh, uint32_t *slot)
                 hl_result res = grow_objects(r, s + 1);
                 if (res) {
                     r->object_slots_used--;
-                    hl__free(gm);
-                    r->meshes[i] = NULL;
+                    hl__record_clear((void **)r->meshes, i, &r->mesh_hint);
                     return res;
                 }
             }
@@ -528,8 +531,7 @@ hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *mesh, uint32_t *slot)
             if (hl__reserve((void **)&r->free_object_slots, &r->free_object_capacity, r->free_object_count + 1,
                             sizeof(uint32_t)))
                 r->free_object_slots[r->free_object_count++] = s;
-            hl__free(gm);
-            r->meshes[i] = NULL;
+            hl__record_clear((void **)r->meshes, i, &r->mesh_hint);
             return HL_ERR_OUT_OF_MEMORY;
         }
         gm->slot = s;
@@ -556,7 +558,7 @@ hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *mesh, uint32_t *slot)
         if (res) return res;
         r->stats.upload_bytes += sizeof b;
     }
-    *slot = gm->slot;
+    *out = gm;
     return HL_OK;
 }
 
@@ -568,11 +570,11 @@ void hl__render_evict(hl_renderer *r) {
         hl__gpu_mesh *m = r->meshes[i];
         if (!m || m->last_frame >= old) continue;
         hl__ptr_map_remove(&r->mesh_map, m->mesh);
+        hl__free(m->prepared);
         if (hl__reserve((void **)&r->free_object_slots, &r->free_object_capacity, r->free_object_count + 1,
                         sizeof(uint32_t)))
             r->free_object_slots[r->free_object_count++] = m->slot;
-        hl__free(m);
-        r->meshes[i] = NULL;
+        hl__record_clear((void **)r->meshes, i, &r->mesh_hint);
     }
     for (uint32_t i = 0; i < r->material_count; i++)
         if (r->materials[i] && r->materials[i]->last_frame < old) gpu_material_release(r, i);

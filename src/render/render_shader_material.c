@@ -20,7 +20,7 @@ static hl_result ubuf_get(hl_renderer *r, hl_uniform_buffer *ub, hl__gpu_ubuf **
     uint32_t i = hl__ptr_map_get(&r->ubuf_map, ub);
     hl__gpu_ubuf *g;
     if (i == UINT32_MAX) {
-        g = hl__record_alloc((void ***)&r->ubufs, &r->ubuf_count, &r->ubuf_capacity, sizeof *g, &i);
+        g = hl__record_alloc((void ***)&r->ubufs, &r->ubuf_count, &r->ubuf_capacity, &r->ubuf_hint, sizeof *g, &i);
         if (!g) return HL_ERR_OUT_OF_MEMORY;
         hl_rhi_buffer_desc d = {0};
         d.size = (hl_uniform_buffer_size(ub) + 15u) & ~(uint64_t)15u;
@@ -29,8 +29,7 @@ static hl_result ubuf_get(hl_renderer *r, hl_uniform_buffer *ub, hl__gpu_ubuf **
         hl_result res = hl_rhi_buffer_create(r->dev, &d, &g->buffer);
         if (res || !hl__ptr_map_put(&r->ubuf_map, ub, i)) {
             hl_rhi_buffer_destroy(r->dev, g->buffer);
-            hl__free(g);
-            r->ubufs[i] = NULL;
+            hl__record_clear((void **)r->ubufs, i, &r->ubuf_hint);
             return res ? res : HL_ERR_OUT_OF_MEMORY;
         }
         hl_uniform_buffer_retain(ub);

@@ -167,14 +167,13 @@ hl_texture *hl_render_target_texture(hl_render_target *t, uint32_t index) {
     hl_texture *tex = NULL;
     if (hl_texture_create(&d, &tex)) return NULL;
     uint32_t i;
-    hl__gpu_texture *g = hl__record_alloc((void ***)&r->textures, &r->texture_count, &r->texture_capacity, sizeof *g, &i);
+    hl__gpu_texture *g = hl__record_alloc((void ***)&r->textures, &r->texture_count, &r->texture_capacity, &r->texture_hint, sizeof *g, &i);
     if (!g) {
         hl_texture_release(tex);
         return NULL;
     }
     if (!hl__ptr_map_put(&r->texture_map, tex, i)) {
-        hl__free(g);
-        r->textures[i] = NULL;
+        hl__record_clear((void **)r->textures, i, &r->texture_hint);
         hl_texture_release(tex);
         return NULL;
     }
