@@ -86,9 +86,11 @@ int hl_cli_render(int argc, char **argv) {
         printf("draws %u, instances %u, faces %llu, passes %u, meshes visible %u culled %u, lights %u, shadow tiles %u\n",
                s->draws, s->instances, (unsigned long long)s->faces, s->passes, s->meshes_visible, s->meshes_culled,
                s->lights, s->shadow_tiles);
-        printf("pipeline switches %llu, bind group switches %llu, cache hits %llu misses %llu, uploads %llu bytes\n",
+        printf("pipeline switches %llu, bind group switches %llu, cache hits %llu misses %llu, prepared draws reused %llu "
+               "rebuilt %llu, uploads %llu bytes\n",
                (unsigned long long)s->pipeline_switches, (unsigned long long)s->bind_group_switches,
                (unsigned long long)s->cache_hits, (unsigned long long)s->cache_misses,
+               (unsigned long long)s->prepared_reused, (unsigned long long)s->prepared_rebuilt,
                (unsigned long long)s->upload_bytes);
         printf("wrote %s (%ux%u, %ux MSAA)\n", out, rd.width, rd.height, rd.sample_count);
     }
