@@ -43,6 +43,7 @@ typedef struct scene {
     hl_rhi_texture target;
     hl_rhi_texture_view view;
     uint32_t pos_location;
+    hl_rhi_draw_packet *packets; /* the prepared draws: one per draw, its own dynamic offset */
 } scene;
 
 #define TRY(expr)                                                                                      \
@@ -116,11 +117,26 @@ static hl_result scene_create(scene *s, uint32_t draws) {
     td.usage = HL_RHI_TEXTURE_USAGE_RENDER_ATTACHMENT | HL_RHI_TEXTURE_USAGE_COPY_SRC;
     TRY(hl_rhi_texture_create(dev, &td, &s->target));
     TRY(hl_rhi_texture_view_create(dev, s->target, NULL, &s->view));
+    s->packets = calloc(draws, sizeof *s->packets);
+    if (!s->packets) return HL_ERR_OUT_OF_MEMORY;
+    for (uint32_t i = 0; i < draws; i++) {
+        hl_rhi_draw_packet *p = &s->packets[i];
+        p->pipeline = s->pipe;
+        p->bind_groups[0] = s->group;
+        p->dynamic_offsets[0] = i * SLICE;
+        p->bind_group_count = 1;
+        p->dynamic_offset_mask = 1;
+        p->vertex_buffers[0] = s->vbo;
+        p->vertex_buffer_count = 1;
+        p->count = 3;
+        p->instance_count = 1;
+    }
     return HL_OK;
 }
 
 static void scene_destroy(scene *s) {
     hl_rhi_device *dev = s->dev;
+    free(s->packets);
     hl_rhi_texture_view_destroy(dev, s->view);
     hl_rhi_texture_destroy(dev, s->target);
     hl_rhi_bind_group_destroy(dev, s->group);
@@ -148,14 +164,11 @@ static hl_result engine_frame(scene *s, uint32_t draws, uint64_t *encode_ns) {
     TRY(hl_rhi_cmd_begin_render_pass(cmd, &rp));
     TRY(hl_rhi_cmd_set_pipeline(cmd, s->pipe));
     TRY(hl_rhi_cmd_set_vertex_buffer(cmd, 0, s->vbo, 0));
-    for (uint32_t i = 0; i < draws; i++) {
-        uint32_t off = i * SLICE;
-        hl_result r = hl_rhi_cmd_set_bind_group(cmd, 0, s->group, &off, 1);
-        if (!r) r = hl_rhi_cmd_draw(cmd, 3, 1, 0, 0);
-        if (r) {
-            hl_rhi_abort_frame(s->dev);
-            return r;
-        }
+    /* the engine's hot path: prepared draw packets, one call for the pass */
+    hl_result r = hl_rhi_cmd_draw_packets(cmd, s->packets, draws, NULL);
+    if (r) {
+        hl_rhi_abort_frame(s->dev);
+        return r;
     }
     TRY(hl_rhi_cmd_end_render_pass(cmd));
     hl_rhi_submission sub;

@@ -722,8 +722,11 @@ hl_result hl_rhi_cmd_draw_packets(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *pac
         for (uint32_t g = 0; g < p->bind_group_count; g++) {
             uint32_t n = (p->dynamic_offset_mask >> g) & 1u;
             const uint32_t *off = &p->dynamic_offsets[g];
-            if (!p->bind_groups[g].id || !hl__same_group(cmd, g, p->bind_groups[g].id, off, n)) {
-                if ((r = hl__apply_bind_group(cmd, g, p->bind_groups[g].id, off, n, fn))) goto fail;
+            if (p->bind_groups[g].id && cmd->bind_group_id[g] == p->bind_groups[g].id &&
+                cmd->bind_group_offset_count[g] == n) {
+                if (n && cmd->bind_group_offsets[g][0] != *off && (r = hl__rebind_offsets(cmd, g, off, n, fn))) goto fail;
+            } else if ((r = hl__apply_bind_group(cmd, g, p->bind_groups[g].id, off, n, fn))) {
+                goto fail;
             }
         }
         for (uint32_t v = 0; v < p->vertex_buffer_count; v++) {
