@@ -19,76 +19,9 @@
 
 #include "hilo3d/renderer.h"
 #include "hl_test.h"
+#include "hl_test_render.h"
 
 enum { W = 64, H = 64 };
-static hl_backend g_backend;
-
-static inline hl_backend backend_of(int argc, char **argv) {
-    return hl_test_backend_arg(argc, argv, HL_RHI_BACKEND_WEBGPU) == HL_RHI_BACKEND_GLES3 ? HL_BACKEND_GLES3
-                                                                                          : HL_BACKEND_WEBGPU;
-}
-
-/* Linear [0, 1] -> sRGB byte (the exact encode of an RGBA8 sRGB target). */
-static inline int srgb_byte(float c) {
-    c = c < 0 ? 0 : c > 1 ? 1 : c;
-    float s = c <= 0.0031308f ? c * 12.92f : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f;
-    return (int)floorf(s * 255.0f + 0.5f);
-}
-
-static inline hl_renderer *make_renderer(uint32_t w, uint32_t h, uint32_t samples) {
-    hl_renderer_desc rd = {0};
-    rd.backend = g_backend;
-    rd.width = w;
-    rd.height = h;
-    rd.sample_count = samples;
-    hl_renderer *r = NULL;
-    HL_CHECK_OK(hl_renderer_create(&rd, &r));
-    return r;
-}
-
-/* An orthographic camera at (0, 0, 5) looking down -Z over [-1, 1]^2, added to s. */
-static inline hl_camera *front_camera(hl_stage *s) {
-    hl_camera_desc cd = {0};
-    cd.projection = HL_PROJECTION_ORTHOGRAPHIC;
-    cd.near_plane = 0.1f, cd.far_plane = 20.0f;
-    hl_camera *c = NULL;
-    HL_CHECK_OK(hl_camera_create(&cd, &c));
-    if (!c) return NULL;
-    hl_node_set_translation(hl_camera_node(c), (hl_vec3){0, 0, 5});
-    HL_CHECK_OK(hl_stage_add(s, hl_camera_node(c)));
-    return c;
-}
-
-/* A mesh of geometry + material at pos, added to s (the mesh holds its own references). */
-static inline hl_mesh *add_mesh(hl_stage *s, hl_geometry *g, hl_material *m, hl_vec3 pos) {
-    hl_mesh_desc md = {0};
-    md.geometry = g;
-    md.material = m;
-    hl_mesh *mesh = NULL;
-    HL_CHECK_OK(hl_mesh_create(&md, &mesh));
-    if (!mesh) return NULL;
-    hl_node_set_translation(hl_mesh_node(mesh), pos);
-    HL_CHECK_OK(hl_stage_add(s, hl_mesh_node(mesh)));
-    return mesh;
-}
-
-static inline hl_material *basic(float r, float g, float b, float a) {
-    hl_basic_material_desc bd = {0};
-    bd.color = (hl_color){r, g, b, a};
-    if (a < 1.0f) {
-        bd.state.alpha_mode = HL_ALPHA_BLEND;
-    }
-    hl_material *m = NULL;
-    HL_CHECK_OK(hl_material_create_basic(&bd, &m));
-    return m;
-}
-
-static inline hl_geometry *plane(float w, float h) {
-    hl_plane_desc pd = {w, h, 1, 1};
-    hl_geometry *g = NULL;
-    HL_CHECK_OK(hl_geometry_create_plane(&pd, &g));
-    return g;
-}
 
 typedef struct two_scenes {
     hl_render_target *t;
@@ -111,7 +44,7 @@ static void check_halves(const uint8_t *img, const int top[3], const int bottom[
 }
 
 int main(int argc, char **argv) {
-    g_backend = backend_of(argc, argv);
+    hl_test_render_backend = backend_of(argc, argv);
     hl_renderer *r = make_renderer(W, H, 1);
     if (!r) return hl_test_finish();
     two_scenes ts = {0};
@@ -146,7 +79,7 @@ int main(int argc, char **argv) {
     check_halves(img, top_b, bot_b, "target");
     HL_CHECK_OK(hl_renderer_render(r, ts.b, ts.cb));
     HL_CHECK_OK(hl_renderer_read_pixels(r, img));
-    hl_test_write_png(g_backend == HL_BACKEND_GLES3 ? "px_render_rtt_gles3.png" : "px_render_rtt_webgpu.png", W, H, img);
+    hl_test_write_png(hl_test_render_backend == HL_BACKEND_GLES3 ? "px_render_rtt_gles3.png" : "px_render_rtt_webgpu.png", W, H, img);
     check_halves(img, top_b, bot_b, "output (separate frames)");
 
     /* swap the colours and do both passes in one frame */

@@ -79,8 +79,6 @@ void hl_test_target_destroy(hl_rhi_device *dev, hl_test_target *t);
 /* Writes RGBA8 pixels as PNG (stb_image_write); false on failure. */
 int hl_test_write_png(const char *path, uint32_t w, uint32_t h, const uint8_t *rgba);
 
-#endif
-
 /* ---- a pipeline from GLSL in one call (layouts built from the reflection) ----------------- */
 typedef struct hl_test_attr {
     const char *name; /* vertex input name in the GLSL */
@@ -125,3 +123,5 @@ hl_result hl_test_begin(hl_rhi_device *dev, const hl_test_target *t, const float
                         hl_rhi_cmd **cmd);
 /* Ends the pass and the frame, waits for the submission. */
 hl_result hl_test_end(hl_rhi_device *dev, hl_rhi_cmd *cmd);
+
+#endif

@@ -1,0 +1,64 @@
+/* See hl_test_render.h. */
+#include "hl_test_render.h"
+
+#include <math.h>
+
+hl_backend hl_test_render_backend = HL_BACKEND_WEBGPU;
+
+hl_backend backend_of(int argc, char **argv) {
+    return hl_test_render_backend = hl_test_backend_arg(argc, argv, HL_RHI_BACKEND_WEBGPU) == HL_RHI_BACKEND_GLES3 ? HL_BACKEND_GLES3
+                                                                                          : HL_BACKEND_WEBGPU;
+}
+int srgb_byte(float c) {
+    c = c < 0 ? 0 : c > 1 ? 1 : c;
+    float s = c <= 0.0031308f ? c * 12.92f : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f;
+    return (int)floorf(s * 255.0f + 0.5f);
+}
+hl_renderer *make_renderer(uint32_t w, uint32_t h, uint32_t samples) {
+    hl_renderer_desc rd = {0};
+    rd.backend = hl_test_render_backend;
+    rd.width = w;
+    rd.height = h;
+    rd.sample_count = samples;
+    hl_renderer *r = NULL;
+    HL_CHECK_OK(hl_renderer_create(&rd, &r));
+    return r;
+}
+hl_camera *front_camera(hl_stage *s) {
+    hl_camera_desc cd = {0};
+    cd.projection = HL_PROJECTION_ORTHOGRAPHIC;
+    cd.near_plane = 0.1f, cd.far_plane = 20.0f;
+    hl_camera *c = NULL;
+    HL_CHECK_OK(hl_camera_create(&cd, &c));
+    if (!c) return NULL;
+    hl_node_set_translation(hl_camera_node(c), (hl_vec3){0, 0, 5});
+    HL_CHECK_OK(hl_stage_add(s, hl_camera_node(c)));
+    return c;
+}
+hl_mesh *add_mesh(hl_stage *s, hl_geometry *g, hl_material *m, hl_vec3 pos) {
+    hl_mesh_desc md = {0};
+    md.geometry = g;
+    md.material = m;
+    hl_mesh *mesh = NULL;
+    HL_CHECK_OK(hl_mesh_create(&md, &mesh));
+    if (!mesh) return NULL;
+    hl_node_set_translation(hl_mesh_node(mesh), pos);
+    HL_CHECK_OK(hl_stage_add(s, hl_mesh_node(mesh)));
+    return mesh;
+}
+hl_material *basic(float r, float g, float b, float a) {
+    hl_basic_material_desc bd = {0};
+    bd.color = (hl_color){r, g, b, a};
+    if (a < 1.0f) {
+        bd.state.alpha_mode = HL_ALPHA_BLEND;
+    }
+    hl_material *m = NULL;
+    HL_CHECK_OK(hl_material_create_basic(&bd, &m));
+    return m;
+}
+hl_geometry *plane(float w, float h) {
+    hl_plane_desc pd = {w, h, 1, 1};
+    hl_geometry *g = NULL;
+    HL_CHECK_OK(hl_geometry_create_plane(&pd, &g));
+    return g;
+}

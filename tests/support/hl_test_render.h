@@ -1,0 +1,24 @@
+/* Renderer test support: the scene helpers the px_render_* tests share (public API only). */
+#ifndef HL_TEST_RENDER_H
+#define HL_TEST_RENDER_H
+
+#include "hilo3d/renderer.h"
+#include "hl_test.h"
+
+/* The backend of this run; backend_of sets it from --backend (default webgpu). */
+extern hl_backend hl_test_render_backend;
+hl_backend backend_of(int argc, char **argv);
+/* Linear [0, 1] -> sRGB byte (the exact encode of an RGBA8 sRGB target). */
+int srgb_byte(float c);
+/* A renderer of the run's backend (checks the result). */
+hl_renderer *make_renderer(uint32_t w, uint32_t h, uint32_t samples);
+/* An orthographic camera at (0, 0, 5) looking down -Z over [-1, 1]^2, added to s. */
+hl_camera *front_camera(hl_stage *s);
+/* A mesh of geometry + material at pos, added to s (the mesh holds its own references). */
+hl_mesh *add_mesh(hl_stage *s, hl_geometry *g, hl_material *m, hl_vec3 pos);
+/* A basic (unlit) material of a linear colour. */
+hl_material *basic(float r, float g, float b, float a);
+/* A w x h plane geometry in the XY plane facing +Z. */
+hl_geometry *plane(float w, float h);
+
+#endif
