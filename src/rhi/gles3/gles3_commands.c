@@ -518,17 +518,33 @@ static const hl__gl_bg_entry *hl__bg_find(const hl__gl_bind_group *bg, uint32_t 
     return NULL;
 }
 
-/* UBO ranges of group gi used by program p (dynamic_only: just those with a dynamic offset). */
-static void hl__apply_group_ubos(hl_rhi_device *dev, const hl__gl_program *p, uint32_t gi, bool dynamic_only) {
+/* UBO ranges of group gi used by program p; records which of them take dynamic offsets. */
+static void hl__apply_group_ubos(hl_rhi_device *dev, const hl__gl_program *p, uint32_t gi) {
     hl__gl_device *g = hl__gl(dev);
     const hl__gl_bind_group *bg = g->groups[gi];
+    g->dyn_slot_count[gi] = 0;
     if (!bg) return;
     for (uint32_t slot = 0; slot < p->ubo_count; slot++) {
         if (p->ubo[slot].group != gi) continue;
         const hl__gl_bg_entry *e = hl__bg_find(bg, p->ubo[slot].binding);
-        if (!e || e->kind != HL__GL_BG_UBO || (dynamic_only && e->dynamic_index < 0)) continue;
-        uint32_t off = e->offset + (e->dynamic_index >= 0 ? g->dyn[gi][e->dynamic_index] : 0u);
+        if (!e || e->kind != HL__GL_BG_UBO) continue;
+        uint32_t off = e->offset;
+        if (e->dynamic_index >= 0) {
+            off += g->dyn[gi][e->dynamic_index];
+            uint8_t k = g->dyn_slot_count[gi]++;
+            g->dyn_slots[gi][k].slot = slot;
+            g->dyn_slots[gi][k].e = e;
+        }
         hl__gl_bind_ubo(dev, slot, e->buffer, off, e->size);
+    }
+}
+
+/* The same group with new dynamic offsets: only the recorded dynamic slots. */
+static void hl__apply_group_offsets(hl_rhi_device *dev, uint32_t gi) {
+    hl__gl_device *g = hl__gl(dev);
+    for (uint32_t k = 0; k < g->dyn_slot_count[gi]; k++) {
+        const hl__gl_bg_entry *e = g->dyn_slots[gi][k].e;
+        hl__gl_bind_ubo(dev, g->dyn_slots[gi][k].slot, e->buffer, e->offset + g->dyn[gi][e->dynamic_index], e->size);
     }
 }
 
@@ -536,7 +552,7 @@ static void hl__apply_group(hl_rhi_device *dev, const hl__gl_program *p, uint32_
     hl__gl_device *g = hl__gl(dev);
     const hl__gl_bind_group *bg = g->groups[gi];
     if (!bg) return;
-    hl__apply_group_ubos(dev, p, gi, false);
+    hl__apply_group_ubos(dev, p, gi);
     for (uint32_t unit = 0; unit < p->unit_count; unit++) {
         if (p->unit[unit].group != gi) continue;
         const hl__gl_bg_entry *te = hl__bg_find(bg, p->unit[unit].binding);
@@ -571,7 +587,7 @@ static bool hl__flush(hl_rhi_device *dev) {
     if (dirty | offsets) {
         for (uint32_t gi = 0; gi < HL_RHI_MAX_BIND_GROUPS; gi++) {
             if (dirty & (1u << gi)) hl__apply_group(dev, p->prog, gi);
-            else if (offsets & (1u << gi)) hl__apply_group_ubos(dev, p->prog, gi, true);
+            else if (offsets & (1u << gi)) hl__apply_group_offsets(dev, gi);
         }
     }
     g->group_dirty &= (uint8_t)~p->prog->group_mask;

@@ -243,6 +243,10 @@ typedef struct hl__gl_device {
     bool pipeline_dirty, vao_dirty;
     uint8_t group_dirty;
     uint8_t offsets_dirty; /* same group bound again with new dynamic offsets: UBO ranges only */
+    /* Per group, the UBO slots of the applied program that take a dynamic offset and their
+       entries, recorded when the group is applied whole: rebinding offsets walks only these. */
+    struct { uint32_t slot; const struct hl__gl_bg_entry *e; } dyn_slots[HL_RHI_MAX_BIND_GROUPS][HL_RHI_MAX_BINDINGS];
+    uint8_t dyn_slot_count[HL_RHI_MAX_BIND_GROUPS];
     hl__gl_bind_group *groups[HL_RHI_MAX_BIND_GROUPS];
     uint32_t dyn[HL_RHI_MAX_BIND_GROUPS][HL_RHI_MAX_BINDINGS];
     GLuint vb[HL_RHI_MAX_VERTEX_BUFFERS];
