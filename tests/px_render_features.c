@@ -65,6 +65,17 @@ static void test_quantised(void) {
     HL_CHECK_OK(hl_renderer_read_pixels(r, img));
     HL_CHECK_PIXEL(px(img, 48, 32), 255, srgb_byte(128.0f / 255.0f), 0, 255, 2);
     HL_CHECK_PIXEL(px(img, 16, 32), 0, 0, 0, 255, 1); /* left half: clear colour */
+    /* a dirty-range update: only the 16 bytes of COLOR_0 upload, and the next frame shows them */
+    const uint8_t green[4][4] = {{0, 255, 0, 255}, {0, 255, 0, 255}, {0, 255, 0, 255}, {0, 255, 0, 255}};
+    HL_CHECK_OK(hl_geometry_update_attribute(g, HL_ATTR_COLOR_0, 0, 4, green));
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+    HL_CHECK_PIXEL(px(img, 48, 32), 0, 255, 0, 255, 1);
+    const hl_geometry_layout *gl = hl_geometry_get_layout(g);
+    uint64_t up = hl_renderer_stats(r)->upload_bytes;
+    HL_CHECK_MSG(up == 16 && up < gl->vertex_bytes,
+                 "frame upload %llu bytes: only the colour range (16 bytes), not the vertex block again",
+                 (unsigned long long)up);
     hl_material_release(m);
     hl_geometry_release(g);
     hl_stage_destroy(s);
