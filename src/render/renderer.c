@@ -300,7 +300,7 @@ static void frame_begin(hl_renderer *r) {
     if (r->desc.before_render) r->desc.before_render(r, r->stats.frame_index + 1, r->desc.event_user);
 }
 
-static hl_result frame_finish(hl_renderer *r, hl_result res, uint64_t t0) {
+static hl_result frame_finish(hl_renderer *r, hl_result res) {
     const hl_rhi_stats *rs = hl_rhi_device_stats(r->dev);
     uint64_t pipe0 = rs->pipeline_switches, bg0 = rs->bind_group_switches;
     if (!res && r->instance_count) {
@@ -349,8 +349,6 @@ static hl_result frame_finish(hl_renderer *r, hl_result res, uint64_t t0) {
         hl__render_evict(r);
     }
     hl__render_release_retired(r);
-    r->stats.cpu_ns = 0;
-    (void)t0;
     if (!res && r->desc.after_render) r->desc.after_render(r, r->stats.frame_index, r->desc.event_user);
     return res;
 }
@@ -361,7 +359,7 @@ hl_result hl_renderer_render_to_target(hl_renderer *r, hl_render_target *t, hl_s
     uint64_t t0 = now_ns();
     frame_begin(r);
     hl_result res = hl__record_view(r, t, stage, camera);
-    res = frame_finish(r, res, t0);
+    res = frame_finish(r, res);
     r->stats.cpu_ns = now_ns() - t0;
     return res;
 }
@@ -381,7 +379,7 @@ hl_result hl_renderer_render_frame(hl_renderer *r, hl_render_frame_fn fn, void *
     hl_result res = fn(&f, user);
     r->in_frame = false;
     if (!res && f.error) res = f.error;
-    res = frame_finish(r, res, t0);
+    res = frame_finish(r, res);
     r->stats.cpu_ns = now_ns() - t0;
     return res;
 }
