@@ -457,7 +457,8 @@ static hl_result exec_color(hl_graph_ctx *ctx, hl__view *v, bool transparent) {
     uint32_t count = transparent ? v->draw_count - v->opaque_count : v->opaque_count;
     /* packets sit in hl__draw records: one call each; the RHI's command-state cache carries
        the bound state from one to the next */
-    for (uint32_t i = 0; !res && i < count; i++) res = hl_rhi_cmd_draw_packets(cmd, &r->draws[first + i].packet, 1, NULL);
+    for (uint32_t i = 0; !res && i < count; i++)
+        res = hl_rhi_cmd_draw_packets(cmd, &r->draws[r->draw_order[first + i]].packet, 1, NULL);
     if (!res) res = hl_rhi_cmd_end_render_pass(cmd);
     return res;
 }
@@ -510,6 +511,14 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, 
         return HL_ERR_OUT_OF_MEMORY;
     uint32_t visible = 0, offscreen = 0;
     hl_aabb box = {{1e30f, 1e30f, 1e30f}, {-1e30f, -1e30f, -1e30f}};
+    /* the scene bounds serve only to fit directional shadow boxes */
+    bool need_box = false;
+    uint32_t light_count = 0;
+    hl_light *const *lights = hl_stage_lights(stage, &light_count);
+    for (uint32_t i = 0; i < light_count; i++) {
+        const hl_light_desc *ld = hl_light_get_desc(lights[i]);
+        need_box |= ld->kind == HL_LIGHT_DIRECTIONAL && ld->cast_shadows;
+    }
     for (uint32_t i = 0; i < mesh_count; i++) {
         hl_sphere s = hl_mesh_world_sphere(meshes[i]);
         bool in_view = hl_frustum_test_sphere(fr, &s);
@@ -522,6 +531,7 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, 
         } else {
             r->order[visible++] = i;
         }
+        if (!need_box) continue;
         hl_aabb b = hl_mesh_world_aabb(meshes[i]);
         if (b.min.x < box.min.x) box.min.x = b.min.x;
         if (b.min.y < box.min.y) box.min.y = b.min.y;
@@ -586,32 +596,47 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, 
     if (res) return res;
     v->draw_count = r->draw_count - v->draw_first;
 
-    /* order: opaque by render order / pipeline / material / geometry; transparent back to front */
+    /* order: opaque by render order / pipeline / material / geometry; transparent back to front.
+       The draws stay where they were built; r->draw_order lists them in execution order. */
     if (!hl__reserve((void **)&r->sort_items, &r->sort_capacity, v->draw_count + 1u, sizeof(sort_item)) ||
-        !hl__reserve((void **)&r->draw_tmp, &r->draw_tmp_capacity, v->draw_count + 1u, sizeof(hl__draw)))
+        !hl__reserve((void **)&r->draw_order, &r->draw_order_capacity, r->draw_count + 1u, sizeof(uint32_t)))
         return HL_ERR_OUT_OF_MEMORY;
     sort_item *si = r->sort_items;
-    hl__draw *tmp = r->draw_tmp;
-    hl_vec3 cam = eye;
     for (uint32_t i = 0; i < v->draw_count; i++) {
         hl__draw *d = &r->draws[v->draw_first + i];
-        hl_vec3 c = hl_mesh_world_sphere((hl_mesh *)d->mesh).center;
-        hl_vec3 dv = {c.x - cam.x, c.y - cam.y, c.z - cam.z};
-        d->depth = hl_vec3_length(dv);
         uint64_t order = (uint64_t)((uint32_t)hl_node_render_order(hl_mesh_node((hl_mesh *)d->mesh)) ^ 0x80000000u);
-        if (d->transparent)
+        if (d->transparent) {
+            hl_vec3 c = hl_mesh_world_sphere((hl_mesh *)d->mesh).center;
+            hl_vec3 dv = {c.x - eye.x, c.y - eye.y, c.z - eye.z};
+            d->depth = hl_vec3_length(dv);
             d->sort_key = (1ull << 63) | ((order & 0x7fffu) << 48) | (uint64_t)(~float_order(d->depth));
-        else
+        } else {
             d->sort_key = ((order & 0x7fffu) << 48) | ((uint64_t)(d->packet.pipeline.id & 0xffffu) << 32) |
                           ((uint64_t)(d->packet.bind_groups[2].id & 0xffffu) << 16) |
                           (uint64_t)(d->packet.vertex_buffers[0].id & 0xffffu);
+        }
         si[i] = (sort_item){d->sort_key, i};
     }
-    qsort(si, v->draw_count, sizeof *si, sort_cmp);
-    for (uint32_t i = 0; i < v->draw_count; i++) tmp[i] = r->draws[v->draw_first + si[i].index];
-    memcpy(&r->draws[v->draw_first], tmp, sizeof(hl__draw) * v->draw_count);
+    /* A static scene builds the same keys in the same order every frame: then last frame's
+       order holds and the sort is skipped. */
+    struct hl__sort_cache *sc = &r->sort_cache[v->frame_slot];
+    bool same = sc->count == v->draw_count;
+    for (uint32_t i = 0; same && i < v->draw_count; i++) same = sc->keys[i] == si[i].key;
+    if (!same) {
+        if (!hl__reserve((void **)&sc->keys, &sc->capacity, v->draw_count + 1u, sizeof(uint64_t)) ||
+            !hl__reserve((void **)&sc->order, &sc->order_capacity, v->draw_count + 1u, sizeof(uint32_t)))
+            return HL_ERR_OUT_OF_MEMORY;
+        for (uint32_t i = 0; i < v->draw_count; i++) sc->keys[i] = si[i].key;
+        qsort(si, v->draw_count, sizeof *si, sort_cmp);
+        for (uint32_t i = 0; i < v->draw_count; i++) sc->order[i] = si[i].index;
+        sc->count = v->draw_count;
+    }
     v->opaque_count = 0;
-    while (v->opaque_count < v->draw_count && !r->draws[v->draw_first + v->opaque_count].transparent) v->opaque_count++;
+    for (uint32_t i = 0; i < v->draw_count; i++) {
+        uint32_t k = v->draw_first + sc->order[i];
+        r->draw_order[v->draw_first + i] = k;
+        if (!r->draws[k].transparent) v->opaque_count++;
+    }
 
     /* shadow-only draws of the casters outside the view, after the view's draws */
     v->shadow_only_count = 0;

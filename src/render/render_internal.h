@@ -254,8 +254,14 @@ struct hl_renderer {
     uint32_t sort_capacity;
     struct hl__sort_item *inst_items;
     uint32_t inst_capacity;
-    hl__draw *draw_tmp;
-    uint32_t draw_tmp_capacity;
+    uint32_t *draw_order; /* per view: its draws in execution order (indices into draws) */
+    uint32_t draw_order_capacity;
+    /* per view slot: the sort keys and order of the last frame; equal keys reuse the order */
+    struct hl__sort_cache {
+        uint64_t *keys;
+        uint32_t *order;
+        uint32_t count, capacity, order_capacity;
+    } sort_cache[HL__MAX_VIEWS];
     hl__shadow_tile tiles[HL_RENDER_MAX_SHADOW_TILES * HL__MAX_VIEWS];
     uint32_t tile_count;
     hl__frame_block frame_blocks[HL__MAX_VIEWS];
