@@ -258,15 +258,17 @@ void hl_renderer_destroy(hl_renderer *r) {
     hl__free(r);
 }
 
+/* Getters accept NULL (AUTO / "" / 0 / an all-zero record) so a failed create cannot crash them. */
 hl_backend hl_renderer_backend(const hl_renderer *r) {
+    if (!r) return HL_BACKEND_AUTO;
     return r->backend == HL_RHI_BACKEND_WEBGPU ? HL_BACKEND_WEBGPU : HL_BACKEND_GLES3;
 }
 
-const char *hl_renderer_adapter_name(const hl_renderer *r) { return hl_rhi_device_caps(r->dev)->adapter_name; }
+const char *hl_renderer_adapter_name(const hl_renderer *r) { return r ? hl_rhi_device_caps(r->dev)->adapter_name : ""; }
 
 void hl_renderer_size(const hl_renderer *r, uint32_t *width, uint32_t *height) {
-    if (width) *width = r->output->desc.width;
-    if (height) *height = r->output->desc.height;
+    if (width) *width = r ? r->output->desc.width : 0;
+    if (height) *height = r ? r->output->desc.height : 0;
 }
 
 hl_result hl_renderer_resize(hl_renderer *r, uint32_t width, uint32_t height) {
@@ -279,7 +281,10 @@ hl_result hl_renderer_resize(hl_renderer *r, uint32_t width, uint32_t height) {
     return res;
 }
 
-const hl_render_stats *hl_renderer_stats(const hl_renderer *r) { return &r->stats; }
+const hl_render_stats *hl_renderer_stats(const hl_renderer *r) {
+    static const hl_render_stats none;
+    return r ? &r->stats : &none;
+}
 
 hl_result hl_renderer_wait_idle(hl_renderer *r) {
     if (!r) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_wait_idle: r is NULL");
