@@ -20,6 +20,9 @@ done
 # Layers point down only: rhi knows no shader/graph/scene/render; shader knows no graph/scene.
 inc src/rhi/*/*.[ch] | grep -E 'hl_shader\.h|hl_graph|hilo3d/scene|hl_render' && bad "src/rhi includes an upper layer"
 inc src/shader/*.[ch] | grep -E 'hl_graph|hilo3d/scene|hl_render' && bad "src/shader includes an upper layer"
+# graph knows no scene, mesh or material; scene knows no RHI, graph or renderer.
+inc src/graph/*.[ch] | grep -E 'hilo3d/(scene|geometry|material|renderer)\.h|src/render|render_internal' && bad "src/graph includes the scene or the renderer"
+inc src/scene/*.[ch] | grep -E 'hl_rhi\.h|rhi_internal\.h|hl_graph\.h|hilo3d/renderer\.h|render_internal' && bad "src/scene includes the RHI, the graph or the renderer"
 # Backends know nothing of each other.
 inc src/rhi/webgpu/*.[ch] | grep -E 'gles3|GLES|EGL' && bad "webgpu backend includes gles3"
 inc src/rhi/gles3/*.[ch] | grep -E 'webgpu' && bad "gles3 backend includes webgpu"

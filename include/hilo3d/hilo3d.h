@@ -11,5 +11,6 @@
 #include "hilo3d/geometry.h"
 #include "hilo3d/material.h"
 #include "hilo3d/scene.h"
+#include "hilo3d/renderer.h"
 
 #endif

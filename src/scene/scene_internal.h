@@ -9,7 +9,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-#include "hilo3d/hilo3d.h"
+#include "hilo3d/scene.h" /* with geometry, material, texture, uniform, std140, math3d */
+#include "hilo3d/std140.h"
 
 void *hl__malloc(size_t size);
 void *hl__calloc(size_t count, size_t size);
