@@ -99,8 +99,8 @@ hl_result hl_render_target_create(hl_renderer *r, const hl_render_target_desc *d
 void hl_render_target_destroy(hl_renderer *r, hl_render_target *t);
 hl_result hl_render_target_resize(hl_renderer *r, hl_render_target *t, uint32_t width, uint32_t height);
 /* Renders into t. Attachment 0 gets the shaded colour; attachments 1..3 of an MRT target
- * get, in order: world-space normal (n * 0.5 + 0.5, alpha 1), base colour, and linear view
- * depth / far (r). */
+ * get, in order: world-space normal (n * 0.5 + 0.5, alpha 1), base colour, and the distance from
+ * the camera / far plane (r). */
 hl_result hl_renderer_render_to_target(hl_renderer *r, hl_render_target *t, hl_stage *stage, hl_camera *camera);
 /* Reads attachment `index` (resolved for MSAA) as 4 bytes per texel (RGBA8 targets) or
  * 8 bytes (RGBA16F, half floats), row 0 = top. */
