@@ -413,7 +413,7 @@ static hl_result hl__apply_bind_group(hl_rhi_cmd *cmd, uint32_t index, uint32_t 
 
 /* The bound group again with other dynamic offsets: the group, its layout and its buffers were
  * checked when it was bound (a destroyed group is unbound at once), so only the offsets are. */
-static hl_result hl__rebind_offsets(hl_rhi_cmd *cmd, uint32_t index, const uint32_t *offsets, uint32_t count,
+static inline hl_result hl__rebind_offsets(hl_rhi_cmd *cmd, uint32_t index, const uint32_t *offsets, uint32_t count,
                                     const char *fn) {
     hl_rhi_device *dev = cmd->dev;
     for (uint32_t k = 0; k < count; k++) {

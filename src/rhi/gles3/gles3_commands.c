@@ -574,6 +574,15 @@ static bool hl__flush(hl_rhi_device *dev) {
     hl__gl_pipeline *p = g->pipeline;
     if (!p) return false;
     hl__gl_make_current(dev); /* another device may have been used on this thread meanwhile */
+    uint8_t mask = p->prog->group_mask;
+    if (!g->pipeline_dirty && !g->vao_dirty && !(g->group_dirty & mask)) {
+        /* the per-draw case: at most new dynamic offsets of groups already applied */
+        uint8_t off = g->offsets_dirty & mask;
+        for (uint32_t gi = 0; off; gi++, off >>= 1)
+            if (off & 1u) hl__apply_group_offsets(dev, gi);
+        g->offsets_dirty &= (uint8_t)~mask;
+        return true;
+    }
     if (g->pipeline_dirty) {
         hl__apply_pipeline(dev, p);
         g->pipeline_dirty = false;
