@@ -167,7 +167,7 @@ hl_result hl_material_set_emissive(hl_material *m, hl_vec3 e);                  
 hl_result hl_material_set_texture(hl_material *m, hl_texture_slot slot, hl_texture *texture, uint32_t texcoord);
 hl_result hl_material_set_alpha_mode(hl_material *m, hl_alpha_mode mode, float cutoff); /* cutoff 0 = 0.5 */
 hl_result hl_material_set_double_sided(hl_material *m, bool double_sided);
-hl_result hl_material_set_state(hl_material *m, const hl_material_state *state);
+hl_result hl_material_set_state(hl_material *m, const hl_material_state *state); /* NULL = defaults */
 /* Shader material: replaces (or adds) the buffer bound to block `name`. */
 hl_result hl_material_set_uniform_block(hl_material *m, const char *name, hl_uniform_buffer *buffer);
 /* Shader material: replaces (or adds) the texture of sampler `name`. */

@@ -61,6 +61,7 @@ typedef struct hl_renderer_desc {
     void *event_user;
 } hl_renderer_desc;
 
+/* desc may be NULL: all defaults. */
 hl_result hl_renderer_create(const hl_renderer_desc *desc, hl_renderer **out);
 /* Waits for the GPU, releases every GPU resource. NULL is a no-op. */
 void hl_renderer_destroy(hl_renderer *r);
@@ -95,6 +96,7 @@ typedef struct hl_render_target_desc {
     const char *label;
 } hl_render_target_desc;
 
+/* desc may be NULL: all defaults. */
 hl_result hl_render_target_create(hl_renderer *r, const hl_render_target_desc *desc, hl_render_target **out);
 void hl_render_target_destroy(hl_renderer *r, hl_render_target *t);
 hl_result hl_render_target_resize(hl_renderer *r, hl_render_target *t, uint32_t width, uint32_t height);

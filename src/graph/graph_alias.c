@@ -126,6 +126,7 @@ uint64_t hl_graph_plan_lower_bound(const hl_graph_lifetime *lt, uint32_t n) {
 }
 
 uint64_t hl_graph_texture_bytes(const hl_rhi_texture_desc *d) {
+    if (!d) return 0;
     const hl_rhi_format_info *fi = hl_rhi_format_get_info(d->format);
     uint64_t texel = fi && fi->bytes_per_texel ? fi->bytes_per_texel : 4;
     uint64_t layers = d->depth_or_layers ? d->depth_or_layers : (d->dimension == HL_RHI_TEXTURE_CUBE ? 6 : 1);

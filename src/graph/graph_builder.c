@@ -26,6 +26,10 @@ hl_graph_error hl_graph_error_kind(const hl_graph *g) { return g ? g->error_kind
 
 /* ---- arena -------------------------------------------------------------------------------- */
 void *hl__graph_arena_alloc(hl_graph *g, size_t size) {
+    if (size > SIZE_MAX / 2) { /* rounding up and the chunk header would overflow */
+        hl__fail(HL_ERR_OUT_OF_MEMORY, "hl_graph: frame arena request of %zu bytes is too large", size);
+        return NULL;
+    }
     size = (size + 15u) & ~(size_t)15u;
     if (!size) size = 16;
     for (hl__arena_chunk *c = g->arena_cur; c; c = c->next) {

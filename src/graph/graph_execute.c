@@ -385,7 +385,8 @@ hl_rhi_buffer hl_graph_ctx_buffer(hl_graph_ctx *ctx, hl_graph_buffer b) {
 }
 
 hl_result hl_graph_ctx_begin_render_pass(hl_graph_ctx *ctx) {
-    if (!ctx || !ctx->cmd) return hl__fail(HL_ERR_INVALID_STATE, "hl_graph_ctx_begin_render_pass: only in execute");
+    if (!ctx) return hl__fail(HL_ERR_VALIDATION, "hl_graph_ctx_begin_render_pass: ctx is NULL");
+    if (!ctx->cmd) return hl__fail(HL_ERR_INVALID_STATE, "hl_graph_ctx_begin_render_pass: only in execute");
     hl_graph *g = ctx->g;
     const hl__gpass *p = &g->passes[ctx->pass];
     hl_rhi_color_attachment ca[HL_RHI_MAX_COLOR_ATTACHMENTS];

@@ -18,6 +18,7 @@ const char *hl_backend_name(hl_backend b) {
 
 hl_result hl_backend_parse(const char *name, hl_backend *out) {
     static const hl_backend all[] = {HL_BACKEND_AUTO, HL_BACKEND_WEBGPU, HL_BACKEND_GLES3};
+    if (!out) return hl__fail(HL_ERR_VALIDATION, "hl_backend_parse: out is NULL");
     for (uint32_t i = 0; name && i < 3; i++)
         if (strcmp(name, hl_backend_name(all[i])) == 0) {
             *out = all[i];
@@ -136,10 +137,21 @@ hl_result hl_render_target_resize(hl_renderer *r, hl_render_target *t, uint32_t 
     if (r->in_frame) return hl__fail(HL_ERR_INVALID_STATE, "hl_render_target_resize: inside hl_renderer_render_frame");
     if (!width || !height) return hl__fail(HL_ERR_VALIDATION, "hl_render_target_resize: size %ux%u", width, height);
     if (width == t->desc.width && height == t->desc.height) return HL_OK;
+    const uint32_t max_dim = hl_rhi_device_caps(r->dev)->limits.max_texture_dimension_2d;
+    if (width > max_dim || height > max_dim)
+        return hl__fail(HL_ERR_VALIDATION, "hl_render_target_resize: %ux%u exceeds the device limit %u", width, height,
+                        max_dim);
+    const uint32_t old_w = t->desc.width, old_h = t->desc.height;
     target_release_textures(r, t);
     t->desc.width = width;
     t->desc.height = height;
-    return target_alloc(r, t);
+    hl_result res = target_alloc(r, t);
+    if (res) { /* keep the target usable at its old size (the first failure's message stays) */
+        t->desc.width = old_w;
+        t->desc.height = old_h;
+        (void)target_alloc(r, t);
+    }
+    return res;
 }
 
 hl_result hl_render_target_read(hl_renderer *r, hl_render_target *t, uint32_t index, void *pixels) {
@@ -292,6 +304,7 @@ hl_result hl_renderer_wait_idle(hl_renderer *r) {
 }
 
 hl_result hl_renderer_read_pixels(hl_renderer *r, uint8_t *rgba) {
+    if (!r) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_read_pixels: r is NULL");
     return hl_render_target_read(r, r->output, 0, rgba);
 }
 
@@ -387,6 +400,8 @@ hl_result hl_renderer_render_frame(hl_renderer *r, hl_render_frame_fn fn, void *
     r->in_frame = true;
     hl_result res = fn(&f, user);
     r->in_frame = false;
+    if (res && !hl_last_error()[0]) /* the callback failed without a message of its own */
+        hl__fail(res, "hl_renderer_render_frame: the frame callback returned %s", hl_result_name(res));
     if (!res && f.error) res = f.error;
     res = frame_finish(r, res);
     r->stats.cpu_ns = now_ns() - t0;

@@ -164,10 +164,9 @@ hl_result hl_uniform_buffer_set_index(hl_uniform_buffer *ub, uint32_t member, co
 
 hl_result hl_uniform_buffer_set(hl_uniform_buffer *ub, const char *name, const void *values, uint32_t value_count) {
     if (!ub) return hl__fail(HL_ERR_VALIDATION, "hl_uniform_buffer_set: buffer is NULL");
+    if (!name) return hl__fail(HL_ERR_VALIDATION, "hl_uniform_buffer_set: name is NULL");
     int32_t i = hl_std140_layout_find(ub->layout, name);
-    if (i < 0)
-        return hl__fail(HL_ERR_NOT_FOUND, "hl_uniform_buffer_set: the layout has no member \"%s\"",
-                        name ? name : "(null)");
+    if (i < 0) return hl__fail(HL_ERR_NOT_FOUND, "hl_uniform_buffer_set: the layout has no member \"%s\"", name);
     return hl_uniform_buffer_set_index(ub, (uint32_t)i, values, value_count);
 }
 
