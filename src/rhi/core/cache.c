@@ -172,3 +172,14 @@ void hl_rhi_device_clear_caches(hl_rhi_device *dev) {
     if (!dev || dev->lost) return;
     hl__cache_release_unreferenced(dev, false);
 }
+
+void *hl__cached_handle(hl_rhi_device *dev, uint32_t pool, uint32_t index, const void *init, size_t init_size,
+                        uint32_t *id) {
+    void *obj;
+    if (!hl__pool_alloc(dev, pool, id, &obj)) {
+        hl__cache_unref(dev, index, 0);
+        return NULL;
+    }
+    memcpy(obj, init, init_size);
+    return obj;
+}

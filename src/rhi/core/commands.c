@@ -971,50 +971,52 @@ static hl_result hl__check_linear(const char *fn, const char *field, const hl__b
     return HL_OK;
 }
 
-hl_result hl_rhi_cmd_copy_buffer_to_texture(hl_rhi_cmd *cmd, hl_rhi_buffer src, uint64_t src_offset, uint32_t bytes_per_row,
-                                            hl_rhi_texture dst, const hl_rhi_texture_region *dst_region) {
-    const char *fn = "hl_rhi_cmd_copy_buffer_to_texture";
+/* Both directions of a buffer<->texture copy: the same checks with the roles of src and dst
+ * swapped (to_texture: the buffer is src). Checks run src first, as the messages name them. */
+static hl_result hl__buffer_texture_copy(hl_rhi_cmd *cmd, const char *fn, bool to_texture, hl_rhi_buffer buf,
+                                         uint64_t buf_offset, uint32_t bytes_per_row, hl_rhi_texture tex,
+                                         const hl_rhi_texture_region *region) {
     hl_result r = hl__copy_prologue(cmd, fn);
     if (r) return r;
     hl_rhi_device *dev = cmd->dev;
-    uint32_t ss, ds;
-    hl__buffer *s = hl__pool_lookup(dev, HL__POOL_BUFFER, src.id, &ss);
-    if (!s) return hl__fail(HL_ERR_VALIDATION, "%s: src: " HL__STALE, fn);
-    hl__texture *d = hl__pool_lookup(dev, HL__POOL_TEXTURE, dst.id, &ds);
-    if (!d) return hl__fail(HL_ERR_VALIDATION, "%s: dst: " HL__STALE, fn);
-    if (!(s->desc.usage & HL_RHI_BUFFER_USAGE_COPY_SRC)) return hl__fail(HL_ERR_VALIDATION, "%s: src lacks COPY_SRC usage", fn);
-    if (!(d->desc.usage & HL_RHI_TEXTURE_USAGE_COPY_DST)) return hl__fail(HL_ERR_VALIDATION, "%s: dst lacks COPY_DST usage", fn);
-    if ((r = hl__copyable(fn, "dst", d))) return r;
-    hl_rhi_texture_region dr;
-    if ((r = hl__copy_region(fn, "dst_region", d, dst_region, &dr))) return r;
-    if ((r = hl__check_linear(fn, "src", s, src_offset, bytes_per_row, d, &dr))) return r;
-    if ((r = dev->fns->copy_buffer_to_texture(cmd, s, src_offset, bytes_per_row, d, &dr))) return r;
-    hl__use_buffer(dev, ss, s);
-    hl__use_texture(dev, ds, d);
+    const char *bname = to_texture ? "src" : "dst", *tname = to_texture ? "dst" : "src";
+    uint32_t bs, ts;
+    hl__buffer *b = NULL;
+    hl__texture *t = NULL;
+    for (int side = 0; side < 2; side++) { /* side 0 = src */
+        if ((side == 0) == to_texture) {
+            if (!(b = hl__pool_lookup(dev, HL__POOL_BUFFER, buf.id, &bs)))
+                return hl__fail(HL_ERR_VALIDATION, "%s: %s: " HL__STALE, fn, bname);
+        } else if (!(t = hl__pool_lookup(dev, HL__POOL_TEXTURE, tex.id, &ts))) {
+            return hl__fail(HL_ERR_VALIDATION, "%s: %s: " HL__STALE, fn, tname);
+        }
+    }
+    bool buf_ok = b->desc.usage & (to_texture ? HL_RHI_BUFFER_USAGE_COPY_SRC : HL_RHI_BUFFER_USAGE_COPY_DST);
+    bool tex_ok = t->desc.usage & (to_texture ? HL_RHI_TEXTURE_USAGE_COPY_DST : HL_RHI_TEXTURE_USAGE_COPY_SRC);
+    if (!(to_texture ? buf_ok : tex_ok)) return hl__fail(HL_ERR_VALIDATION, "%s: src lacks COPY_SRC usage", fn);
+    if (!(to_texture ? tex_ok : buf_ok)) return hl__fail(HL_ERR_VALIDATION, "%s: dst lacks COPY_DST usage", fn);
+    if ((r = hl__copyable(fn, tname, t))) return r;
+    hl_rhi_texture_region reg;
+    if ((r = hl__copy_region(fn, to_texture ? "dst_region" : "src_region", t, region, &reg))) return r;
+    if ((r = hl__check_linear(fn, bname, b, buf_offset, bytes_per_row, t, &reg))) return r;
+    r = to_texture ? dev->fns->copy_buffer_to_texture(cmd, b, buf_offset, bytes_per_row, t, &reg)
+                   : dev->fns->copy_texture_to_buffer(cmd, t, &reg, b, buf_offset, bytes_per_row);
+    if (r) return r;
+    hl__use_buffer(dev, bs, b);
+    hl__use_texture(dev, ts, t);
     return HL_OK;
+}
+
+hl_result hl_rhi_cmd_copy_buffer_to_texture(hl_rhi_cmd *cmd, hl_rhi_buffer src, uint64_t src_offset, uint32_t bytes_per_row,
+                                            hl_rhi_texture dst, const hl_rhi_texture_region *dst_region) {
+    return hl__buffer_texture_copy(cmd, "hl_rhi_cmd_copy_buffer_to_texture", true, src, src_offset, bytes_per_row, dst,
+                                   dst_region);
 }
 
 hl_result hl_rhi_cmd_copy_texture_to_buffer(hl_rhi_cmd *cmd, hl_rhi_texture src, const hl_rhi_texture_region *src_region,
                                             hl_rhi_buffer dst, uint64_t dst_offset, uint32_t bytes_per_row) {
-    const char *fn = "hl_rhi_cmd_copy_texture_to_buffer";
-    hl_result r = hl__copy_prologue(cmd, fn);
-    if (r) return r;
-    hl_rhi_device *dev = cmd->dev;
-    uint32_t ss, ds;
-    hl__texture *s = hl__pool_lookup(dev, HL__POOL_TEXTURE, src.id, &ss);
-    if (!s) return hl__fail(HL_ERR_VALIDATION, "%s: src: " HL__STALE, fn);
-    hl__buffer *d = hl__pool_lookup(dev, HL__POOL_BUFFER, dst.id, &ds);
-    if (!d) return hl__fail(HL_ERR_VALIDATION, "%s: dst: " HL__STALE, fn);
-    if (!(s->desc.usage & HL_RHI_TEXTURE_USAGE_COPY_SRC)) return hl__fail(HL_ERR_VALIDATION, "%s: src lacks COPY_SRC usage", fn);
-    if (!(d->desc.usage & HL_RHI_BUFFER_USAGE_COPY_DST)) return hl__fail(HL_ERR_VALIDATION, "%s: dst lacks COPY_DST usage", fn);
-    if ((r = hl__copyable(fn, "src", s))) return r;
-    hl_rhi_texture_region sr;
-    if ((r = hl__copy_region(fn, "src_region", s, src_region, &sr))) return r;
-    if ((r = hl__check_linear(fn, "dst", d, dst_offset, bytes_per_row, s, &sr))) return r;
-    if ((r = dev->fns->copy_texture_to_buffer(cmd, s, &sr, d, dst_offset, bytes_per_row))) return r;
-    hl__use_texture(dev, ss, s);
-    hl__use_buffer(dev, ds, d);
-    return HL_OK;
+    return hl__buffer_texture_copy(cmd, "hl_rhi_cmd_copy_texture_to_buffer", false, dst, dst_offset, bytes_per_row, src,
+                                   src_region);
 }
 
 hl_result hl_rhi_cmd_clear_buffer(hl_rhi_cmd *cmd, hl_rhi_buffer buf, uint64_t offset, uint64_t size) {

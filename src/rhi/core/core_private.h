@@ -34,6 +34,11 @@ hl_result hl__cache_acquire(hl_rhi_device *dev, uint8_t kind, const void *key, u
 void hl__cache_ref(hl_rhi_device *dev, uint32_t index);
 /* Drops one reference; last_use: the serial of the last frame that used the releasing handle. */
 void hl__cache_unref(hl_rhi_device *dev, uint32_t index, uint64_t last_use);
+/* A new handle of `pool` for cache entry `index`: the slot gets init (init_size bytes at the
+ * start of the object); without a free slot the cache reference is dropped again and NULL is
+ * returned (HL_ERR_OUT_OF_MEMORY for the caller). */
+void *hl__cached_handle(hl_rhi_device *dev, uint32_t pool, uint32_t index, const void *init, size_t init_size,
+                        uint32_t *id);
 /* Native release of an entry whose deferred serial completed. */
 void hl__cache_release_entry(hl_rhi_device *dev, uint32_t index);
 /* force: release every entry (device destroy), otherwise the unreferenced ones. */

@@ -351,6 +351,29 @@ static hl_result hl__resolve_region(const char *fn, const char *field, const hl_
     return HL_OK;
 }
 
+/* What hl_rhi_texture_write (write) and hl_rhi_texture_read share: the usage, a copyable
+ * single-sample format, the region, the row pitch (0 = tight) and the data pointer. */
+static hl_result hl__check_transfer(const char *fn, const hl__texture *t, bool write, const hl_rhi_texture_region *region,
+                                    hl_rhi_texture_region *reg, uint32_t *pitch, const void *data) {
+    if (!(t->desc.usage & (write ? HL_RHI_TEXTURE_USAGE_COPY_DST : HL_RHI_TEXTURE_USAGE_COPY_SRC)))
+        return hl__fail(HL_ERR_VALIDATION, "%s: tex lacks %s usage", fn, write ? "COPY_DST" : "COPY_SRC");
+    uint32_t texel = hl__format_texel_size(t->desc.format);
+    if (!texel || t->desc.sample_count != 1)
+        return hl__fail(HL_ERR_VALIDATION, "%s: tex (format %s, %u samples) cannot be %s", fn,
+                        hl_rhi_format_get_info(t->desc.format)->name, t->desc.sample_count,
+                        write ? "written" : "read back");
+    hl_result r = hl__resolve_region(fn, "region", t, region, reg);
+    if (r) return r;
+    const char *pitch_name = write ? "row_pitch" : "dst_row_pitch";
+    uint64_t row = (uint64_t)reg->width * texel;
+    if (*pitch == 0) *pitch = (uint32_t)row;
+    if (*pitch < row)
+        return hl__fail(HL_ERR_VALIDATION, "%s: %s %u is less than one row (%llu bytes)", fn, pitch_name, *pitch,
+                        (unsigned long long)row);
+    if (!data) return hl__fail(HL_ERR_VALIDATION, "%s: %s is NULL", fn, write ? "data" : "dst");
+    return HL_OK;
+}
+
 hl_result hl_rhi_texture_write(hl_rhi_device *dev, hl_rhi_texture tex, const hl_rhi_texture_region *region,
                                const void *data, uint32_t row_pitch) {
     const char *fn = "hl_rhi_texture_write";
@@ -359,19 +382,8 @@ hl_result hl_rhi_texture_write(hl_rhi_device *dev, hl_rhi_texture tex, const hl_
     uint32_t slot;
     hl__texture *t = hl__pool_lookup(dev, HL__POOL_TEXTURE, tex.id, &slot);
     if (!t) return hl__fail(HL_ERR_VALIDATION, "%s: tex: " HL__STALE, fn);
-    if (!(t->desc.usage & HL_RHI_TEXTURE_USAGE_COPY_DST)) return hl__fail(HL_ERR_VALIDATION, "%s: tex lacks COPY_DST usage", fn);
-    uint32_t texel = hl__format_texel_size(t->desc.format);
-    if (!texel || t->desc.sample_count != 1)
-        return hl__fail(HL_ERR_VALIDATION, "%s: tex (format %s, %u samples) cannot be written", fn,
-                        hl_rhi_format_get_info(t->desc.format)->name, t->desc.sample_count);
     hl_rhi_texture_region reg;
-    if ((r = hl__resolve_region(fn, "region", t, region, &reg))) return r;
-    uint64_t row = (uint64_t)reg.width * texel;
-    if (row_pitch == 0) row_pitch = (uint32_t)row;
-    if (row_pitch < row)
-        return hl__fail(HL_ERR_VALIDATION, "%s: row_pitch %u is less than one row (%llu bytes)", fn, row_pitch,
-                        (unsigned long long)row);
-    if (!data) return hl__fail(HL_ERR_VALIDATION, "%s: data is NULL", fn);
+    if ((r = hl__check_transfer(fn, t, true, region, &reg, &row_pitch, data))) return r;
     if (hl__used_this_frame(dev, HL__POOL_TEXTURE, slot))
         return hl__fail(HL_ERR_INVALID_STATE, "%s: tex was already used by a command of the open frame", fn);
     return dev->fns->texture_write(dev, t, &reg, data, row_pitch);
@@ -385,19 +397,8 @@ hl_result hl_rhi_texture_read(hl_rhi_device *dev, hl_rhi_texture tex, const hl_r
     hl__texture *t = hl__pool_get(dev, HL__POOL_TEXTURE, tex.id);
     if (!t) return hl__fail(HL_ERR_VALIDATION, "%s: tex: " HL__STALE, fn);
     if (dev->frame_open) return hl__fail(HL_ERR_INVALID_STATE, "%s: not allowed while a frame is open", fn);
-    if (!(t->desc.usage & HL_RHI_TEXTURE_USAGE_COPY_SRC)) return hl__fail(HL_ERR_VALIDATION, "%s: tex lacks COPY_SRC usage", fn);
-    uint32_t texel = hl__format_texel_size(t->desc.format);
-    if (!texel || t->desc.sample_count != 1)
-        return hl__fail(HL_ERR_VALIDATION, "%s: tex (format %s, %u samples) cannot be read back", fn,
-                        hl_rhi_format_get_info(t->desc.format)->name, t->desc.sample_count);
     hl_rhi_texture_region reg;
-    if ((r = hl__resolve_region(fn, "region", t, region, &reg))) return r;
-    uint64_t row = (uint64_t)reg.width * texel;
-    if (dst_row_pitch == 0) dst_row_pitch = (uint32_t)row;
-    if (dst_row_pitch < row)
-        return hl__fail(HL_ERR_VALIDATION, "%s: dst_row_pitch %u is less than one row (%llu bytes)", fn, dst_row_pitch,
-                        (unsigned long long)row);
-    if (!dst) return hl__fail(HL_ERR_VALIDATION, "%s: dst is NULL", fn);
+    if ((r = hl__check_transfer(fn, t, false, region, &reg, &dst_row_pitch, dst))) return r;
     if ((r = hl_rhi_device_wait_idle(dev))) return r;
     t = hl__pool_get(dev, HL__POOL_TEXTURE, tex.id);
     return dev->fns->texture_read(dev, t, &reg, dst, dst_row_pitch);
@@ -555,12 +556,8 @@ hl_result hl_rhi_sampler_create(hl_rhi_device *dev, const hl_rhi_sampler_desc *d
     uint32_t index;
     if ((r = hl__cache_acquire(dev, HL__CACHE_SAMPLER, &d, sizeof d, hl__sampler_native_create, &d, &index))) return r;
     uint32_t id;
-    hl__sampler *s;
-    if (!hl__pool_alloc(dev, HL__POOL_SAMPLER, &id, (void **)&s)) {
-        hl__cache_unref(dev, index, 0);
-        return HL_ERR_OUT_OF_MEMORY;
-    }
-    s->desc = d;
+    hl__sampler *s = hl__cached_handle(dev, HL__POOL_SAMPLER, index, &d, sizeof d, &id);
+    if (!s) return HL_ERR_OUT_OF_MEMORY;
     s->cache_index = index;
     s->be = dev->cache[index].be;
     out->id = id;

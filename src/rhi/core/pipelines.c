@@ -142,12 +142,8 @@ hl_result hl_rhi_bind_group_layout_create(hl_rhi_device *dev, const hl_rhi_bind_
                           hl__bgl_native_create, &l, &index);
     if (r) return r;
     uint32_t id;
-    hl__bind_group_layout *obj;
-    if (!hl__pool_alloc(dev, HL__POOL_BGL, &id, (void **)&obj)) {
-        hl__cache_unref(dev, index, 0);
-        return HL_ERR_OUT_OF_MEMORY;
-    }
-    *obj = l;
+    hl__bind_group_layout *obj = hl__cached_handle(dev, HL__POOL_BGL, index, &l, sizeof l, &id);
+    if (!obj) return HL_ERR_OUT_OF_MEMORY;
     obj->cache_index = index;
     obj->be = dev->cache[index].be;
     out->id = id;
@@ -378,12 +374,8 @@ hl_result hl_rhi_pipeline_layout_create(hl_rhi_device *dev, const hl_rhi_pipelin
     if ((r = hl__cache_acquire(dev, HL__CACHE_PIPELINE_LAYOUT, &key, sizeof key, hl__pl_native_create, &ctx, &index)))
         return r;
     uint32_t id;
-    hl__pipeline_layout *obj;
-    if (!hl__pool_alloc(dev, HL__POOL_PIPELINE_LAYOUT, &id, (void **)&obj)) {
-        hl__cache_unref(dev, index, 0);
-        return HL_ERR_OUT_OF_MEMORY;
-    }
-    *obj = pl;
+    hl__pipeline_layout *obj = hl__cached_handle(dev, HL__POOL_PIPELINE_LAYOUT, index, &pl, sizeof pl, &id);
+    if (!obj) return HL_ERR_OUT_OF_MEMORY;
     obj->cache_index = index;
     obj->be = dev->cache[index].be;
     out->id = id;
@@ -626,12 +618,8 @@ hl_result hl_rhi_render_pipeline_create(hl_rhi_device *dev, const hl_rhi_render_
     if ((r = hl__cache_acquire(dev, HL__CACHE_RENDER_PIPELINE, &key, sizeof key, hl__rp_native_create, &info, &index)))
         return r;
     uint32_t id;
-    hl__render_pipeline *obj;
-    if (!hl__pool_alloc(dev, HL__POOL_RENDER_PIPELINE, &id, (void **)&obj)) {
-        hl__cache_unref(dev, index, 0);
-        return HL_ERR_OUT_OF_MEMORY;
-    }
-    obj->info = info;
+    hl__render_pipeline *obj = hl__cached_handle(dev, HL__POOL_RENDER_PIPELINE, index, &info, sizeof info, &id);
+    if (!obj) return HL_ERR_OUT_OF_MEMORY;
     obj->cache_index = index;
     obj->be = dev->cache[index].be;
     out->id = id;
