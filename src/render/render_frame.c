@@ -1,7 +1,8 @@
 /* Recording one view into the frame's graph: the shared frontend (traversal, culling, queues,
  * instancing, prepared draws, lights and the shadow atlas plan) and its passes (shadow,
  * opaque, transparent). Identical for both backends: only the projection depth range differs
- * (r->gl_depth), and the RHI carries everything else. */
+ * (r->gl_depth, from the device's clip_depth_negative_one capability), and the RHI carries
+ * everything else. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

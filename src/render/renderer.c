@@ -227,7 +227,7 @@ hl_result hl_renderer_create(const hl_renderer_desc *desc, hl_renderer **out) {
         return res;
     }
     r->backend = hl_rhi_device_backend(r->dev);
-    r->gl_depth = r->backend == HL_RHI_BACKEND_GLES3;
+    r->gl_depth = hl_rhi_device_caps(r->dev)->clip_depth_negative_one;
     hl_graph_desc gd = {r->dev, 0, "renderer"};
     res = hl_graph_create(&gd, &r->graph);
     if (!res) res = hl__render_resources_init(r);

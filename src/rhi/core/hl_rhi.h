@@ -214,6 +214,8 @@ typedef struct hl_rhi_caps {
     hl_rhi_format_caps formats[HL_RHI_FORMAT_COUNT];
     char adapter_name[128]; /* e.g. "llvmpipe (LLVM 19.1.7, 256 bits)" */
     char driver_info[128];  /* backend-specific: Vulkan/GL version string */
+    bool clip_depth_negative_one; /* clip-space z spans [-1, 1] (GL) instead of [0, 1] (WebGPU):
+                                     projections for this device need hl_mat4_clip_zo_to_no */
 } hl_rhi_caps;
 
 /* ---- device ------------------------------------------------------------------------------- */

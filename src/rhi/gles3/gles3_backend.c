@@ -93,6 +93,7 @@ static void hl__fill_caps(hl_rhi_device *dev, hl__gl_device *g) {
     const char *renderer = (const char *)HL__GL(dev, glGetString(GL_RENDERER));
     const char *version = (const char *)HL__GL(dev, glGetString(GL_VERSION));
     snprintf(c->adapter_name, sizeof c->adapter_name, "%s", renderer ? renderer : "unknown GLES renderer");
+    c->clip_depth_negative_one = true; /* GL clip space; glClipControl is not in GLES 3.0 */
     snprintf(c->driver_info, sizeof c->driver_info, "%s", version ? version : "OpenGL ES");
 
     g->gl_major = (GLint)hl__geti(dev, GL_MAJOR_VERSION);
