@@ -7,7 +7,7 @@ ASAN_BUILD ?= build-asan
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CTEST_FLAGS ?= --output-on-failure --timeout 600 -j $(JOBS)
 
-.PHONY: all deps build build-asan demo test test-fast test-asan bench clean
+.PHONY: all deps build build-asan demo test test-fast test-asan fuzz fuzz-smoke bench clean
 
 all: build
 
@@ -37,10 +37,20 @@ test-asan: build-asan
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp:print_suppressions=0 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest $(CTEST_FLAGS)
 
-test: test-fast test-asan
+# Every libFuzzer target for FUZZ_SMOKE_SECONDS each (CI); `make fuzz FUZZ_SECONDS=3600
+# FUZZ_JOBS=2` for long runs. The corpora also replay under CTest in both builds above.
+FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_SECONDS ?= 600
+fuzz-smoke: deps
+	bash scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
+
+fuzz: deps
+	bash scripts/fuzz.sh $(FUZZ_SECONDS)
+
+test: test-fast test-asan fuzz-smoke
 
 bench: build
 	./$(BUILD)/bench/rhi_draws --json
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) out
+	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz out

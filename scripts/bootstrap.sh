@@ -35,7 +35,8 @@ apt-get update -q >/dev/null || die "apt-get update failed"
 base_pkgs=(build-essential cmake pkg-config git ca-certificates
   libegl-dev libgles-dev libvulkan1 libvulkan-dev
   glslang-dev glslang-tools spirv-tools libspirv-cross-c-shared-dev
-  libcjson-dev libstb-dev libcglm-dev libcmocka-dev)
+  libcjson-dev libstb-dev libcglm-dev libcmocka-dev
+  clang libclang-rt-14-dev)
 # npm fetches Dawn; a machine that already has Node.js (e.g. from NodeSource) keeps it.
 command -v npm >/dev/null || base_pkgs+=(nodejs npm)
 apt-get install -y -q --no-install-recommends "${base_pkgs[@]}" >/dev/null \

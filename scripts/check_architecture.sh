@@ -23,6 +23,14 @@ inc src/shader/*.[ch] | grep -E 'hl_graph|hilo3d/scene|hl_render' && bad "src/sh
 # graph knows no scene, mesh or material; scene knows no RHI, graph or renderer.
 inc src/graph/*.[ch] | grep -E 'hilo3d/(scene|geometry|material|renderer)\.h|src/render|render_internal' && bad "src/graph includes the scene or the renderer"
 inc src/scene/*.[ch] | grep -E 'hl_rhi\.h|rhi_internal\.h|hl_graph\.h|hilo3d/renderer\.h|render_internal' && bad "src/scene includes the RHI, the graph or the renderer"
+# src/base is below every layer: it includes only the public result header.
+inc src/base/*.[ch] | grep '"' | grep -vE '"(hl_base\.h|hilo3d/result\.h)"' && bad "src/base includes a layer header"
+# RHI internals stay inside src/rhi (bench and the RHI's white-box test may look inside).
+for f in $(grep -rlE '#\s*include\s*"(rhi_internal|core_private)\.h"' src tools 2>/dev/null); do
+  case "$f" in src/rhi/*) ;; *) bad "$f includes RHI internals";; esac
+done
+# Upper layers include no re-declaration of base functions.
+grep -rnE '^\s*(void \*hl__malloc|hl_result hl__fail)\(' src | grep -v '^src/base/' && bad "hl__malloc/hl__fail re-declared outside src/base"
 # Backends know nothing of each other.
 inc src/rhi/webgpu/*.[ch] | grep -E 'gles3|GLES|EGL' && bad "webgpu backend includes gles3"
 inc src/rhi/gles3/*.[ch] | grep -E 'webgpu' && bad "gles3 backend includes webgpu"

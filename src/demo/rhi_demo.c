@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "hl_shader.h"
-#include "rhi_internal.h"
+#include "hl_base.h"
 
 static const char *k_vs =
     "#version 300 es\n"

@@ -4,7 +4,7 @@
 #define HL_GRAPH_INTERNAL_H
 
 #include "hl_graph.h"
-#include "rhi_internal.h" /* hl__malloc, hl__free, hl__fail, hl__reserve only */
+#include "hl_base.h"
 
 #define HL__GRAPH_NONE UINT32_MAX
 #define HL__GRAPH_INDEX_BITS 20u

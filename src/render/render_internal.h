@@ -6,7 +6,7 @@
 #include "hl_graph.h"
 #include "hl_rhi.h"
 #include "hl_shader.h"
-#include "rhi_internal.h" /* hl__malloc / hl__fail / hl__reserve */
+#include "hl_base.h"
 
 #define HL__STR_(x) #x
 #define HL__STR(x) HL__STR_(x)

@@ -162,13 +162,6 @@ hl_result hl__program_get(hl_renderer *r, uint64_t key, uint32_t *index) {
     return HL_OK;
 }
 
-static uint64_t key_hash(const hl__pipeline_key *k) {
-    const uint8_t *b = (const uint8_t *)k;
-    uint64_t h = 1469598103934665603ull; /* FNV-1a over the key bytes (the struct is zeroed first) */
-    for (size_t i = 0; i < sizeof *k; i++) h = (h ^ b[i]) * 1099511628211ull;
-    return h;
-}
-
 static hl_rhi_vertex_format vertex_format(const hl_vertex_attribute_info *a) {
     switch (a->type) {
     case HL_COMPONENT_FLOAT32:
@@ -247,7 +240,7 @@ static hl_result pipeline_create(hl_renderer *r, const hl__pipeline_key *k, cons
 /* key->layout_key identifies the geometry layout; `layout` is that layout (used on a miss). */
 hl_result hl__pipeline_get(hl_renderer *r, const hl__pipeline_key *key, const hl_geometry_layout *layout,
                            hl_rhi_render_pipeline *out) {
-    uint64_t h = key_hash(key);
+    uint64_t h = hl__hash_bytes(HL__HASH_SEED, key, sizeof *key); /* the key struct is zeroed first */
     for (uint32_t i = 0; i < r->pipeline_count; i++) {
         const hl__pipeline_entry *e = &r->pipelines[i];
         if (e->hash == h && memcmp(&e->key, key, sizeof *key) == 0) {

@@ -1,8 +1,6 @@
 /* Scene layer internals: object structs and the project's allocator / error hooks.
  *
- * The scene layer knows no RHI: the allocator and error functions of src/rhi/core (alloc.c,
- * error.c) are re-declared here with their exact signatures instead of including
- * rhi_internal.h. */
+ * The scene layer knows no RHI: allocation, errors and hashing come from src/base. */
 #ifndef HL_SCENE_INTERNAL_H
 #define HL_SCENE_INTERNAL_H
 
@@ -11,24 +9,9 @@
 
 #include "hilo3d/scene.h" /* with geometry, material, texture, uniform, std140, math3d */
 #include "hilo3d/std140.h"
-
-void *hl__malloc(size_t size);
-void *hl__calloc(size_t count, size_t size);
-void *hl__realloc(void *ptr, size_t size);
-void hl__free(void *ptr);
-char *hl__strdup(const char *s);
-hl_result hl__fail(hl_result code, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-bool hl__reserve(void **array, uint32_t *capacity, uint32_t need, size_t elem_size);
+#include "hl_base.h"
 
 /* ---- shared helpers (scene_util.c) ---- */
-/* FNV-1a 64 over bytes, chained from h (start with HL__HASH_SEED). */
-#define HL__HASH_SEED 1469598103934665603ull
-uint64_t hl__hash_bytes(uint64_t h, const void *data, size_t size);
-uint64_t hl__hash_str(uint64_t h, const char *s);
 bool hl__is_identifier(const char *s);
 /* Replaces *dst with a copy of src (NULL clears). false on out of memory (message set). */
 bool hl__set_string(char **dst, const char *src);

@@ -1,22 +1,8 @@
-/* Small helpers shared by the scene files: hashing, identifiers, owned strings. */
+/* Small helpers shared by the scene files: identifiers, owned strings. */
 #include <ctype.h>
 #include <string.h>
 
 #include "scene_internal.h"
-
-uint64_t hl__hash_bytes(uint64_t h, const void *data, size_t size) {
-    const uint8_t *p = (const uint8_t *)data;
-    for (size_t i = 0; i < size; ++i) {
-        h ^= p[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
-uint64_t hl__hash_str(uint64_t h, const char *s) {
-    /* include the terminator so ("ab","c") and ("a","bc") differ */
-    return s ? hl__hash_bytes(h, s, strlen(s) + 1) : hl__hash_bytes(h, "", 1);
-}
 
 bool hl__is_identifier(const char *s) {
     if (!s || !*s) return false;

@@ -1,7 +1,7 @@
 /* std140 layout objects, uniform buffers and the uniform-block registry. */
 #include <string.h>
 
-#include "hl_std140.h"
+#include "hilo3d/std140.h"
 #include "scene_internal.h"
 
 struct hl_std140_layout {

@@ -11,7 +11,7 @@
 #define HL_SHADER_INTERNAL_H
 
 #include "hl_shader.h"
-#include "rhi_internal.h"
+#include "hl_base.h"
 
 /* ---- growable string (hl__malloc'd) ------------------------------------------------------- */
 typedef struct hl__sb {

@@ -3,15 +3,8 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "hl_base.h"
 #include "hl_std140.h"
-
-/* The project's error reporter (src/rhi/core/error.c), declared here so this file needs no
- * RHI header. */
-hl_result hl__fail(hl_result code, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
 
 typedef struct hl__std140_type_info {
     const char *name;

@@ -7,16 +7,6 @@
 
 #include "core_private.h"
 
-static uint64_t hl__hash_bytes(const void *data, uint32_t size) {
-    const uint8_t *b = data;
-    uint64_t h = 1469598103934665603ull;
-    for (uint32_t i = 0; i < size; i++) {
-        h ^= b[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 /* Entries an entry keeps alive: pipeline layout -> its group layouts, pipeline -> its layout. */
 static uint32_t hl__cache_deps(const hl__cache_entry *e, uint32_t deps[HL_RHI_MAX_BIND_GROUPS]) {
     if (e->kind == HL__CACHE_PIPELINE_LAYOUT) {
@@ -93,7 +83,7 @@ static void hl__cache_evict_one(hl_rhi_device *dev) {
 
 hl_result hl__cache_acquire(hl_rhi_device *dev, uint8_t kind, const void *key, uint32_t key_size,
                             hl__cache_create_fn create, void *ctx, uint32_t *out_index) {
-    uint64_t hash = hl__hash_bytes(key, key_size) ^ kind;
+    uint64_t hash = hl__hash_bytes(HL__HASH_SEED, key, key_size) ^ kind;
     for (uint32_t i = 0; i < dev->cache_count; i++) {
         hl__cache_entry *e = &dev->cache[i];
         if (e->used == HL__CACHE_LIVE && e->kind == kind && e->hash == hash && e->key_size == key_size &&

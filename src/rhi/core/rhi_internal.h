@@ -8,32 +8,12 @@
 #ifndef HL_RHI_INTERNAL_H
 #define HL_RHI_INTERNAL_H
 
-#include <stdarg.h>
-
+#include "hl_base.h" /* hl__malloc, hl__fail, hl__reserve, hashing */
 #include "hl_rhi.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ---- memory and errors (core/alloc.c, core/error.c) ---------------------------------------- */
-void *hl__malloc(size_t size);
-void *hl__calloc(size_t count, size_t size);
-void *hl__realloc(void *ptr, size_t size);
-void hl__free(void *ptr);
-char *hl__strdup(const char *s); /* NULL stays NULL */
-
-/* Records the message for hl_last_error() and returns code. printf-style. */
-hl_result hl__fail(hl_result code, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-hl_result hl__failv(hl_result code, const char *fmt, va_list ap);
-
-/* Grows *array (of elem_size items) to hold at least need items; high-water, never shrinks.
- * Returns false (with an HL_ERR_OUT_OF_MEMORY message) on allocation failure. */
-bool hl__reserve(void **array, uint32_t *capacity, uint32_t need, size_t elem_size);
 
 /* ---- native object storage ----------------------------------------------------------------- */
 typedef union hl__native {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rhi_internal.h"
+#include "hl_base.h"
 
 static void *hl__default_alloc(size_t size, void *user) {
     (void)user;

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rhi_internal.h"
+#include "hl_base.h"
 
 static const char *const hl__result_names[] = {
 #define HL__RESULT_NAME(name, text) #name,

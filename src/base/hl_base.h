@@ -1,0 +1,80 @@
+/* hilo3d base: the allocator hook's counted heap functions, last-error messages, growth
+ * arrays, hashing and checked size arithmetic. Every layer's internal header includes this
+ * one; it includes nothing of any layer (only the public result header). */
+#ifndef HL_BASE_H
+#define HL_BASE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hilo3d/result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- memory (alloc.c): every heap block goes through the hl_set_allocator hook ----------- */
+void *hl__malloc(size_t size);
+void *hl__calloc(size_t count, size_t size); /* NULL when count * size overflows */
+void *hl__realloc(void *ptr, size_t size);
+void hl__free(void *ptr);
+char *hl__strdup(const char *s); /* NULL stays NULL */
+
+/* Grows *array (of elem_size items) to hold at least need items; high-water, never shrinks.
+ * Returns false (with an HL_ERR_OUT_OF_MEMORY message) on allocation failure or overflow. */
+bool hl__reserve(void **array, uint32_t *capacity, uint32_t need, size_t elem_size);
+
+/* ---- errors (error.c) ------------------------------------------------------------------------ */
+/* Records the message for hl_last_error() and returns code. printf-style. */
+hl_result hl__fail(hl_result code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+hl_result hl__failv(hl_result code, const char *fmt, va_list ap);
+
+/* ---- hashing (hash.c): FNV-1a 64 for lookups; equality is always checked on the full key --- */
+#define HL__HASH_SEED 1469598103934665603ull
+uint64_t hl__hash_bytes(uint64_t h, const void *data, size_t size);
+/* Hashes the string with its terminator, so ("ab","c") and ("a","bc") differ; NULL = "". */
+uint64_t hl__hash_str(uint64_t h, const char *s);
+/* A 64-bit finaliser (splitmix64): spreads pointer and integer keys over all bits. */
+static inline uint64_t hl__hash_mix(uint64_t x) {
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return x;
+}
+
+/* ---- checked size arithmetic: false on overflow (*out untouched) ----------------------------- */
+static inline bool hl__mul_size(size_t a, size_t b, size_t *out) {
+    if (a && b > SIZE_MAX / a) return false;
+    *out = a * b;
+    return true;
+}
+static inline bool hl__add_size(size_t a, size_t b, size_t *out) {
+    if (b > SIZE_MAX - a) return false;
+    *out = a + b;
+    return true;
+}
+static inline bool hl__mul_u32(uint32_t a, uint32_t b, uint32_t *out) {
+    uint64_t p = (uint64_t)a * b;
+    if (p > UINT32_MAX) return false;
+    *out = (uint32_t)p;
+    return true;
+}
+static inline bool hl__add_u32(uint32_t a, uint32_t b, uint32_t *out) {
+    if (b > UINT32_MAX - a) return false;
+    *out = a + b;
+    return true;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
