@@ -47,7 +47,7 @@ int main(int argc, char **argv) {
     HL_CHECK_OK(hl_renderer_render(r, s, cam));
     HL_CHECK_EQ(hl_renderer_stats(r)->draws, 3);
     static uint8_t img[W * H * 4];
-    HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
     hl_test_write_png(hl_test_render_backend == HL_BACKEND_GLES3 ? "px_render_blend_gles3.png" : "px_render_blend_webgpu.png", W, H,
                       img);
 

@@ -90,14 +90,14 @@ int main(int argc, char **argv) {
     HL_CHECK_EQ(st->meshes_culled, 1);
     HL_CHECK_EQ(st->frame_index, 1);
     HL_CHECK_EQ(st->passes, 1);
-    HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
     HL_CHECK_PIXEL(img + ((size_t)16 * W + 8) * 4, 255, srgb_byte(0.5f), 0, 255, 1);
     HL_CHECK_PIXEL(img + ((size_t)16 * W + 24) * 4, 0, 0, 0, 255, 1);
     hl_node_set_translation(hl_mesh_node(hidden), (hl_vec3){0.5f, 0, 0});
     HL_CHECK_OK(hl_renderer_render(r, s, cam));
     HL_CHECK_EQ(st->draws, 2);
     HL_CHECK_EQ(st->meshes_culled, 0);
-    HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
     HL_CHECK_PIXEL(img + ((size_t)16 * W + 24) * 4, 0, 0, 255, 255, 1);
     HL_CHECK_EQ(ev.before, 2);
     HL_CHECK_EQ(ev.after, 2);
@@ -127,7 +127,7 @@ int main(int argc, char **argv) {
     HL_CHECK_EQ(st->draws, 4);
     HL_CHECK_EQ(ev.after, after0 + 1);
     HL_CHECK_EQ(ev.last_after, f0 + 1);
-    HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
     HL_CHECK_PIXEL(img + ((size_t)16 * W + 8) * 4, 255, srgb_byte(0.5f), 0, 255, 1);
     HL_CHECK_PIXEL(img + ((size_t)16 * W + 24) * 4, 0, 0, 255, 255, 1);
     HL_CHECK_PIXEL(img + ((size_t)2 * W + 16) * 4, 0, 255, 0, 255, 1); /* t2's clear colour */

@@ -24,13 +24,13 @@ static void test_fog(void) {
     add_mesh(s, g, m, (hl_vec3){0, 0, 0});
     static uint8_t img[W * H * 4];
     HL_CHECK_OK(hl_renderer_render(r, s, cam));
-    HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
     int half = srgb_byte(0.5f);
     HL_CHECK_PIXEL(px(img, 32, 32), half, 0, half, 255, 2);
     /* fog off: the quad is black again */
     hl_stage_set_fog(s, NULL);
     HL_CHECK_OK(hl_renderer_render(r, s, cam));
-    HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
     HL_CHECK_PIXEL(px(img, 32, 32), 0, 0, 0, 255, 1);
     hl_material_release(m);
     hl_geometry_release(g);
@@ -62,14 +62,14 @@ static void test_quantised(void) {
     if (g) add_mesh(s, g, m, (hl_vec3){0, 0, 0});
     static uint8_t img[W * H * 4];
     HL_CHECK_OK(hl_renderer_render(r, s, cam));
-    HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
     HL_CHECK_PIXEL(px(img, 48, 32), 255, srgb_byte(128.0f / 255.0f), 0, 255, 2);
     HL_CHECK_PIXEL(px(img, 16, 32), 0, 0, 0, 255, 1); /* left half: clear colour */
     /* a dirty-range update: only the 16 bytes of COLOR_0 upload, and the next frame shows them */
     const uint8_t green[4][4] = {{0, 255, 0, 255}, {0, 255, 0, 255}, {0, 255, 0, 255}, {0, 255, 0, 255}};
     HL_CHECK_OK(hl_geometry_update_attribute(g, HL_ATTR_COLOR_0, 0, 4, green));
     HL_CHECK_OK(hl_renderer_render(r, s, cam));
-    HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
     HL_CHECK_PIXEL(px(img, 48, 32), 0, 255, 0, 255, 1);
     const hl_geometry_layout *gl = hl_geometry_get_layout(g);
     uint64_t up = hl_renderer_stats(r)->upload_bytes;
@@ -107,7 +107,7 @@ static void test_texture_file(void) {
     add_mesh(s, g, m, (hl_vec3){0, 0, 0});
     static uint8_t img[W * H * 4];
     HL_CHECK_OK(hl_renderer_render(r, s, cam));
-    HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
     HL_CHECK_PIXEL(px(img, 16, 16), 255, 0, 0, 255, 1);
     HL_CHECK_PIXEL(px(img, 48, 16), 0, 255, 0, 255, 1);
     HL_CHECK_PIXEL(px(img, 16, 48), 0, 0, 255, 255, 1);

@@ -75,7 +75,7 @@ int main(int argc, char **argv) {
     HL_CHECK_EQ(st->instances, N + 1);
     HL_CHECK_EQ(st->faces, (N + 1) * 12);
     static uint8_t img[W * H * 4];
-    HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
     hl_test_write_png(hl_test_render_backend == HL_BACKEND_GLES3 ? "px_render_instancing_gles3.png" : "px_render_instancing_webgpu.png",
                       W, H, img);
     int cr = srgb_byte(0.2f), cg = srgb_byte(0.6f), cb = 255;
@@ -101,7 +101,7 @@ int main(int argc, char **argv) {
     HL_CHECK_OK(hl_renderer_render(r, s, cam));
     HL_CHECK_EQ(st->draws, 2);
     HL_CHECK_EQ(st->instances, N);
-    HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
     HL_CHECK_PIXEL(px_at(img, cam, centre[9]), 0, 0, 0, 255, 1);
     HL_CHECK_PIXEL(px_at(img, cam, centre[10]), cr, cg, cb, 255, 1);
 

@@ -52,8 +52,8 @@ int main(int argc, char **argv) {
     if (!t) return hl_test_finish();
     HL_CHECK_OK(hl_renderer_render_to_target(r, t, s, cam));
     static uint8_t img[4][W * H * 4];
-    for (uint32_t i = 0; i < 4; i++) HL_CHECK_OK(hl_render_target_read(r, t, i, img[i]));
-    HL_CHECK_RESULT(hl_render_target_read(r, t, 4, img[0]), HL_ERR_VALIDATION);
+    for (uint32_t i = 0; i < 4; i++) HL_CHECK_OK(hl_render_target_read(r, t, i, img[i], sizeof img[i]));
+    HL_CHECK_RESULT(hl_render_target_read(r, t, 4, img[0], sizeof img[0]), HL_ERR_VALIDATION);
     static const char *names[4] = {"colour", "normal", "base colour", "depth"};
     for (int i = 0; i < 4; i++) {
         char path[80];

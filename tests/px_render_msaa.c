@@ -56,12 +56,12 @@ static void render(uint32_t samples, bool to_target, uint8_t *img) {
         HL_CHECK_OK(hl_render_target_create(r, &td, &t));
         if (t) {
             HL_CHECK_OK(hl_renderer_render_to_target(r, t, s, cam));
-            HL_CHECK_OK(hl_render_target_read(r, t, 0, img));
+            HL_CHECK_OK(hl_render_target_read(r, t, 0, img, (size_t)W * H * 4));
             hl_render_target_destroy(r, t);
         }
     } else {
         HL_CHECK_OK(hl_renderer_render(r, s, cam));
-        HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+        HL_CHECK_OK(hl_renderer_read_pixels(r, img, (size_t)W * H * 4));
     }
     hl_geometry_release(g);
     hl_material_release(m);

@@ -74,7 +74,7 @@ int main(int argc, char **argv) {
 
     HL_CHECK_OK(hl_renderer_render(r, s, cam));
     static uint8_t img[W * H * 4];
-    HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
     hl_test_write_png(hl_test_render_backend == HL_BACKEND_GLES3 ? "px_render_pbr_gles3.png" : "px_render_pbr_webgpu.png", W, H, img);
 
     int peak[4] = {0}, median[4] = {0};

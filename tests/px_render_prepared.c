@@ -60,7 +60,7 @@ int main(int argc, char **argv) {
     hl_node_set_translation(hl_mesh_node(a), (hl_vec3){-0.5f, -0.5f, 0});
     HL_CHECK_OK(hl_renderer_render(r, s, cam));
     HL_CHECK_EQ(st->prepared_reused, 3);
-    HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
     HL_CHECK_PIXEL(img + (48 * W + 16) * 4, 255, 0, 0, 255, 1); /* lower left: red now */
     HL_CHECK_PIXEL(img + (16 * W + 16) * 4, 0, 0, 0, 255, 1);   /* upper left: cleared */
 
@@ -69,7 +69,7 @@ int main(int argc, char **argv) {
     HL_CHECK_OK(hl_renderer_render(r, s, cam));
     HL_CHECK_EQ(st->prepared_rebuilt, 1);
     HL_CHECK_EQ(st->prepared_reused, 2);
-    HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
     HL_CHECK_PIXEL(img + (48 * W + 48) * 4, 0, 0, 255, 255, 1);
 
     hl_stage_destroy(s);

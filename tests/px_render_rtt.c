@@ -75,10 +75,10 @@ int main(int argc, char **argv) {
     int bot_b[3] = {srgb_byte(BOTTOM[0]), srgb_byte(BOTTOM[1]), srgb_byte(BOTTOM[2])};
     static uint8_t img[W * H * 4];
     HL_CHECK_OK(hl_renderer_render_to_target(r, ts.t, ts.a, ts.ca));
-    HL_CHECK_OK(hl_render_target_read(r, ts.t, 0, img));
+    HL_CHECK_OK(hl_render_target_read(r, ts.t, 0, img, sizeof img));
     check_halves(img, top_b, bot_b, "target");
     HL_CHECK_OK(hl_renderer_render(r, ts.b, ts.cb));
-    HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
     hl_test_write_png(hl_test_render_backend == HL_BACKEND_GLES3 ? "px_render_rtt_gles3.png" : "px_render_rtt_webgpu.png", W, H, img);
     check_halves(img, top_b, bot_b, "output (separate frames)");
 
@@ -88,14 +88,14 @@ int main(int argc, char **argv) {
     memset(img, 0, sizeof img);
     HL_CHECK_OK(hl_renderer_render_frame(r, frame_fn, &ts));
     HL_CHECK_EQ(hl_renderer_stats(r)->draws, 3);
-    HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
     check_halves(img, bot_b, top_b, "output (one frame)");
 
     /* the target resized (new attachments): the scene texture follows */
     HL_CHECK_OK(hl_render_target_resize(r, ts.t, 16, 32));
     memset(img, 0, sizeof img);
     HL_CHECK_OK(hl_renderer_render_frame(r, frame_fn, &ts));
-    HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
     check_halves(img, bot_b, top_b, "output (resized target)");
 
     /* a 4x MSAA target: the texture shows the resolved attachment */
@@ -108,7 +108,7 @@ int main(int argc, char **argv) {
         ts.t = ms;
         memset(img, 0, sizeof img);
         HL_CHECK_OK(hl_renderer_render_frame(r, frame_fn, &ts));
-        HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+        HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
         check_halves(img, bot_b, top_b, "output (4x MSAA target)");
         ts.t = keep;
         HL_CHECK_OK(hl_material_set_texture(mq, HL_TEXTURE_BASE_COLOR, NULL, 0));

@@ -84,7 +84,7 @@ int main(int argc, char **argv) {
     HL_CHECK_OK(hl_register_uniform_block_binding("EffectBlock", NULL));
     static uint8_t img[W * H * 4];
     HL_CHECK_OK(hl_renderer_render(r, stage, cam));
-    HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
     const uint8_t *in = img + (16 * W + 48) * 4;  /* upper right: the quad */
     const uint8_t *out = img + (48 * W + 16) * 4; /* lower left: clear colour (opaque black) */
     HL_CHECK_PIXEL(in, srgb(0.6f), srgb(0.8f), 255, 255, 1);
@@ -93,7 +93,7 @@ int main(int argc, char **argv) {
     const float tint1[4] = {1.0f, 0.5f, 0.2f, 1.0f};
     HL_CHECK_OK(hl_uniform_buffer_set(ub, "tint", tint1, 4));
     HL_CHECK_OK(hl_renderer_render(r, stage, cam));
-    HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
     HL_CHECK_PIXEL(in, 255, srgb(0.5f), srgb(0.2f), 255, 1);
     HL_CHECK(hl_renderer_stats(r)->draws == 1);
 

@@ -134,13 +134,13 @@ static void run_case(const shadow_case *sc) {
         HL_CHECK_EQ(hl_renderer_stats(r)->meshes_culled, 1);
         HL_CHECK_EQ(hl_renderer_stats(r)->draws, 1);
     }
-    HL_CHECK_OK(hl_renderer_read_pixels(r, a));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, a, sizeof a));
     hl_node_set_translation(hl_mesh_node(caster), sc->moved);
     HL_CHECK_OK(hl_renderer_render(r, s, cam));
-    HL_CHECK_OK(hl_renderer_read_pixels(r, b));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, b, sizeof b));
     hl_node_set_visible(hl_mesh_node(caster), false);
     HL_CHECK_OK(hl_renderer_render(r, s, cam));
-    HL_CHECK_OK(hl_renderer_read_pixels(r, c));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, c, sizeof c));
 
     int x, y;
     const uint8_t *pa = px_at(a, cam, sc->shadow, &x, &y);

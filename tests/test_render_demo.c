@@ -31,7 +31,7 @@ static bool render_demo(hl_backend b, uint8_t *img) {
         const hl_render_stats *st = hl_renderer_stats(r);
         printf("%s: draws %u instances %u faces %llu passes %u shadow tiles %u\n", hl_backend_name(b), st->draws,
                st->instances, (unsigned long long)st->faces, st->passes, st->shadow_tiles);
-        HL_CHECK_OK(hl_renderer_read_pixels(r, img));
+        HL_CHECK_OK(hl_renderer_read_pixels(r, img, (size_t)W * H * 4));
         hl_scene_demo_destroy(&demo);
     }
     hl_renderer_destroy(r);

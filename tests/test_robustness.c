@@ -208,12 +208,12 @@ static void test_texture(void) {
     EXPECT_OK(hl_texture_create(&d, &t)); /* pixels NULL allowed */
     if (!t) return;
     uint8_t px[16] = {0};
-    EXPECT_ERR(hl_texture_set_pixels(NULL, 2, 2, px), HL_ERR_VALIDATION);
-    EXPECT_ERR(hl_texture_set_pixels(t, 0, 2, px), HL_ERR_VALIDATION);
-    EXPECT_ERR(hl_texture_set_pixels(t, 2, 0, px), HL_ERR_VALIDATION);
-    EXPECT_ERR(hl_texture_set_pixels(t, 16385, 1, px), HL_ERR_VALIDATION);
-    EXPECT_ERR(hl_texture_set_pixels(t, 2, 2, NULL), HL_ERR_VALIDATION);
-    EXPECT_OK(hl_texture_set_pixels(t, 2, 2, px));
+    EXPECT_ERR(hl_texture_set_pixels(NULL, 2, 2, px, sizeof px), HL_ERR_VALIDATION);
+    EXPECT_ERR(hl_texture_set_pixels(t, 0, 2, px, sizeof px), HL_ERR_VALIDATION);
+    EXPECT_ERR(hl_texture_set_pixels(t, 2, 0, px, sizeof px), HL_ERR_VALIDATION);
+    EXPECT_ERR(hl_texture_set_pixels(t, 16385, 1, px, sizeof px), HL_ERR_VALIDATION);
+    EXPECT_ERR(hl_texture_set_pixels(t, 2, 2, NULL, sizeof px), HL_ERR_VALIDATION);
+    EXPECT_OK(hl_texture_set_pixels(t, 2, 2, px, sizeof px));
     hl_sampler_desc s = {0};
     EXPECT_ERR(hl_texture_set_sampler(NULL, &s), HL_ERR_VALIDATION);
     s.wrap_v = (hl_wrap)-1;
@@ -402,7 +402,7 @@ static void test_material(void) {
     EXPECT_OK(hl_material_create_pbr(NULL, &pbr));
     EXPECT_OK(hl_material_create_shader(&sd, &shader));
     hl_texture *tex = NULL;
-    hl_texture_desc td = {1, 1, NULL, 0, 0, {0}, NULL};
+    hl_texture_desc td = {.width = 1, .height = 1};
     EXPECT_OK(hl_texture_create(&td, &tex));
     if (!basic || !pbr || !shader || !tex) goto done;
 
@@ -685,7 +685,8 @@ static void test_renderer(void) {
     hl_camera *cam = NULL;
     EXPECT_OK(hl_stage_create(&s));
     EXPECT_OK(hl_camera_create(NULL, &cam));
-    uint8_t *px = malloc(32 * 32 * 8);
+    const size_t px_size = 32 * 32 * 8;
+    uint8_t *px = malloc(px_size);
 
     EXPECT_ERR(hl_renderer_resize(NULL, 8, 8), HL_ERR_VALIDATION);
     EXPECT_ERR(hl_renderer_resize(r, 0, 8), HL_ERR_VALIDATION);
@@ -694,11 +695,12 @@ static void test_renderer(void) {
     EXPECT_ERR(hl_renderer_render(NULL, s, cam), HL_ERR_VALIDATION);
     EXPECT_ERR(hl_renderer_render(r, NULL, cam), HL_ERR_VALIDATION);
     EXPECT_ERR(hl_renderer_render(r, s, NULL), HL_ERR_VALIDATION);
-    EXPECT_ERR(hl_renderer_read_pixels(NULL, px), HL_ERR_VALIDATION);
-    EXPECT_ERR(hl_renderer_read_pixels(r, NULL), HL_ERR_VALIDATION);
+    EXPECT_ERR(hl_renderer_read_pixels(NULL, px, px_size), HL_ERR_VALIDATION);
+    EXPECT_ERR(hl_renderer_read_pixels(r, NULL, px_size), HL_ERR_VALIDATION);
+    EXPECT_ERR(hl_renderer_read_pixels(r, px, 100), HL_ERR_VALIDATION); /* 32x32 RGBA8 needs 4096 */
     EXPECT_ERR(hl_renderer_wait_idle(NULL), HL_ERR_VALIDATION);
     EXPECT_OK(hl_renderer_render(r, s, cam));
-    EXPECT_OK(hl_renderer_read_pixels(r, px));
+    EXPECT_OK(hl_renderer_read_pixels(r, px, px_size));
 
     /* render targets */
     hl_render_target *t = NULL;
@@ -733,16 +735,17 @@ static void test_renderer(void) {
         EXPECT_ERR(hl_renderer_render_to_target(r, NULL, s, cam), HL_ERR_VALIDATION);
         EXPECT_ERR(hl_renderer_render_to_target(r, t, NULL, cam), HL_ERR_VALIDATION);
         EXPECT_ERR(hl_renderer_render_to_target(r, t, s, NULL), HL_ERR_VALIDATION);
-        EXPECT_ERR(hl_render_target_read(NULL, t, 0, px), HL_ERR_VALIDATION);
-        EXPECT_ERR(hl_render_target_read(r, NULL, 0, px), HL_ERR_VALIDATION);
-        EXPECT_ERR(hl_render_target_read(r, t, 0, NULL), HL_ERR_VALIDATION);
-        EXPECT_ERR(hl_render_target_read(r, t, 1, px), HL_ERR_VALIDATION); /* one attachment */
-        EXPECT_ERR(hl_render_target_read(r, t, UINT32_MAX, px), HL_ERR_VALIDATION);
+        EXPECT_ERR(hl_render_target_read(NULL, t, 0, px, px_size), HL_ERR_VALIDATION);
+        EXPECT_ERR(hl_render_target_read(r, NULL, 0, px, px_size), HL_ERR_VALIDATION);
+        EXPECT_ERR(hl_render_target_read(r, t, 0, NULL, px_size), HL_ERR_VALIDATION);
+        EXPECT_ERR(hl_render_target_read(r, t, 1, px, px_size), HL_ERR_VALIDATION); /* one attachment */
+        EXPECT_ERR(hl_render_target_read(r, t, UINT32_MAX, px, px_size), HL_ERR_VALIDATION);
+        EXPECT_ERR(hl_render_target_read(r, t, 0, px, hl_render_target_read_size(t, 0) - 1), HL_ERR_VALIDATION);
         HL_CHECK(hl_render_target_texture(t, 1) == NULL);
         HL_CHECK(hl_render_target_texture(t, 99) == NULL);
         HL_CHECK(hl_render_target_texture(NULL, 0) == NULL);
         EXPECT_OK(hl_renderer_render_to_target(r, t, s, cam));
-        EXPECT_OK(hl_render_target_read(r, t, 0, px));
+        EXPECT_OK(hl_render_target_read(r, t, 0, px, px_size));
     }
 
     /* frames */
@@ -759,7 +762,7 @@ static void test_renderer(void) {
     EXPECT_OK(hl_renderer_render(r, s, cam));
 
     hl_render_target_destroy(r, NULL);
-    hl_render_target_destroy(NULL, t); /* NULL renderer: no-op (t is destroyed below) */
+    EXPECT_ERR(hl_render_target_destroy(NULL, t), HL_ERR_VALIDATION); /* NULL renderer: refused (t is destroyed below) */
     hl_render_target_destroy(r, t);
     free(px);
     hl_node_destroy(hl_camera_node(cam));

@@ -23,6 +23,7 @@
 #define HILO3D_RENDERER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hilo3d/result.h"
@@ -49,8 +50,13 @@ typedef struct hl_render_frame hl_render_frame;
  * frame). `frame_index` counts successful frames from 1. */
 typedef void (*hl_render_event_fn)(hl_renderer *r, uint64_t frame_index, void *user);
 
-/* Zero = defaults: backend AUTO, 640 x 480, sample_count 4, shadow atlas 2048,
- * cache capacity 256 pipelines. */
+/* Zero = defaults: backend AUTO, 640 x 480, sample_count 4, shadow atlas 2048.
+ *
+ * Caches: the renderer keeps GPU mirrors of the scene objects it draws (geometry, textures,
+ * materials, uniform buffers, per-mesh slots), releasing those unused for 120 frames; shader
+ * programs and pipelines unused for 60 frames are released too (a shader material's program
+ * stays while the material's mirror does). So what the caches hold is bounded by what the
+ * last frames drew, and the RHI's device cache bounds the native pipelines underneath. */
 typedef struct hl_renderer_desc {
     hl_backend backend;
     uint32_t width, height;
@@ -63,7 +69,8 @@ typedef struct hl_renderer_desc {
 
 /* desc may be NULL: all defaults. */
 hl_result hl_renderer_create(const hl_renderer_desc *desc, hl_renderer **out);
-/* Waits for the GPU, releases every GPU resource. NULL is a no-op. */
+/* Waits for the GPU, releases every GPU resource and destroys every render target the renderer
+ * still has (their pointers become invalid). NULL is a no-op. */
 void hl_renderer_destroy(hl_renderer *r);
 hl_backend hl_renderer_backend(const hl_renderer *r); /* the backend actually chosen */
 const char *hl_renderer_adapter_name(const hl_renderer *r);
@@ -73,8 +80,9 @@ hl_result hl_renderer_resize(hl_renderer *r, uint32_t width, uint32_t height);
 
 /* Renders stage through camera into the output. The camera's aspect is not changed. */
 hl_result hl_renderer_render(hl_renderer *r, hl_stage *stage, hl_camera *camera);
-/* Reads the output as RGBA8 (width * height * 4 bytes, row 0 = top, sRGB-encoded). */
-hl_result hl_renderer_read_pixels(hl_renderer *r, uint8_t *rgba);
+/* Reads the output as RGBA8 (width * height * 4 bytes, row 0 = top, sRGB-encoded) into rgba,
+ * which holds `size` bytes: a smaller buffer is HL_ERR_VALIDATION (nothing written). */
+hl_result hl_renderer_read_pixels(hl_renderer *r, uint8_t *rgba, size_t size);
 /* Waits for every submitted frame. */
 hl_result hl_renderer_wait_idle(hl_renderer *r);
 
@@ -96,19 +104,28 @@ typedef struct hl_render_target_desc {
     const char *label;
 } hl_render_target_desc;
 
-/* desc may be NULL: all defaults. */
+/* desc may be NULL: all defaults. A target belongs to the renderer that created it: every call
+ * below checks that r is its renderer (another renderer's target, or a destroyed one, is
+ * HL_ERR_VALIDATION); hl_renderer_destroy destroys the targets left. */
 hl_result hl_render_target_create(hl_renderer *r, const hl_render_target_desc *desc, hl_render_target **out);
-void hl_render_target_destroy(hl_renderer *r, hl_render_target *t);
+/* NULL t is a no-op. Not inside hl_renderer_render_frame (HL_ERR_INVALID_STATE); the output
+ * cannot be destroyed this way. */
+hl_result hl_render_target_destroy(hl_renderer *r, hl_render_target *t);
 hl_result hl_render_target_resize(hl_renderer *r, hl_render_target *t, uint32_t width, uint32_t height);
 /* Renders into t. Attachment 0 gets the shaded colour; attachments 1..3 of an MRT target
  * get, in order: world-space normal (n * 0.5 + 0.5, alpha 1), base colour, and the distance from
  * the camera / far plane (r). */
 hl_result hl_renderer_render_to_target(hl_renderer *r, hl_render_target *t, hl_stage *stage, hl_camera *camera);
 /* Reads attachment `index` (resolved for MSAA) as 4 bytes per texel (RGBA8 targets) or
- * 8 bytes (RGBA16F, half floats), row 0 = top. */
-hl_result hl_render_target_read(hl_renderer *r, hl_render_target *t, uint32_t index, void *pixels);
+ * 8 bytes (RGBA16F, half floats), row 0 = top, into pixels, which holds `size` bytes (at least
+ * hl_render_target_read_size(t, index), else HL_ERR_VALIDATION and nothing written). */
+hl_result hl_render_target_read(hl_renderer *r, hl_render_target *t, uint32_t index, void *pixels, size_t size);
+/* Bytes hl_render_target_read writes for attachment index (0 for a bad index or NULL t). */
+size_t hl_render_target_read_size(const hl_render_target *t, uint32_t index);
 /* A scene texture showing attachment `index` (owned by the target: do not release it). Use
- * it as a material map; it shows what the last frame rendered into the target. */
+ * it as a material map; it shows what the last frame rendered into the target. A material
+ * that samples it while rendering into the same target fails with HL_ERR_VALIDATION (on both
+ * backends, before any GPU work). */
 hl_texture *hl_render_target_texture(hl_render_target *t, uint32_t index);
 
 /* ---- one frame, many passes ------------------------------------------------------------------
@@ -138,6 +155,11 @@ typedef struct hl_render_stats {
     uint64_t prepared_reused, prepared_rebuilt;       /* prepared draws, last frame */
     uint64_t upload_bytes;                            /* last frame */
     uint64_t cpu_ns;                                  /* last hl_renderer_render / render_frame */
+    /* what the renderer holds after the last frame (bounded: see hl_renderer_desc) */
+    uint32_t programs, pipelines; /* shader programs and render pipelines */
+    uint32_t mirrors;             /* GPU mirrors of scene objects: geometry, textures, materials,
+                                     uniform buffers, mesh slots */
+    uint32_t targets;             /* render targets, the output included */
 } hl_render_stats;
 
 const hl_render_stats *hl_renderer_stats(const hl_renderer *r);

@@ -163,39 +163,57 @@ static void plan_lights(hl_renderer *r, hl__view *v, hl_stage *stage, hl__frame_
 }
 
 /* ---- shared bind groups ------------------------------------------------------------------------- */
-static hl_result shared_groups(hl_renderer *r, const hl__program *p) {
+static hl_rhi_bind_group_entry buffer_entry(uint32_t binding, hl_rhi_buffer b, uint64_t size) {
+    hl_rhi_bind_group_entry e;
+    memset(&e, 0, sizeof e);
+    e.binding = binding;
+    e.buffer = b;
+    e.size = size;
+    return e;
+}
+
+/* Frame (0), Object (1) and, for shadow receivers, the atlas (3) for a colour program. */
+static hl_result color_groups(hl_renderer *r, const hl__program *p) {
     hl_result res = HL_OK;
-    bool shadow = (p->key & HL__PROGRAM_SHADOW) != 0;
-    hl_rhi_bind_group_entry e = {0};
-    if (!shadow && !r->frame_group.id) {
-        e.buffer = r->frame_ubo;
-        e.size = sizeof(hl__frame_block);
-        hl_rhi_bind_group_desc d = {p->bgl[0], &e, 1, "frame"};
-        res = hl_rhi_bind_group_create(r->dev, &d, &r->frame_group);
+    if (!(p->empty_groups & 1u)) {
+        hl_rhi_bind_group_entry e = buffer_entry(0, r->frame_ubo, sizeof(hl__frame_block));
+        res = hl__owned_group_get(r, &r->frame_group, p, 0, &e, 1, "frame");
     }
-    if (!res && shadow && !r->shadow_frame_group.id) {
-        e.buffer = r->shadow_ubo;
-        e.size = 64;
-        hl_rhi_bind_group_desc d = {p->bgl[0], &e, 1, "shadow"};
-        res = hl_rhi_bind_group_create(r->dev, &d, &r->shadow_frame_group);
+    if (!res && !(p->empty_groups & 2u)) {
+        hl_rhi_bind_group_entry e = buffer_entry(0, r->object_ubo, sizeof(hl__object_block));
+        res = hl__owned_group_get(r, &r->object_group, p, 1, &e, 1, "objects");
     }
-    hl_rhi_bind_group *obj = shadow ? &r->shadow_object_group : &r->object_group;
-    if (!res && !obj->id) {
-        e.buffer = r->object_ubo;
-        e.size = sizeof(hl__object_block);
-        hl_rhi_bind_group_desc d = {p->bgl[1], &e, 1, "objects"};
-        res = hl_rhi_bind_group_create(r->dev, &d, obj);
-    }
-    if (!res && !shadow && (p->key & HL__DEF_RECEIVE_SHADOWS) && !r->atlas_group.id) {
-        hl_rhi_bind_group_entry a[2] = {{0}, {0}};
+    if (!res && p->group_count > 3) {
+        hl_rhi_bind_group_entry a[2];
+        memset(a, 0, sizeof a);
         a[0].binding = 0;
         a[0].view = r->atlas_view;
         a[1].binding = 1;
         a[1].sampler = r->atlas_sampler;
-        hl_rhi_bind_group_desc d = {p->bgl[3], a, 2, "shadow atlas"};
-        res = hl_rhi_bind_group_create(r->dev, &d, &r->atlas_group);
+        res = hl__owned_group_get(r, &r->atlas_group, p, 3, a, 2, "shadow atlas");
     }
     return res;
+}
+
+/* The shadow program of a layout (instanced or not), its groups and pipeline. */
+static hl_result shadow_pipeline(hl_renderer *r, const hl_geometry_layout *l, bool instanced, hl__pipeline_entry **out) {
+    hl__program *sp;
+    hl_result res = hl__program_get(r, HL__PROGRAM_SHADOW, instanced ? HL__DEF_INSTANCED : 0u, &sp);
+    if (res) return res;
+    hl_rhi_bind_group_entry e = buffer_entry(0, r->shadow_ubo, 64);
+    if ((res = hl__owned_group_get(r, &r->shadow_frame_group, sp, 0, &e, 1, "shadow"))) return res;
+    e = buffer_entry(0, r->object_ubo, sizeof(hl__object_block));
+    if ((res = hl__owned_group_get(r, &r->shadow_object_group, sp, 1, &e, 1, "objects"))) return res;
+    hl__pipeline_key sk;
+    memset(&sk, 0, sizeof sk);
+    sk.program_id = sp->id;
+    if ((res = hl__pipeline_key_vertex(sp, l, &sk))) return res;
+    sk.depth_format = HL_RHI_FORMAT_DEPTH24_PLUS;
+    sk.sample_count = 1;
+    sk.depth_test = sk.depth_write = 1;
+    sk.instanced = instanced;
+    sk.shadow = 1;
+    return hl__pipeline_get(r, sp, &sk, out);
 }
 
 /* Vertex buffers of a packet: the program's attributes in semantic order (as the pipeline's
@@ -216,6 +234,43 @@ static void packet_vertex_buffers(const hl__program *p, const hl__gpu_geometry *
     pk->vertex_buffer_count = n;
 }
 
+static void packet_indices(const hl__gpu_geometry *g, const hl_geometry_layout *l, hl_rhi_draw_packet *pk) {
+    pk->indexed = l->index_count ? 1 : 0;
+    pk->index_buffer = g->ibo;
+    pk->index_format = l->index_format == HL_INDEX_UINT16 ? HL_RHI_INDEX_UINT16 : HL_RHI_INDEX_UINT32;
+    pk->count = l->index_count ? l->index_count : l->vertex_count;
+}
+
+/* A draw's sort key (64 bits, compared whole): the class (opaque before transparent), the
+ * render order (all 32 bits, biased so that negative orders sort first), then 31 bits of
+ * state or depth: opaque draws grouped by pipeline, material group and vertex buffer (low id
+ * bits: equal bits only weaken grouping, never order), transparent ones back to front. */
+#define HL__SORT_CLASS_SHIFT 63
+#define HL__SORT_ORDER_SHIFT 31
+#define HL__SORT_CLASS_MASK (1ull << HL__SORT_CLASS_SHIFT)
+#define HL__SORT_ORDER_MASK (0xffffffffull << HL__SORT_ORDER_SHIFT)
+#define HL__SORT_LOW_MASK ((1ull << HL__SORT_ORDER_SHIFT) - 1u)
+#define HL__SORT_PIPELINE_SHIFT 20 /* opaque: 11 bits pipeline, 10 bits group, 10 bits vertex buffer */
+#define HL__SORT_GROUP_SHIFT 10
+_Static_assert((HL__SORT_CLASS_MASK & HL__SORT_ORDER_MASK) == 0, "sort key: class and order overlap");
+_Static_assert((HL__SORT_ORDER_MASK & HL__SORT_LOW_MASK) == 0, "sort key: order and state overlap");
+_Static_assert((HL__SORT_CLASS_MASK | HL__SORT_ORDER_MASK | HL__SORT_LOW_MASK) == ~0ull, "sort key: bits unused");
+_Static_assert(HL__SORT_PIPELINE_SHIFT + 11 == HL__SORT_ORDER_SHIFT, "sort key: opaque state fields");
+
+static uint32_t float_order(float f) { /* monotonic uint of a float */
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return (u & 0x80000000u) ? ~u : u | 0x80000000u;
+}
+
+uint64_t hl__sort_key(bool transparent, int32_t render_order, uint32_t pipeline, uint32_t group, uint32_t vbo, float depth) {
+    uint64_t key = (uint64_t)transparent << HL__SORT_CLASS_SHIFT;
+    key |= (uint64_t)((uint32_t)render_order ^ 0x80000000u) << HL__SORT_ORDER_SHIFT;
+    if (transparent) return key | ((uint64_t)(~float_order(depth)) >> 1); /* farther first */
+    return key | ((uint64_t)(pipeline & 0x7ffu) << HL__SORT_PIPELINE_SHIFT) |
+           ((uint64_t)(group & 0x3ffu) << HL__SORT_GROUP_SHIFT) | (uint64_t)(vbo & 0x3ffu);
+}
+
 typedef struct hl__sort_item {
     uint64_t key;
     uint32_t index;
@@ -226,74 +281,60 @@ static int sort_cmp(const void *a, const void *b) {
     return x->key < y->key ? -1 : x->key > y->key ? 1 : (x->index < y->index ? -1 : x->index > y->index);
 }
 
-static uint32_t float_order(float f) { /* monotonic uint of a float */
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return (u & 0x80000000u) ? ~u : u | 0x80000000u;
-}
-
 /* Builds one draw (mesh, or an instanced batch starting at instance `first`). */
 static hl_result build_draw(hl_renderer *r, const hl__view *v, hl_mesh *mesh, uint32_t instances, uint32_t first,
-                            bool receive, bool fog, const hl_render_target *t, hl__draw *out) {
+                            hl__draw *out) {
+    const hl_render_target *t = v->target;
     hl_geometry *geo = hl_mesh_geometry(mesh);
     hl_material *mat = hl_mesh_material(mesh);
     const hl_geometry_layout *l = hl_geometry_get_layout(geo);
     const hl_material_variant *var = hl_material_get_variant(mat);
-    bool shader_material = var->kind == HL_MATERIAL_SHADER;
-    if (shader_material && instances)
+    bool instanced = instances > 0;
+    if (var->kind == HL_MATERIAL_SHADER && instanced)
         return hl__fail(HL_ERR_UNSUPPORTED, "renderer: mesh '%s': shader materials are not instanced",
                         hl_node_name(hl_mesh_node(mesh)));
-    bool instanced = instances > 0;
-    uint64_t pkey = 0;
-    uint32_t pi;
-    hl_result res;
-    if (shader_material) {
-        res = hl__shader_material_program(r, mat, &pi);
-        if (!res) pkey = r->programs[pi].key;
-    } else {
-        pkey = hl__program_key_for(l, var, instanced, receive && hl_mesh_receive_shadows(mesh), fog, t->desc.color_count);
-        res = hl__program_get(r, pkey, &pi);
-    }
-    if (res) return res;
-    const hl__program *p = &r->programs[pi];
-    if (!p->empty_groups && (res = shared_groups(r, p))) return res;
-    if (p->empty_groups) { /* shared groups only where the shader declares the engine blocks */
-        if (!(p->empty_groups & 1u) && !r->frame_group.id) {
-            hl_rhi_bind_group_entry e = {0};
-            e.buffer = r->frame_ubo;
-            e.size = sizeof(hl__frame_block);
-            hl_rhi_bind_group_desc d = {p->bgl[0], &e, 1, "frame"};
-            if ((res = hl_rhi_bind_group_create(r->dev, &d, &r->frame_group))) return res;
-        }
-        if (!(p->empty_groups & 2u) && !r->object_group.id) {
-            hl_rhi_bind_group_entry e = {0};
-            e.buffer = r->object_ubo;
-            e.size = sizeof(hl__object_block);
-            hl_rhi_bind_group_desc d = {p->bgl[1], &e, 1, "objects"};
-            if ((res = hl_rhi_bind_group_create(r->dev, &d, &r->object_group))) return res;
-        }
-    }
-    hl__gpu_geometry *g;
     hl__gpu_material *gm;
-    if ((res = hl__gpu_geometry_get(r, geo, &g))) return res;
-    if ((res = hl__gpu_material_get(r, mat, p, &gm))) return res;
-    uint32_t slot = 0;
+    hl_result res = hl__gpu_material_get(r, mat, &gm);
+    if (res) return res;
+    hl__program *p;
+    if (var->kind == HL_MATERIAL_SHADER) {
+        res = hl__shader_material_program(r, mat, gm, &p);
+    } else {
+        uint64_t defines = hl__program_key_for(l, var, instanced, v->shadow_count > 0 && hl_mesh_receive_shadows(mesh),
+                                               v->fog, t->desc.color_count);
+        res = hl__program_get(r, HL__PROGRAM_FORWARD, defines, &p);
+    }
+    if (res || (res = color_groups(r, p))) return res;
+    hl__gpu_geometry *g;
+    if ((res = hl__gpu_geometry_get(r, geo, &g)) || (res = hl__gpu_material_bind(r, gm, p))) return res;
+    bool casts = hl_mesh_cast_shadows(mesh) && v->shadow_count > 0;
+    hl__pipeline_entry *se = NULL;
+    if (casts && (res = shadow_pipeline(r, l, instanced, &se))) return res;
     hl__gpu_mesh *rec = NULL;
-    uint64_t sig[6] = {0, 0, 0, 0, 0, 0};
+    hl__prepared_sig sig;
+    memset(&sig, 0, sizeof sig);
     if (!instanced) {
         if ((res = hl__gpu_mesh_slot(r, mesh, &rec))) return res;
-        slot = rec->slot;
-        bool casts = hl_mesh_cast_shadows(mesh) && v->shadow_count > 0;
-        sig[0] = hl_mesh_revision(mesh);
-        sig[1] = hl_material_variant_revision(mat) ^ (l->layout_key * 0x9e3779b97f4a7c15ull) ^ pkey;
-        sig[2] = (uint64_t)(uintptr_t)t ^ (t->generation << 40) ^ ((uint64_t)casts << 62);
-        sig[3] = (uint64_t)gm->group.id | ((uint64_t)g->vbo.id << 32);
-        sig[4] = (uint64_t)r->object_group.id | ((uint64_t)r->frame_group.id << 32); /* shared groups */
-        sig[5] = (uint64_t)r->atlas_group.id | ((uint64_t)r->shadow_object_group.id << 32);
-        if (rec->prepared && !memcmp(sig, rec->prepared_sig, sizeof sig)) {
+        sig.mesh_revision = hl_mesh_revision(mesh);
+        sig.variant_revision = hl_material_variant_revision(mat);
+        sig.evict_epoch = r->evict_epoch;
+        sig.program_id = p->id;
+        sig.target = t;
+        sig.target_generation = t->generation;
+        sig.casts_shadows = casts;
+        sig.material_group = gm->group.group.id;
+        sig.vbo = g->vbo.id;
+        sig.ibo = g->ibo.id;
+        sig.frame_group = r->frame_group.group.id;
+        sig.object_group = r->object_group.group.id;
+        sig.atlas_group = r->atlas_group.group.id;
+        sig.shadow_frame_group = r->shadow_frame_group.group.id;
+        sig.shadow_object_group = r->shadow_object_group.group.id;
+        if (rec->prepared && !memcmp(&sig, &rec->prepared_sig, sizeof sig)) {
             *out = *rec->prepared;
             out->packet.dynamic_offsets[0] = p->empty_groups & 1u ? 0 : v->frame_slot * HL__FRAME_STRIDE;
             out->mesh = mesh;
+            out->color_entry->last_frame = r->frame_serial; /* alive: the eviction epoch holds */
             r->stats.prepared_reused++;
             return HL_OK;
         }
@@ -301,8 +342,8 @@ static hl_result build_draw(hl_renderer *r, const hl__view *v, hl_mesh *mesh, ui
 
     hl__pipeline_key k;
     memset(&k, 0, sizeof k);
-    k.program_key = pkey;
-    k.layout_key = l->layout_key;
+    k.program_id = p->id;
+    if ((res = hl__pipeline_key_vertex(p, l, &k))) return res;
     k.color_count = t->desc.color_count;
     for (uint32_t i = 0; i < k.color_count; i++) k.color_formats[i] = t->formats[i];
     k.depth_format = t->desc.no_depth ? 0 : HL_RHI_FORMAT_DEPTH24_PLUS;
@@ -314,15 +355,16 @@ static hl_result build_draw(hl_renderer *r, const hl__view *v, hl_mesh *mesh, ui
     k.instanced = instanced;
     memset(out, 0, sizeof *out);
     hl_rhi_draw_packet *pk = &out->packet;
-    if ((res = hl__pipeline_get(r, &k, l, &pk->pipeline))) return res;
-    pk->bind_groups[0] = r->frame_group;
+    if ((res = hl__pipeline_get(r, p, &k, &out->color_entry))) return res;
+    pk->pipeline = out->color_entry->pipeline;
+    pk->bind_groups[0] = r->frame_group.group;
     pk->dynamic_offsets[0] = v->frame_slot * HL__FRAME_STRIDE;
-    pk->bind_groups[1] = r->object_group;
-    pk->dynamic_offsets[1] = slot * HL__OBJECT_STRIDE;
-    pk->bind_groups[2] = gm->group;
+    pk->bind_groups[1] = r->object_group.group;
+    pk->dynamic_offsets[1] = rec ? rec->slot * HL__OBJECT_STRIDE : 0;
+    pk->bind_groups[2] = gm->group.group;
     pk->bind_group_count = 3;
-    if (pkey & HL__DEF_RECEIVE_SHADOWS) {
-        pk->bind_groups[3] = r->atlas_group;
+    if (p->group_count > 3) {
+        pk->bind_groups[3] = r->atlas_group.group;
         pk->bind_group_count = 4;
     }
     pk->dynamic_offset_mask = 3;
@@ -333,41 +375,51 @@ static hl_result build_draw(hl_renderer *r, const hl__view *v, hl_mesh *mesh, ui
         pk->dynamic_offsets[gi] = 0;
     }
     packet_vertex_buffers(p, g, l, r->instance_vbo, first, instanced, pk);
-    pk->indexed = l->index_count ? 1 : 0;
-    pk->index_buffer = g->ibo;
-    pk->index_format = l->index_format == HL_INDEX_UINT16 ? HL_RHI_INDEX_UINT16 : HL_RHI_INDEX_UINT32;
-    pk->count = l->index_count ? l->index_count : l->vertex_count;
+    packet_indices(g, l, pk);
     pk->instance_count = instanced ? instances : 1;
     out->faces = (l->topology == HL_TOPOLOGY_TRIANGLES ? pk->count / 3u : 0u) * pk->instance_count;
     out->mesh = mesh;
     out->transparent = var->alpha_mode == HL_ALPHA_BLEND;
-    out->casts_shadows = hl_mesh_cast_shadows(mesh) && v->shadow_count > 0;
+    out->casts_shadows = casts;
     out->instanced = instanced;
     out->position_offset = l->attributes[HL_ATTR_POSITION].offset;
-
-    if (out->casts_shadows) { /* the shadow pipeline of this geometry layout */
-        uint64_t skey = HL__PROGRAM_SHADOW | (instanced ? HL__DEF_INSTANCED : 0u);
-        uint32_t si;
-        if ((res = hl__program_get(r, skey, &si))) return res;
-        if ((res = shared_groups(r, &r->programs[si]))) return res;
-        hl__pipeline_key sk;
-        memset(&sk, 0, sizeof sk);
-        sk.program_key = skey;
-        sk.layout_key = l->layout_key;
-        sk.depth_format = HL_RHI_FORMAT_DEPTH24_PLUS;
-        sk.sample_count = 1;
-        sk.depth_test = sk.depth_write = 1;
-        sk.cull = 0;
-        sk.instanced = instanced;
-        sk.shadow = 1;
-        if ((res = hl__pipeline_get(r, &sk, l, &out->shadow_pipeline))) return res;
+    if (se) {
+        out->shadow_pipeline = se->pipeline;
+        out->shadow_entry = se;
     }
     if (rec) {
-        if (!rec->prepared && !(rec->prepared = hl__malloc(sizeof *rec->prepared))) return HL_ERR_OUT_OF_MEMORY;
+        if (!rec->prepared && !(rec->prepared = hl__malloc(sizeof *rec->prepared)))
+            return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: out of memory for a prepared draw");
         *rec->prepared = *out;
-        memcpy(rec->prepared_sig, sig, sizeof sig);
+        rec->prepared_sig = sig;
         r->stats.prepared_rebuilt++;
     }
+    return HL_OK;
+}
+
+/* A caster outside the view: the shadow pass only (no colour program, no material group). */
+static hl_result build_shadow_draw(hl_renderer *r, hl_mesh *mesh, hl__draw *out) {
+    hl_geometry *geo = hl_mesh_geometry(mesh);
+    const hl_geometry_layout *l = hl_geometry_get_layout(geo);
+    hl__gpu_geometry *g;
+    hl__gpu_mesh *rec;
+    hl__pipeline_entry *se;
+    hl_result res;
+    if ((res = hl__gpu_geometry_get(r, geo, &g)) || (res = hl__gpu_mesh_slot(r, mesh, &rec)) ||
+        (res = shadow_pipeline(r, l, false, &se)))
+        return res;
+    memset(out, 0, sizeof *out);
+    hl_rhi_draw_packet *pk = &out->packet;
+    pk->dynamic_offsets[1] = rec->slot * HL__OBJECT_STRIDE;
+    pk->vertex_buffers[0] = g->vbo;
+    pk->vertex_buffer_count = 1;
+    packet_indices(g, l, pk);
+    pk->instance_count = 1;
+    out->mesh = mesh;
+    out->casts_shadows = true;
+    out->position_offset = l->attributes[HL_ATTR_POSITION].offset;
+    out->shadow_pipeline = se->pipeline;
+    out->shadow_entry = se;
     return HL_OK;
 }
 
@@ -397,10 +449,11 @@ static hl_result exec_shadow(hl_graph_ctx *ctx, void *params, void *user) {
             if (!d->casts_shadows || d->transparent) continue;
             hl_rhi_draw_packet pk = d->packet;
             pk.pipeline = d->shadow_pipeline;
-            pk.bind_groups[0] = r->shadow_frame_group;
+            pk.bind_groups[0] = r->shadow_frame_group.group;
             pk.dynamic_offsets[0] = tile_off;
-            pk.bind_groups[1] = r->shadow_object_group;
+            pk.bind_groups[1] = r->shadow_object_group.group;
             pk.bind_group_count = 2;
+            pk.dynamic_offset_mask = 3;
             /* position is the shadow program's only attribute (slot 0), the instances after it */
             pk.vertex_buffers[0] = d->packet.vertex_buffers[0];
             pk.vertex_offsets[0] = d->position_offset;
@@ -478,52 +531,56 @@ static hl_graph_texture import_target(hl_renderer *r, hl_rhi_texture t, const ch
     return t.id ? hl_graph_import_texture(r->graph, t, name) : (hl_graph_texture){0};
 }
 
-hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, hl_camera *camera) {
-    if (r->view_count >= HL__MAX_VIEWS)
-        return hl__fail(HL_ERR_VALIDATION, "renderer: more than %u render calls in one frame", HL__MAX_VIEWS);
-    if (!stage || !camera) return hl__fail(HL_ERR_VALIDATION, "renderer: %s is NULL", stage ? "camera" : "stage");
+/* ---- one view: update -> cull -> lights -> draws -> sort -> uploads -> passes ----------------- */
+static hl_result view_begin(hl_renderer *r, hl__view *v, hl_render_target *t, hl_stage *stage, hl_camera *camera) {
     hl_result res = hl_stage_update(stage);
     if (res) return res;
     hl_camera_update(camera);
-    hl__view *v = &r->views[r->view_count];
     memset(v, 0, sizeof *v);
     v->target = t;
+    v->stage = stage;
+    v->camera = camera;
+    v->r = r;
     v->frame_slot = r->view_count;
-    hl__frame_block *fb = &r->frame_blocks[r->view_count];
+    hl__frame_block *fb = &r->frame_blocks[v->frame_slot];
     memset(fb, 0, sizeof *fb);
     hl_mat4 vp = raster_matrix(r, hl_camera_view_projection(camera));
     mat_copy(fb->view_proj, &vp);
-    hl_vec3 eye = hl_node_world_position(hl_camera_node(camera));
-    fb->camera_pos[0] = eye.x, fb->camera_pos[1] = eye.y, fb->camera_pos[2] = eye.z;
+    v->eye = hl_node_world_position(hl_camera_node(camera));
+    fb->camera_pos[0] = v->eye.x, fb->camera_pos[1] = v->eye.y, fb->camera_pos[2] = v->eye.z;
     fb->camera_pos[3] = hl_camera_get_desc(camera)->far_plane;
     const hl_fog *fog = hl_stage_fog(stage);
-    bool use_fog = fog && fog->mode != HL_FOG_NONE;
-    if (use_fog) {
+    v->fog = fog && fog->mode != HL_FOG_NONE;
+    if (v->fog) {
         fb->fog_color[0] = fog->color.r, fb->fog_color[1] = fog->color.g, fb->fog_color[2] = fog->color.b;
         fb->fog_params[0] = (float)fog->mode, fb->fog_params[1] = fog->start, fb->fog_params[2] = fog->end;
         fb->fog_params[3] = fog->density;
     }
+    return HL_OK;
+}
 
-    /* one traversal: visible meshes (frustum culled) and the bounds of what is visible */
+/* One traversal: meshes in the view (r->order[0..visible)), shadow casters outside it (after
+ * mesh_count), and the bounds a directional shadow box is fitted to. */
+static hl_result view_cull(hl_renderer *r, hl__view *v, hl_aabb *box) {
     uint32_t mesh_count = 0;
-    hl_mesh *const *meshes = hl_stage_meshes(stage, &mesh_count);
-    const hl_frustum *fr = hl_camera_frustum(camera);
-    if (!hl__reserve((void **)&r->order, &r->order_capacity, mesh_count * 3u + 1u, sizeof(uint32_t)))
+    hl_mesh *const *meshes = hl_stage_meshes(v->stage, &mesh_count);
+    const hl_frustum *fr = hl_camera_frustum(v->camera);
+    uint64_t need = (uint64_t)mesh_count * 2u + 1u;
+    if (need > UINT32_MAX) return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: %u meshes in one stage", mesh_count);
+    if (!hl__reserve((void **)&r->order, &r->order_capacity, (uint32_t)need, sizeof(uint32_t)))
         return HL_ERR_OUT_OF_MEMORY;
-    uint32_t visible = 0, offscreen = 0;
-    hl_aabb box = {{1e30f, 1e30f, 1e30f}, {-1e30f, -1e30f, -1e30f}};
-    /* the scene bounds serve only to fit directional shadow boxes */
+    *box = (hl_aabb){{1e30f, 1e30f, 1e30f}, {-1e30f, -1e30f, -1e30f}};
     bool need_box = false;
     uint32_t light_count = 0;
-    hl_light *const *lights = hl_stage_lights(stage, &light_count);
+    hl_light *const *lights = hl_stage_lights(v->stage, &light_count);
     for (uint32_t i = 0; i < light_count; i++) {
         const hl_light_desc *ld = hl_light_get_desc(lights[i]);
         need_box |= ld->kind == HL_LIGHT_DIRECTIONAL && ld->cast_shadows;
     }
+    uint32_t visible = 0, offscreen = 0;
     for (uint32_t i = 0; i < mesh_count; i++) {
         hl_sphere s = hl_mesh_world_sphere(meshes[i]);
-        bool in_view = hl_frustum_test_sphere(fr, &s);
-        if (!in_view) {
+        if (!hl_frustum_test_sphere(fr, &s)) {
             r->stats.meshes_culled++;
             /* a caster outside the view may still shadow what is visible: it joins the
                shadow pass (and the bounds the directional shadow box is fitted to) only */
@@ -534,50 +591,55 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, 
         }
         if (!need_box) continue;
         hl_aabb b = hl_mesh_world_aabb(meshes[i]);
-        if (b.min.x < box.min.x) box.min.x = b.min.x;
-        if (b.min.y < box.min.y) box.min.y = b.min.y;
-        if (b.min.z < box.min.z) box.min.z = b.min.z;
-        if (b.max.x > box.max.x) box.max.x = b.max.x;
-        if (b.max.y > box.max.y) box.max.y = b.max.y;
-        if (b.max.z > box.max.z) box.max.z = b.max.z;
+        if (b.min.x < box->min.x) box->min.x = b.min.x;
+        if (b.min.y < box->min.y) box->min.y = b.min.y;
+        if (b.min.z < box->min.z) box->min.z = b.min.z;
+        if (b.max.x > box->max.x) box->max.x = b.max.x;
+        if (b.max.y > box->max.y) box->max.y = b.max.y;
+        if (b.max.z > box->max.z) box->max.z = b.max.z;
     }
     r->stats.meshes_visible += visible;
-    res = hl__reserve_object_slots(r, visible);
-    if (res) return res;
-    plan_lights(r, v, stage, fb, &box);
-    r->stats.lights = (uint32_t)fb->light_info[0];
-    r->stats.shadow_tiles += v->shadow_count;
+    v->visible = visible;
+    v->offscreen = offscreen;
+    v->mesh_count = mesh_count;
+    return hl__reserve_object_slots(r, visible + offscreen);
+}
 
-    /* draws: plain meshes one each; instanced meshes grouped by (geometry, material) */
-    v->draw_first = r->draw_count;
-    if (!hl__reserve((void **)&r->draws, &r->draw_capacity, r->draw_count + visible + offscreen, sizeof(hl__draw)))
+/* Draws: plain meshes one each, instanced meshes batched by (geometry, material), then the
+ * shadow-only draws of casters outside the view (when a light casts shadows). */
+static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
+    hl_mesh *const *meshes = hl_stage_meshes(v->stage, &(uint32_t){0});
+    uint32_t visible = v->visible;
+    uint64_t need = (uint64_t)r->draw_count + visible + v->offscreen;
+    if (need > UINT32_MAX / 2) return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: too many draws in one frame");
+    if (!hl__reserve((void **)&r->draws, &r->draw_capacity, (uint32_t)need, sizeof(hl__draw)))
         return HL_ERR_OUT_OF_MEMORY;
-    /* instanced ones first gathered and sorted by their batch key */
+    v->draw_first = r->draw_count;
     uint32_t ninst = 0;
-    sort_item *inst = NULL;
     for (uint32_t i = 0; i < visible; i++)
         if (hl_mesh_instanced(meshes[r->order[i]])) ninst++;
+    sort_item *inst = NULL;
     if (ninst) {
         if (!hl__reserve((void **)&r->instance_data, &r->instance_data_capacity, (r->instance_count + ninst) * 16u,
-                         sizeof(float)))
-            return HL_ERR_OUT_OF_MEMORY;
-        if (!hl__reserve((void **)&r->inst_items, &r->inst_capacity, ninst, sizeof(sort_item)))
+                         sizeof(float)) ||
+            !hl__reserve((void **)&r->inst_items, &r->inst_capacity, ninst, sizeof(sort_item)))
             return HL_ERR_OUT_OF_MEMORY;
         inst = r->inst_items;
         uint32_t k = 0;
         for (uint32_t i = 0; i < visible; i++) {
             hl_mesh *m = meshes[r->order[i]];
             if (!hl_mesh_instanced(m)) continue;
-            uint64_t key = ((uint64_t)(uintptr_t)hl_mesh_geometry(m) * 31u) ^ (uint64_t)(uintptr_t)hl_mesh_material(m);
+            /* the key only groups; batches are split on exact (geometry, material) below */
+            uint64_t key = hl__hash_mix((uint64_t)(uintptr_t)hl_mesh_geometry(m)) ^ (uint64_t)(uintptr_t)hl_mesh_material(m);
             inst[k++] = (sort_item){key, r->order[i]};
         }
         qsort(inst, ninst, sizeof *inst, sort_cmp);
     }
-    bool receive = v->shadow_count > 0;
+    hl_result res = HL_OK;
     for (uint32_t i = 0; i < visible && !res; i++) {
         hl_mesh *m = meshes[r->order[i]];
         if (hl_mesh_instanced(m)) continue;
-        res = build_draw(r, v, m, 0, 0, receive, use_fog, t, &r->draws[r->draw_count]);
+        res = build_draw(r, v, m, 0, 0, &r->draws[r->draw_count]);
         if (!res) r->draw_count++;
     }
     for (uint32_t i = 0; i < ninst && !res;) {
@@ -590,32 +652,39 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, 
             r->instance_count++;
             j++;
         }
-        res = build_draw(r, v, m0, j - i, first, receive, use_fog, t, &r->draws[r->draw_count]);
+        res = build_draw(r, v, m0, j - i, first, &r->draws[r->draw_count]);
         if (!res) r->draw_count++;
         i = j;
     }
     if (res) return res;
     v->draw_count = r->draw_count - v->draw_first;
+    for (uint32_t i = 0; v->shadow_count && i < v->offscreen && !res; i++) {
+        res = build_shadow_draw(r, meshes[r->order[v->mesh_count + i]], &r->draws[r->draw_count]);
+        if (!res) {
+            r->draw_count++;
+            v->shadow_only_count++;
+        }
+    }
+    return res;
+}
 
-    /* order: opaque by render order / pipeline / material / geometry; transparent back to front.
-       The draws stay where they were built; r->draw_order lists them in execution order. */
+/* Order: opaque by render order / pipeline / material / geometry; transparent back to front.
+ * The draws stay where they were built; r->draw_order lists them in execution order. */
+static hl_result view_sort(hl_renderer *r, hl__view *v) {
     if (!hl__reserve((void **)&r->sort_items, &r->sort_capacity, v->draw_count + 1u, sizeof(sort_item)) ||
         !hl__reserve((void **)&r->draw_order, &r->draw_order_capacity, r->draw_count + 1u, sizeof(uint32_t)))
         return HL_ERR_OUT_OF_MEMORY;
     sort_item *si = r->sort_items;
     for (uint32_t i = 0; i < v->draw_count; i++) {
         hl__draw *d = &r->draws[v->draw_first + i];
-        uint64_t order = (uint64_t)((uint32_t)hl_node_render_order(hl_mesh_node((hl_mesh *)d->mesh)) ^ 0x80000000u);
+        int32_t order = hl_node_render_order(hl_mesh_node((hl_mesh *)d->mesh));
         if (d->transparent) {
             hl_vec3 c = hl_mesh_world_sphere((hl_mesh *)d->mesh).center;
-            hl_vec3 dv = {c.x - eye.x, c.y - eye.y, c.z - eye.z};
+            hl_vec3 dv = {c.x - v->eye.x, c.y - v->eye.y, c.z - v->eye.z};
             d->depth = hl_vec3_length(dv);
-            d->sort_key = (1ull << 63) | ((order & 0x7fffu) << 48) | (uint64_t)(~float_order(d->depth));
-        } else {
-            d->sort_key = ((order & 0x7fffu) << 48) | ((uint64_t)(d->packet.pipeline.id & 0xffffu) << 32) |
-                          ((uint64_t)(d->packet.bind_groups[2].id & 0xffffu) << 16) |
-                          (uint64_t)(d->packet.vertex_buffers[0].id & 0xffffu);
         }
+        d->sort_key = hl__sort_key(d->transparent, order, d->packet.pipeline.id, d->packet.bind_groups[2].id,
+                                   d->packet.vertex_buffers[0].id, d->depth);
         si[i] = (sort_item){d->sort_key, i};
     }
     /* A static scene builds the same keys in the same order every frame: then last frame's
@@ -638,30 +707,22 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, 
         r->draw_order[v->draw_first + i] = k;
         if (!r->draws[k].transparent) v->opaque_count++;
     }
+    v->has_transparent = v->opaque_count < v->draw_count;
+    return HL_OK;
+}
 
-    /* shadow-only draws of the casters outside the view, after the view's draws */
-    v->shadow_only_count = 0;
-    for (uint32_t i = 0; v->shadow_count && i < offscreen && !res; i++) {
-        res = build_draw(r, v, meshes[r->order[mesh_count + i]], 0, 0, false, use_fog, t, &r->draws[r->draw_count]);
-        if (!res) {
-            r->draw_count++;
-            v->shadow_only_count++;
-        }
-    }
-    if (res) return res;
-
-    /* uploads of the view: Frame block, shadow tiles */
-    res = hl_graph_upload_buffer(r->graph, r->frame_ubo, (uint64_t)v->frame_slot * HL__FRAME_STRIDE, fb, sizeof *fb,
-                                 NULL, 0);
+/* Uploads of the view (Frame block, shadow tiles) and its graph resources and passes. */
+static hl_result view_add_passes(hl_renderer *r, hl__view *v) {
+    hl_render_target *t = v->target;
+    hl_result res = hl_graph_upload_buffer(r->graph, r->frame_ubo, (uint64_t)v->frame_slot * HL__FRAME_STRIDE,
+                                           &r->frame_blocks[v->frame_slot], sizeof(hl__frame_block), NULL, 0);
     for (uint32_t i = 0; !res && i < v->shadow_count; i++)
         res = hl_graph_upload_buffer(r->graph, r->shadow_ubo, (uint64_t)(v->shadow_first + i) * HL__SHADOW_STRIDE,
                                      r->tiles[v->shadow_first + i].render_vp, 64, NULL, 0);
     if (res) return res;
-
-    /* graph resources and passes */
     v->color_count = t->desc.color_count;
     v->msaa = t->desc.sample_count > 1;
-    hl_color cc = t == r->output ? hl_stage_clear_color(stage) : t->desc.clear_color;
+    hl_color cc = t == r->output ? hl_stage_clear_color(v->stage) : t->desc.clear_color;
     v->clear[0] = cc.r, v->clear[1] = cc.g, v->clear[2] = cc.b, v->clear[3] = cc.a;
     for (uint32_t i = 0; i < v->color_count; i++) {
         if (v->msaa) {
@@ -672,10 +733,6 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, 
         }
     }
     v->depth = import_target(r, t->depth, "depth");
-    r->view_count++;
-
-    v->has_transparent = v->opaque_count < v->draw_count;
-    v->r = r;
     if (v->shadow_count) {
         v->atlas = hl_graph_import_texture(r->graph, r->atlas, "shadow atlas");
         hl_graph_add_pass(r->graph, "shadow", HL_GRAPH_PASS_RENDER, setup_shadow, NULL, exec_shadow, v, 0);
@@ -683,5 +740,28 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, 
     hl_graph_add_pass(r->graph, "opaque", HL_GRAPH_PASS_RENDER, setup_opaque, NULL, exec_opaque, v, 0);
     if (v->has_transparent)
         hl_graph_add_pass(r->graph, "transparent", HL_GRAPH_PASS_RENDER, setup_transparent, NULL, exec_transparent, v, 0);
+    return HL_OK;
+}
+
+hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, hl_camera *camera) {
+    if (r->view_count >= HL__MAX_VIEWS)
+        return hl__fail(HL_ERR_VALIDATION, "renderer: more than %u render calls in one frame", HL__MAX_VIEWS);
+    if (!stage || !camera) return hl__fail(HL_ERR_VALIDATION, "renderer: %s is NULL", stage ? "camera" : "stage");
+    hl__view *v = &r->views[r->view_count];
+    hl_aabb box;
+    r->recording_target = t;
+    hl_result res = view_begin(r, v, t, stage, camera);
+    if (!res) res = view_cull(r, v, &box);
+    if (!res) {
+        plan_lights(r, v, stage, &r->frame_blocks[v->frame_slot], &box);
+        r->stats.lights = (uint32_t)r->frame_blocks[v->frame_slot].light_info[0];
+        r->stats.shadow_tiles += v->shadow_count;
+        res = view_build_draws(r, v);
+    }
+    if (!res) res = view_sort(r, v);
+    if (!res) res = view_add_passes(r, v);
+    r->recording_target = NULL;
+    if (res) return res;
+    r->view_count++;
     return HL_OK;
 }

@@ -83,13 +83,25 @@ typedef struct hl__gpu_texture {
     uint64_t last_frame;
 } hl__gpu_texture;
 
+/* A bind group the renderer owns together with its own handle of the layout it was made for
+ * (equal layouts share one native object in the RHI cache, so the group serves every program
+ * whose group has exactly these layout entries, and no program's lifetime limits it). */
+typedef struct hl__owned_group {
+    hl_rhi_bind_group_layout layout;
+    hl_rhi_bind_group group;
+    uint32_t entry_count;
+    hl_rhi_bind_group_layout_entry entries[HL_RHI_MAX_BINDINGS]; /* zero-padded: compared with memcmp */
+    hl_rhi_bind_group_entry bound[HL_RHI_MAX_BINDINGS];          /* what the group binds (exact key) */
+    uint32_t bound_count;
+} hl__owned_group;
+
 typedef struct hl__gpu_material {
     hl_material *material; /* retained */
     hl_rhi_buffer ubo;
     uint64_t ubo_revision; /* delivered */
-    hl_rhi_bind_group group;
-    uint64_t group_key; /* hash of the texture objects it binds */
-    hl_rhi_bind_group_layout group_layout;
+    hl__owned_group group; /* group 2 */
+    struct hl__program *program; /* shader materials: the program (one of its users) */
+    uint64_t program_revision;   /* the variant revision the program was found for */
     uint64_t last_frame;
 } hl__gpu_material;
 
@@ -102,48 +114,80 @@ typedef struct hl__gpu_ubuf {
     uint64_t last_frame;
 } hl__gpu_ubuf;
 
+/* What a prepared draw was built from: compared whole (memcmp of a zeroed struct), never by a
+ * digest. Revisions are unique per process, so a new mesh at a destroyed mesh's address never
+ * matches the old record. */
+typedef struct hl__prepared_sig {
+    uint64_t mesh_revision, variant_revision;
+    uint64_t evict_epoch; /* the pipelines it names are alive while the epoch holds */
+    uint64_t program_id;
+    const hl_render_target *target;
+    uint64_t target_generation;
+    uint32_t casts_shadows;
+    uint32_t material_group, vbo, ibo;
+    uint32_t frame_group, object_group, atlas_group, shadow_frame_group, shadow_object_group;
+} hl__prepared_sig;
+
 /* Per mesh: its object-block slot (persistent while the mesh keeps being drawn). */
 typedef struct hl__gpu_mesh {
     const hl_mesh *mesh;
     uint32_t slot;
     uint64_t world_revision;    /* delivered */
     uint64_t last_frame;
-    /* PreparedDraw: the last draw built for the mesh, reused while what it was built from is
-       unchanged (prepared_sig: mesh revision, material variant + geometry layout, target and
-       frame flags, bindings) */
+    /* PreparedDraw: the last draw built for the mesh, reused while its signature holds */
     struct hl__draw *prepared;
-    uint64_t prepared_sig[6];
+    hl__prepared_sig prepared_sig;
 } hl__gpu_mesh;
 
-/* A compiled program variant with its layouts. */
+/* A compiled program with its layouts. Its key is exact: the kind and the define bits for the
+ * engine's programs, the whole description (sources, block and texture names, bindings,
+ * attribute map) for a shader material's; the hash only finds candidates. */
+typedef enum hl__program_kind { HL__PROGRAM_FORWARD = 1, HL__PROGRAM_SHADOW, HL__PROGRAM_SHADER } hl__program_kind;
+
 typedef struct hl__program {
-    uint64_t key;          /* defines bitmask | pass << 56 */
+    hl__program_kind kind;
+    uint64_t defines;     /* forward and shadow programs: HL__DEF_* bits */
+    uint8_t *desc;        /* shader programs: the exact description (owned) */
+    uint32_t desc_size;
+    uint64_t hash;        /* lookup only */
+    uint64_t id;          /* unique per renderer, never reused (pipeline keys, prepared draws) */
+    uint32_t users;       /* pipelines and shader-material mirrors holding it */
+    uint64_t last_frame;
     hl_shader_program prog;
     hl_rhi_shader vs, fs;
     hl_rhi_bind_group_layout bgl[4];
+    uint32_t entry_count[4];
+    hl_rhi_bind_group_layout_entry entries[4][HL_RHI_MAX_BINDINGS]; /* zero-padded, per group */
     uint32_t group_count;
     hl_rhi_pipeline_layout layout;
     int32_t location[HL_ATTR_COUNT + 4]; /* vertex input locations by semantic, then instance 0..3; -1 absent */
     uint32_t empty_groups; /* bit g: the program uses nothing in group g (shader materials) */
 } hl__program;
 
-/* Pipeline cache entry: exact key, the pipeline. */
+/* Everything that shapes a pipeline, compared whole (the struct is zeroed before filling). */
 typedef struct hl__pipeline_key {
-    uint64_t program_key;
-    uint64_t layout_key; /* geometry vertex layout */
+    uint64_t program_id;
+    uint32_t attr_format[HL_ATTR_COUNT]; /* hl_rhi_vertex_format of each attribute the program reads, else 0 */
+    uint32_t attr_stride[HL_ATTR_COUNT];
+    uint32_t topology;
     uint32_t color_formats[4];
     uint32_t color_count;
     uint32_t depth_format;
     uint32_t sample_count;
-    uint8_t blend, depth_test, depth_write, cull, instanced, shadow;
+    uint8_t blend, depth_test, depth_write, cull, instanced, shadow, pad[2];
 } hl__pipeline_key;
 
 typedef struct hl__pipeline_entry {
     hl__pipeline_key key;
     uint64_t hash;
+    uint64_t id;        /* unique per renderer */
     hl_rhi_render_pipeline pipeline;
-    uint32_t program;
+    hl__program *program; /* one of its users */
+    uint64_t last_frame;
 } hl__pipeline_entry;
+
+/* Pipelines and programs unused for this many frames are released (render_program.c). */
+#define HL__PROGRAM_KEEP_FRAMES 60u
 
 /* One draw of a view: everything execute needs, resolved before the frame. */
 typedef struct hl__draw {
@@ -157,6 +201,7 @@ typedef struct hl__draw {
     bool instanced;
     uint64_t position_offset; /* POSITION's offset in the vertex block (shadow pass) */
     hl_rhi_render_pipeline shadow_pipeline;
+    hl__pipeline_entry *color_entry, *shadow_entry; /* stamped when a prepared draw is reused */
 } hl__draw;
 
 typedef struct hl__shadow_tile {
@@ -167,7 +212,13 @@ typedef struct hl__shadow_tile {
 
 /* One recorded view (a render call inside the frame). */
 typedef struct hl__view {
-    hl_render_target *target; /* NULL = the renderer's output */
+    hl_render_target *target;  /* the output or a render target */
+    hl_stage *stage;
+    hl_camera *camera;
+    hl_vec3 eye;
+    bool fog;
+    uint32_t visible, offscreen; /* culling: r->order[0..visible) in view, offscreen casters after mesh_count */
+    uint32_t mesh_count;
     uint32_t frame_slot;       /* index of its Frame block */
     uint32_t draw_first, draw_count; /* into r->draws (opaque then transparent) */
     uint32_t opaque_count;
@@ -182,7 +233,8 @@ typedef struct hl__view {
 } hl__view;
 
 struct hl_render_target {
-    hl_renderer *r;
+    hl_renderer *r;                 /* the owner: every call checks it */
+    hl_render_target *next_target;  /* the owner's list (destroyed with the renderer) */
     hl_render_target_desc desc;
     hl_rhi_texture color[4], msaa[4], depth;
     hl_rhi_format formats[4];
@@ -203,6 +255,8 @@ struct hl_renderer {
     bool gl_depth; /* clip z in [-1, 1]: remap projections */
 
     hl_render_target *output; /* the renderer's own colour target */
+    hl_render_target *targets; /* every target of this renderer, the output included */
+    const hl_render_target *recording_target; /* the target of the view being recorded */
 
     /* scene mirrors */
     hl__ptr_map geometry_map, texture_map, material_map, mesh_map;
@@ -219,23 +273,25 @@ struct hl_renderer {
     hl__ptr_map ubuf_map;
     hl__gpu_ubuf **ubufs;
     uint32_t ubuf_count, ubuf_capacity, ubuf_hint;
-    hl_rhi_bind_group empty_group;
     uint32_t *free_object_slots;
     uint32_t free_object_count, free_object_capacity;
     uint32_t object_slots_used;
 
-    /* programs and pipelines */
-    hl__program *programs;
-    uint32_t program_count, program_capacity;
-    hl__pipeline_entry *pipelines;
-    uint32_t pipeline_count, pipeline_capacity;
+    /* programs and pipelines: records (pointers stay put), released at frame end once unused
+       (render_program.c, hl__render_programs_evict) */
+    hl__program **programs;
+    uint32_t program_count, program_capacity, program_hint;
+    hl__pipeline_entry **pipelines;
+    uint32_t pipeline_count, pipeline_capacity, pipeline_hint;
+    uint64_t next_object_id; /* program and pipeline ids */
+    uint64_t evict_epoch;    /* bumped when a program or pipeline is released (prepared draws) */
 
     /* shared GPU objects */
     hl_rhi_buffer frame_ubo, object_ubo, shadow_ubo, instance_vbo;
     uint32_t object_capacity;   /* slots in object_ubo */
     uint32_t instance_capacity; /* matrices in instance_vbo */
-    hl_rhi_bind_group frame_group, object_group, shadow_frame_group, shadow_object_group, atlas_group;
-    hl_rhi_bind_group_layout frame_bgl, object_bgl, shadow_bgl, atlas_bgl;
+    /* shared groups (owned with their layouts: no program's lifetime limits them) */
+    hl__owned_group frame_group, object_group, shadow_frame_group, shadow_object_group, atlas_group, empty_group;
     hl_rhi_texture atlas;
     hl_rhi_texture_view atlas_view;
     hl_rhi_sampler atlas_sampler;
@@ -269,9 +325,12 @@ struct hl_renderer {
     uint32_t instance_count, instance_data_capacity;
     /* objects replaced while a frame records (a grown object buffer): packets and uploads of
        this frame may still name them, so they are destroyed when the frame ends */
-    hl_rhi_buffer retired_buffers[HL__MAX_VIEWS + 1];
-    hl_rhi_bind_group retired_groups[2 * HL__MAX_VIEWS + 2];
-    uint32_t retired_buffer_count, retired_group_count;
+    hl_rhi_buffer *retired_buffers;
+    uint32_t retired_buffer_count, retired_buffer_capacity;
+    hl_rhi_bind_group *retired_groups;
+    uint32_t retired_group_count, retired_group_capacity;
+    hl_rhi_bind_group_layout *retired_layouts;
+    uint32_t retired_layout_count, retired_layout_capacity;
     uint64_t frame_index; /* successful frames */
     uint64_t frame_serial; /* frames attempted: stamps last_frame */
     bool in_frame;
@@ -283,12 +342,24 @@ hl_result hl__render_resources_init(hl_renderer *r);
 void hl__render_resources_free(hl_renderer *r);
 hl_result hl__gpu_geometry_get(hl_renderer *r, hl_geometry *g, hl__gpu_geometry **out);
 hl_result hl__gpu_texture_get(hl_renderer *r, hl_texture *t, hl__gpu_texture **out);
-hl_result hl__gpu_material_get(hl_renderer *r, hl_material *m, const hl__program *prog, hl__gpu_material **out);
+hl_result hl__gpu_material_get(hl_renderer *r, hl_material *m, hl__gpu_material **out);
+/* Uploads the material block (engine materials) and makes group 2 for program prog. */
+hl_result hl__gpu_material_bind(hl_renderer *r, hl__gpu_material *m, const hl__program *prog);
 hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *m, hl__gpu_mesh **out);
 /* Makes room for `extra` more mesh slots before a view records (at most one growth a view). */
 hl_result hl__reserve_object_slots(hl_renderer *r, uint32_t extra);
 void hl__render_evict(hl_renderer *r);
+/* Objects a frame being recorded may still name: destroyed when the frame ends. */
+hl_result hl__retire_buffer(hl_renderer *r, hl_rhi_buffer b);
+/* Retires g's group (and its layout when with_layout) to the frame's end; g keeps the rest. */
+hl_result hl__retire_group(hl_renderer *r, hl__owned_group *g, bool with_layout);
 void hl__render_release_retired(hl_renderer *r);
+/* A group that binds `bound` through group `g` of program p's layout. Reuses the existing group
+ * when both the layout entries and the bound resources are exactly equal; otherwise the old one
+ * is retired to the frame's end and a new one made. */
+hl_result hl__owned_group_get(hl_renderer *r, hl__owned_group *og, const hl__program *p, uint32_t g,
+                              const hl_rhi_bind_group_entry *bound, uint32_t bound_count, const char *label);
+void hl__owned_group_destroy(hl_renderer *r, hl__owned_group *og);
 /* Records: hint is the lowest index that may be free (kept by alloc and clear). */
 void *hl__record_alloc(void ***array, uint32_t *count, uint32_t *capacity, uint32_t *hint, size_t size, uint32_t *index);
 /* Frees record i of the array (hl__free) and makes its slot reusable. */
@@ -296,19 +367,34 @@ void hl__record_clear(void **array, uint32_t i, uint32_t *hint);
 void hl__gpu_texture_release(hl_renderer *r, uint32_t index);
 
 /* render_program.c */
-hl_result hl__program_get(hl_renderer *r, uint64_t key, uint32_t *index);
-hl_result hl__pipeline_get(hl_renderer *r, const hl__pipeline_key *key, const hl_geometry_layout *layout,
-                           hl_rhi_render_pipeline *out);
+hl_result hl__program_get(hl_renderer *r, hl__program_kind kind, uint64_t defines, hl__program **out);
+uint64_t hl__program_hash(hl__program_kind kind, uint64_t defines, const void *desc, uint32_t desc_size);
+/* Finds a program by its exact key (kind, defines, description) or NULL; counts a cache hit. */
+hl__program *hl__program_find(hl_renderer *r, hl__program_kind kind, uint64_t defines, const void *desc,
+                              uint32_t desc_size, uint64_t hash);
+/* Layouts of a compiled program (groups 0..group_count-1 from its reflection; groups 0 and 1 take
+ * dynamic offsets) and its vertex input locations by semantic (names[i] for semantic i). */
+hl_result hl__program_layouts(hl_renderer *r, hl__program *p, uint32_t group_count, const char *label);
+/* Adds a compiled program to the cache (takes it; on failure it is released). */
+hl_result hl__program_add(hl_renderer *r, hl__program *p);
+void hl__program_release(hl_renderer *r, hl__program *p); /* frees p */
+/* The pipeline of key (key->program_id names p), one frame use stamped; layout is the geometry's. */
+hl_result hl__pipeline_get(hl_renderer *r, hl__program *p, const hl__pipeline_key *key, hl__pipeline_entry **out);
+/* Fills the vertex-state part of a pipeline key: the attributes p reads, exactly. */
+hl_result hl__pipeline_key_vertex(const hl__program *p, const hl_geometry_layout *layout, hl__pipeline_key *k);
 uint64_t hl__program_key_for(const hl_geometry_layout *layout, const hl_material_variant *v, bool instanced,
                              bool receive_shadows, bool fog, uint32_t mrt_count);
+/* Releases pipelines unused for HL__PROGRAM_KEEP_FRAMES frames, and programs unused as long that
+ * nothing holds; bumps r->evict_epoch when anything went. */
+void hl__render_programs_evict(hl_renderer *r);
 void hl__render_programs_free(hl_renderer *r);
-void hl__program_release(hl_renderer *r, hl__program *p);
 
 /* render_shader_material.c */
-hl_result hl__shader_material_program(hl_renderer *r, hl_material *m, uint32_t *index);
+hl_result hl__shader_material_program(hl_renderer *r, hl_material *m, hl__gpu_material *gm, hl__program **out);
 hl_result hl__shader_material_group(hl_renderer *r, hl_material *m, const hl__program *p, hl__gpu_material *gm);
 hl_result hl__empty_group(hl_renderer *r, const hl__program *p, uint32_t g, hl_rhi_bind_group *out);
 void hl__render_ubufs_free(hl_renderer *r);
+void hl__render_ubufs_evict(hl_renderer *r, uint64_t unused_before); /* mirrors last used before that frame */
 enum {
     HL__DEF_HAS_NORMAL = 1u << 0,
     HL__DEF_HAS_TANGENT = 1u << 1,
@@ -324,11 +410,11 @@ enum {
     HL__DEF_MAP0_UV1 = 1u << 15, /* bits 15..19 */
     HL__DEF_MRT_SHIFT = 20,      /* 2 bits: MRT_COUNT - 1 */
 };
-#define HL__PROGRAM_SHADOW (1ull << 56)
 
 /* render_frame.c */
 hl_result hl__record_view(hl_renderer *r, hl_render_target *target, hl_stage *stage, hl_camera *camera);
-hl_result hl__record_present(hl_renderer *r, hl_render_target *src);
 hl_rhi_format hl__target_rhi_format(hl_target_format f);
+/* The 64-bit sort key of a draw (layout and its static checks in render_frame.c). */
+uint64_t hl__sort_key(bool transparent, int32_t render_order, uint32_t pipeline, uint32_t group, uint32_t vbo, float depth);
 
 #endif

@@ -1,11 +1,20 @@
-/* Shader variants and pipelines.
+/* Programs and pipelines: the renderer's shader variants and their render pipelines.
  *
- * A variant is a 64-bit key: the #define bitmask of render_internal.h plus the pass in the
- * top byte. The key is its own exact-field check (it is the fields, not a digest of them), so
- * two different variants can never share a program. Pipelines are keyed by a struct of every
- * field that shapes them, found through a 64-bit hash and confirmed by comparing the struct.
- * Both caches are bounded by the number of distinct variants a scene uses; the RHI's device
- * cache shares equal native pipelines underneath. */
+ * Keys are exact. An engine program is its kind (forward or shadow) and its define bits (the
+ * fields themselves, not a digest); a shader material's program is its whole description
+ * (render_shader_material.c). Pipelines are keyed by a struct of every field that shapes them
+ * (the program's id, each vertex attribute's format and stride, targets, states): a 64-bit hash
+ * finds candidates, memcmp of the key confirms. Ids are never reused, so a key naming a released
+ * program can never match a new one.
+ *
+ * Lifetime: every use stamps the frame (prepared draws stamp what they name when reused). A
+ * pipeline unused for HL__PROGRAM_KEEP_FRAMES frames is released when a frame ends; a program
+ * when, besides, no pipeline and no shader-material mirror holds it (hl__render_programs_evict).
+ * A release bumps r->evict_epoch, which every prepared draw's signature includes, so no prepared
+ * draw outlives what it names. The RHI defers the native objects past the submissions that may
+ * still use them. So the caches hold what the last HL__PROGRAM_KEEP_FRAMES frames used (plus the
+ * programs of live shader-material mirrors), and the RHI's device cache bounds the native
+ * pipelines underneath. */
 #include <stdio.h>
 #include <string.h>
 
@@ -66,10 +75,24 @@ static uint32_t program_defines(uint64_t key, hl_shader_define *d, char mrt[8]) 
     return n;
 }
 
-static hl_result program_create(hl_renderer *r, uint64_t key, hl__program *p) {
-    memset(p, 0, sizeof *p);
-    p->key = key;
-    bool shadow = (key & HL__PROGRAM_SHADOW) != 0;
+static hl_rhi_vertex_format vertex_format(const hl_vertex_attribute_info *a) {
+    switch (a->type) {
+    case HL_COMPONENT_FLOAT32:
+        return (hl_rhi_vertex_format)(HL_RHI_VERTEX_FLOAT32 + (a->components - 1));
+    case HL_COMPONENT_UNORM8: return HL_RHI_VERTEX_UNORM8X4;
+    case HL_COMPONENT_SNORM8: return HL_RHI_VERTEX_SNORM8X4;
+    case HL_COMPONENT_UINT8: return HL_RHI_VERTEX_UINT8X4;
+    case HL_COMPONENT_UNORM16: return a->components <= 2 ? HL_RHI_VERTEX_UNORM16X2 : HL_RHI_VERTEX_UNORM16X4;
+    case HL_COMPONENT_SNORM16: return a->components <= 2 ? HL_RHI_VERTEX_SNORM16X2 : HL_RHI_VERTEX_SNORM16X4;
+    case HL_COMPONENT_UINT16: return HL_RHI_VERTEX_UINT16X4;
+    default: return HL_RHI_VERTEX_FORMAT_INVALID;
+    }
+}
+
+/* Compiles an engine program (forward or shadow variant). */
+static hl_result engine_program_create(hl_renderer *r, hl__program *p) {
+    bool shadow = p->kind == HL__PROGRAM_SHADOW;
+    uint64_t key = p->defines;
     hl_shader_define defs[32];
     char mrt[8];
     hl_rhi_binding_plan_entry plan[16];
@@ -106,21 +129,8 @@ static hl_result program_create(hl_renderer *r, uint64_t key, hl__program *p) {
         hl_shader_program_fragment_desc(&p->prog, &sd);
         res = hl_rhi_shader_create(r->dev, &sd, &p->fs);
     }
-    /* Layouts from the reflection: uniform blocks take dynamic offsets in groups 0 and 1. */
-    uint32_t groups = shadow ? 2 : (key & HL__DEF_RECEIVE_SHADOWS) ? 4 : 3;
-    for (uint32_t g = 0; !res && g < groups; g++) {
-        hl_rhi_bind_group_layout_entry e[HL_RHI_MAX_BINDINGS];
-        uint32_t c = hl_shader_program_layout_entries(&p->prog, g, g < 2, e, HL_RHI_MAX_BINDINGS);
-        for (uint32_t i = 0; i < c; i++)
-            if (e[i].type == HL_RHI_BINDING_UNIFORM_BUFFER) e[i].visibility = HL_RHI_STAGE_VERTEX | HL_RHI_STAGE_FRAGMENT;
-        hl_rhi_bind_group_layout_desc bd = {e, c, "forward"};
-        res = hl_rhi_bind_group_layout_create(r->dev, &bd, &p->bgl[g]);
-    }
-    p->group_count = groups;
-    if (!res) {
-        hl_rhi_pipeline_layout_desc pld = {p->bgl, groups, "forward"};
-        res = hl_rhi_pipeline_layout_create(r->dev, &pld, &p->layout);
-    }
+    if (res) return res;
+    res = hl__program_layouts(r, p, shadow ? 2 : (key & HL__DEF_RECEIVE_SHADOWS) ? 4 : 3, pd.label);
     static const char *const inputs[HL_ATTR_COUNT + 4] = {"a_position", "a_normal", "a_tangent", "a_uv0", "a_uv1",
                                                           "a_color", NULL, NULL, "a_instance0", "a_instance1",
                                                           "a_instance2", "a_instance3"};
@@ -134,66 +144,120 @@ static hl_result program_create(hl_renderer *r, uint64_t key, hl__program *p) {
     return res;
 }
 
+hl_result hl__program_layouts(hl_renderer *r, hl__program *p, uint32_t group_count, const char *label) {
+    hl_result res = HL_OK;
+    memset(p->entries, 0, sizeof p->entries); /* padding too: entries are compared with memcmp */
+    for (uint32_t g = 0; !res && g < group_count; g++) {
+        hl_rhi_bind_group_layout_entry *e = p->entries[g];
+        uint32_t c = hl_shader_program_layout_entries(&p->prog, g, g < 2, e, HL_RHI_MAX_BINDINGS);
+        for (uint32_t i = 0; i < c; i++)
+            if (e[i].type == HL_RHI_BINDING_UNIFORM_BUFFER) e[i].visibility = HL_RHI_STAGE_VERTEX | HL_RHI_STAGE_FRAGMENT;
+        p->entry_count[g] = c;
+        hl_rhi_bind_group_layout_desc bd = {e, c, label};
+        res = hl_rhi_bind_group_layout_create(r->dev, &bd, &p->bgl[g]);
+        if (!res && c == 0) p->empty_groups |= 1u << g;
+    }
+    p->group_count = group_count;
+    if (!res) {
+        hl_rhi_pipeline_layout_desc pld = {p->bgl, group_count, label};
+        res = hl_rhi_pipeline_layout_create(r->dev, &pld, &p->layout);
+    }
+    return res;
+}
+
 void hl__program_release(hl_renderer *r, hl__program *p) {
+    if (!p) return;
     hl_rhi_pipeline_layout_destroy(r->dev, p->layout);
     for (uint32_t g = 0; g < 4; g++) hl_rhi_bind_group_layout_destroy(r->dev, p->bgl[g]);
     hl_rhi_shader_destroy(r->dev, p->vs);
     hl_rhi_shader_destroy(r->dev, p->fs);
     hl_shader_program_free(&p->prog);
+    hl__free(p->desc);
+    hl__free(p);
 }
 
-hl_result hl__program_get(hl_renderer *r, uint64_t key, uint32_t *index) {
-    for (uint32_t i = 0; i < r->program_count; i++)
-        if (r->programs[i].key == key) {
-            r->stats.cache_hits++;
-            *index = i;
-            return HL_OK;
+uint64_t hl__program_hash(hl__program_kind kind, uint64_t defines, const void *desc, uint32_t desc_size) {
+    uint64_t h = hl__hash_bytes(HL__HASH_SEED, &kind, sizeof kind);
+    h = hl__hash_bytes(h, &defines, sizeof defines);
+    return desc ? hl__hash_bytes(h, desc, desc_size) : h;
+}
+
+hl__program *hl__program_find(hl_renderer *r, hl__program_kind kind, uint64_t defines, const void *desc,
+                              uint32_t desc_size, uint64_t hash) {
+    for (uint32_t i = 0; i < r->program_count; i++) {
+        hl__program *p = r->programs[i];
+        if (!p || p->hash != hash || p->kind != kind || p->defines != defines || p->desc_size != desc_size) continue;
+        if (desc_size && memcmp(p->desc, desc, desc_size) != 0) continue;
+        r->stats.cache_hits++;
+        p->last_frame = r->frame_serial;
+        return p;
+    }
+    return NULL;
+}
+
+hl_result hl__program_add(hl_renderer *r, hl__program *p) {
+    uint32_t i;
+    for (i = r->program_hint; i < r->program_count && r->programs[i]; i++) {
+    }
+    if (i == r->program_count) {
+        if (!hl__reserve((void **)&r->programs, &r->program_capacity, r->program_count + 1, sizeof *r->programs)) {
+            hl__program_release(r, p);
+            return HL_ERR_OUT_OF_MEMORY;
         }
+        r->program_count++;
+    }
+    r->programs[i] = p;
+    r->program_hint = i + 1;
+    p->id = ++r->next_object_id;
+    p->hash = hl__program_hash(p->kind, p->defines, p->desc, p->desc_size);
+    p->last_frame = r->frame_serial;
+    return HL_OK;
+}
+
+hl_result hl__program_get(hl_renderer *r, hl__program_kind kind, uint64_t defines, hl__program **out) {
+    uint64_t h = hl__program_hash(kind, defines, NULL, 0);
+    if ((*out = hl__program_find(r, kind, defines, NULL, 0, h))) return HL_OK;
     r->stats.cache_misses++;
-    if (!hl__reserve((void **)&r->programs, &r->program_capacity, r->program_count + 1, sizeof(hl__program)))
-        return HL_ERR_OUT_OF_MEMORY;
-    hl__program *p = &r->programs[r->program_count];
-    hl_result res = program_create(r, key, p);
+    hl__program *p = hl__calloc(1, sizeof *p);
+    if (!p) return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: out of memory for a program");
+    p->kind = kind;
+    p->defines = defines;
+    hl_result res = engine_program_create(r, p);
     if (res) {
         hl__program_release(r, p);
         return res;
     }
-    *index = r->program_count++;
+    if ((res = hl__program_add(r, p))) return res;
+    *out = p;
     return HL_OK;
 }
 
-static hl_rhi_vertex_format vertex_format(const hl_vertex_attribute_info *a) {
-    switch (a->type) {
-    case HL_COMPONENT_FLOAT32:
-        return (hl_rhi_vertex_format)(HL_RHI_VERTEX_FLOAT32 + (a->components - 1));
-    case HL_COMPONENT_UNORM8: return HL_RHI_VERTEX_UNORM8X4;
-    case HL_COMPONENT_SNORM8: return HL_RHI_VERTEX_SNORM8X4;
-    case HL_COMPONENT_UINT8: return HL_RHI_VERTEX_UINT8X4;
-    case HL_COMPONENT_UNORM16: return a->components <= 2 ? HL_RHI_VERTEX_UNORM16X2 : HL_RHI_VERTEX_UNORM16X4;
-    case HL_COMPONENT_SNORM16: return a->components <= 2 ? HL_RHI_VERTEX_SNORM16X2 : HL_RHI_VERTEX_SNORM16X4;
-    case HL_COMPONENT_UINT16: return HL_RHI_VERTEX_UINT16X4;
-    default: return HL_RHI_VERTEX_FORMAT_INVALID;
-    }
-}
-
-/* Vertex state: one buffer slot per attribute the program reads (the geometry's one vertex
- * block bound at each attribute's offset), plus the instance matrices in the last slot. */
-static hl_result pipeline_create(hl_renderer *r, const hl__pipeline_key *k, const hl_geometry_layout *layout,
-                                 hl_rhi_render_pipeline *out) {
-    uint32_t pi;
-    hl_result res = hl__program_get(r, k->program_key, &pi);
-    if (res) return res;
-    const hl__program *p = &r->programs[pi];
-    hl_rhi_vertex_buffer_layout vbl[HL_RHI_MAX_VERTEX_BUFFERS];
-    hl_rhi_vertex_attribute attrs[HL_RHI_MAX_VERTEX_ATTRIBUTES];
-    uint32_t nb = 0, na = 0;
+hl_result hl__pipeline_key_vertex(const hl__program *p, const hl_geometry_layout *layout, hl__pipeline_key *k) {
     for (uint32_t a = 0; a < HL_ATTR_COUNT; a++) {
         if (p->location[a] < 0) continue;
         const hl_vertex_attribute_info *ai = &layout->attributes[a];
         if (!ai->present)
             return hl__fail(HL_ERR_VALIDATION, "renderer: the shader reads %s but the geometry lacks it", hl_attribute_name(a));
-        attrs[na] = (hl_rhi_vertex_attribute){vertex_format(ai), 0, (uint32_t)p->location[a]};
-        vbl[nb++] = (hl_rhi_vertex_buffer_layout){ai->stride, false, &attrs[na], 1};
+        k->attr_format[a] = (uint32_t)vertex_format(ai);
+        k->attr_stride[a] = ai->stride;
+    }
+    k->topology = layout->topology == HL_TOPOLOGY_LINES    ? HL_RHI_TOPOLOGY_LINE_LIST
+                  : layout->topology == HL_TOPOLOGY_POINTS ? HL_RHI_TOPOLOGY_POINT_LIST
+                                                           : HL_RHI_TOPOLOGY_TRIANGLE_LIST;
+    return HL_OK;
+}
+
+/* Vertex state: one buffer slot per attribute the program reads (the geometry's one vertex
+ * block bound at each attribute's offset), plus the instance matrices in the last slot. */
+static hl_result pipeline_create(hl_renderer *r, const hl__program *p, const hl__pipeline_key *k,
+                                 hl_rhi_render_pipeline *out) {
+    hl_rhi_vertex_buffer_layout vbl[HL_RHI_MAX_VERTEX_BUFFERS];
+    hl_rhi_vertex_attribute attrs[HL_RHI_MAX_VERTEX_ATTRIBUTES];
+    uint32_t nb = 0, na = 0;
+    for (uint32_t a = 0; a < HL_ATTR_COUNT; a++) {
+        if (p->location[a] < 0) continue;
+        attrs[na] = (hl_rhi_vertex_attribute){(hl_rhi_vertex_format)k->attr_format[a], 0, (uint32_t)p->location[a]};
+        vbl[nb++] = (hl_rhi_vertex_buffer_layout){k->attr_stride[a], false, &attrs[na], 1};
         na++;
     }
     if (k->instanced) {
@@ -219,9 +283,7 @@ static hl_result pipeline_create(hl_renderer *r, const hl__pipeline_key *k, cons
     d.fragment = p->fs;
     d.vertex_buffers = vbl;
     d.vertex_buffer_count = nb;
-    d.topology = layout->topology == HL_TOPOLOGY_LINES    ? HL_RHI_TOPOLOGY_LINE_LIST
-                 : layout->topology == HL_TOPOLOGY_POINTS ? HL_RHI_TOPOLOGY_POINT_LIST
-                                                          : HL_RHI_TOPOLOGY_TRIANGLE_LIST;
+    d.topology = (hl_rhi_topology)k->topology;
     d.cull_mode = k->cull ? HL_RHI_CULL_BACK : HL_RHI_CULL_NONE;
     d.depth_stencil.format = (hl_rhi_format)k->depth_format;
     d.depth_stencil.depth_write = k->depth_write;
@@ -237,35 +299,68 @@ static hl_result pipeline_create(hl_renderer *r, const hl__pipeline_key *k, cons
     return hl_rhi_render_pipeline_create(r->dev, &d, out);
 }
 
-/* key->layout_key identifies the geometry layout; `layout` is that layout (used on a miss). */
-hl_result hl__pipeline_get(hl_renderer *r, const hl__pipeline_key *key, const hl_geometry_layout *layout,
-                           hl_rhi_render_pipeline *out) {
+hl_result hl__pipeline_get(hl_renderer *r, hl__program *p, const hl__pipeline_key *key, hl__pipeline_entry **out) {
     uint64_t h = hl__hash_bytes(HL__HASH_SEED, key, sizeof *key); /* the key struct is zeroed first */
     for (uint32_t i = 0; i < r->pipeline_count; i++) {
-        const hl__pipeline_entry *e = &r->pipelines[i];
-        if (e->hash == h && memcmp(&e->key, key, sizeof *key) == 0) {
+        hl__pipeline_entry *e = r->pipelines[i];
+        if (e && e->hash == h && memcmp(&e->key, key, sizeof *key) == 0) {
             r->stats.cache_hits++;
-            *out = e->pipeline;
+            e->last_frame = r->frame_serial;
+            e->program->last_frame = r->frame_serial;
+            *out = e;
             return HL_OK;
         }
     }
     r->stats.cache_misses++;
-    if (!hl__reserve((void **)&r->pipelines, &r->pipeline_capacity, r->pipeline_count + 1, sizeof(hl__pipeline_entry)))
-        return HL_ERR_OUT_OF_MEMORY;
-    hl__pipeline_entry *e = &r->pipelines[r->pipeline_count];
-    memset(e, 0, sizeof *e);
-    hl_result res = pipeline_create(r, key, layout, &e->pipeline);
-    if (res) return res;
+    uint32_t i;
+    hl__pipeline_entry *e = hl__record_alloc((void ***)&r->pipelines, &r->pipeline_count, &r->pipeline_capacity,
+                                             &r->pipeline_hint, sizeof *e, &i);
+    if (!e) return HL_ERR_OUT_OF_MEMORY;
+    hl_result res = pipeline_create(r, p, key, &e->pipeline);
+    if (res) {
+        hl__record_clear((void **)r->pipelines, i, &r->pipeline_hint);
+        return res;
+    }
     e->key = *key;
     e->hash = h;
-    r->pipeline_count++;
-    *out = e->pipeline;
+    e->id = ++r->next_object_id;
+    e->program = p;
+    p->users++;
+    e->last_frame = p->last_frame = r->frame_serial;
+    *out = e;
     return HL_OK;
 }
 
+void hl__render_programs_evict(hl_renderer *r) {
+    if (r->frame_serial <= HL__PROGRAM_KEEP_FRAMES) return;
+    uint64_t old = r->frame_serial - HL__PROGRAM_KEEP_FRAMES;
+    bool evicted = false;
+    for (uint32_t i = 0; i < r->pipeline_count; i++) {
+        hl__pipeline_entry *e = r->pipelines[i];
+        if (!e || e->last_frame >= old) continue;
+        hl_rhi_render_pipeline_destroy(r->dev, e->pipeline);
+        e->program->users--;
+        hl__record_clear((void **)r->pipelines, i, &r->pipeline_hint);
+        evicted = true;
+    }
+    for (uint32_t i = 0; i < r->program_count; i++) {
+        hl__program *p = r->programs[i];
+        if (!p || p->users || p->last_frame >= old) continue;
+        hl__program_release(r, p);
+        r->programs[i] = NULL;
+        if (i < r->program_hint) r->program_hint = i;
+        evicted = true;
+    }
+    if (evicted) r->evict_epoch++;
+}
+
 void hl__render_programs_free(hl_renderer *r) {
-    for (uint32_t i = 0; i < r->pipeline_count; i++) hl_rhi_render_pipeline_destroy(r->dev, r->pipelines[i].pipeline);
-    for (uint32_t i = 0; i < r->program_count; i++) hl__program_release(r, &r->programs[i]);
+    for (uint32_t i = 0; i < r->pipeline_count; i++)
+        if (r->pipelines[i]) {
+            hl_rhi_render_pipeline_destroy(r->dev, r->pipelines[i]->pipeline);
+            hl__free(r->pipelines[i]);
+        }
+    for (uint32_t i = 0; i < r->program_count; i++) hl__program_release(r, r->programs[i]);
     hl__free(r->pipelines);
     hl__free(r->programs);
     r->pipelines = NULL;

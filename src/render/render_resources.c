@@ -166,7 +166,8 @@ void hl__gpu_texture_release(hl_renderer *r, uint32_t i) {
 
 static void gpu_material_release(hl_renderer *r, uint32_t i) {
     hl__gpu_material *m = r->materials[i];
-    hl_rhi_bind_group_destroy(r->dev, m->group);
+    hl__owned_group_destroy(r, &m->group);
+    if (m->program) m->program->users--;
     hl_rhi_buffer_destroy(r->dev, m->ubo);
     hl__ptr_map_remove(&r->material_map, m->material);
     hl_material_release(m->material);
@@ -202,11 +203,12 @@ void hl__render_resources_free(hl_renderer *r) {
     hl__ptr_map_free(&r->material_map);
     hl__ptr_map_free(&r->texture_map);
     hl__ptr_map_free(&r->mesh_map);
-    hl_rhi_bind_group_destroy(r->dev, r->frame_group);
-    hl_rhi_bind_group_destroy(r->dev, r->object_group);
-    hl_rhi_bind_group_destroy(r->dev, r->shadow_frame_group);
-    hl_rhi_bind_group_destroy(r->dev, r->shadow_object_group);
-    hl_rhi_bind_group_destroy(r->dev, r->atlas_group);
+    hl__owned_group_destroy(r, &r->frame_group);
+    hl__owned_group_destroy(r, &r->object_group);
+    hl__owned_group_destroy(r, &r->shadow_frame_group);
+    hl__owned_group_destroy(r, &r->shadow_object_group);
+    hl__owned_group_destroy(r, &r->atlas_group);
+    hl__owned_group_destroy(r, &r->empty_group);
     hl_rhi_buffer_destroy(r->dev, r->frame_ubo);
     hl_rhi_buffer_destroy(r->dev, r->object_ubo);
     hl_rhi_buffer_destroy(r->dev, r->shadow_ubo);
@@ -355,6 +357,10 @@ hl_result hl__gpu_texture_get(hl_renderer *r, hl_texture *tex, hl__gpu_texture *
     t->last_frame = r->frame_serial;
     if (t->target) { /* a render-target attachment: its resolved colour texture */
         hl_render_target *rt = t->target;
+        if (rt == r->recording_target)
+            return hl__fail(HL_ERR_VALIDATION,
+                            "renderer: a material samples attachment %u of the render target it renders into",
+                            t->target_index);
         hl_rhi_texture cur = rt->color[t->target_index];
         if (t->tex.id != cur.id) {
             hl_rhi_texture_view_destroy(r->dev, t->view);
@@ -413,7 +419,7 @@ static void material_block(const hl_material *m, hl__material_block *b) {
     b->pbr[3] = f->normal_scale;
 }
 
-hl_result hl__gpu_material_get(hl_renderer *r, hl_material *mat, const hl__program *prog, hl__gpu_material **out) {
+hl_result hl__gpu_material_get(hl_renderer *r, hl_material *mat, hl__gpu_material **out) {
     uint32_t i = hl__ptr_map_get(&r->material_map, mat);
     hl__gpu_material *m;
     if (i == UINT32_MAX) {
@@ -434,11 +440,13 @@ hl_result hl__gpu_material_get(hl_renderer *r, hl_material *mat, const hl__progr
         m = r->materials[i];
     }
     m->last_frame = r->frame_serial;
-    if (hl_material_get_kind(mat) == HL_MATERIAL_SHADER) {
-        hl_result res = hl__shader_material_group(r, mat, prog, m);
-        if (!res) *out = m;
-        return res;
-    }
+    *out = m;
+    return HL_OK;
+}
+
+hl_result hl__gpu_material_bind(hl_renderer *r, hl__gpu_material *m, const hl__program *prog) {
+    hl_material *mat = m->material;
+    if (prog->kind == HL__PROGRAM_SHADER) return hl__shader_material_group(r, mat, prog, m);
     uint64_t rev = hl_material_revision(mat);
     if (m->ubo_revision != rev) {
         hl__material_block b;
@@ -453,9 +461,8 @@ hl_result hl__gpu_material_get(hl_renderer *r, hl_material *mat, const hl__progr
     uint32_t n = 0;
     e[n].binding = 0;
     e[n++].buffer = m->ubo;
-    uint64_t key = 1469598103934665603ull ^ prog->bgl[2].id;
     for (uint32_t s = 0; s < HL_TEXTURE_SLOT_COUNT; s++) {
-        if (!(prog->key & ((uint64_t)HL__DEF_MAP0 << s))) continue;
+        if (!(prog->defines & ((uint64_t)HL__DEF_MAP0 << s))) continue;
         hl__gpu_texture *t;
         hl_result res = hl__gpu_texture_get(r, hl_material_get_texture(mat, (hl_texture_slot)s, NULL), &t);
         if (res) return res;
@@ -463,18 +470,72 @@ hl_result hl__gpu_material_get(hl_renderer *r, hl_material *mat, const hl__progr
         e[n++].view = t->view;
         e[n].binding = 2 + 2 * s;
         e[n++].sampler = t->sampler;
-        key = (key ^ t->view.id) * 1099511628211ull;
-        key = (key ^ t->sampler.id) * 1099511628211ull;
     }
-    if (!m->group.id || m->group_key != key) {
-        hl_rhi_bind_group_destroy(r->dev, m->group);
-        m->group = (hl_rhi_bind_group){0};
-        hl_rhi_bind_group_desc d = {prog->bgl[2], e, n, hl_material_label(mat)};
-        hl_result res = hl_rhi_bind_group_create(r->dev, &d, &m->group);
+    return hl__owned_group_get(r, &m->group, prog, 2, e, n, hl_material_label(mat));
+}
+
+/* ---- owned groups and retired objects ------------------------------------------------------ */
+hl_result hl__owned_group_get(hl_renderer *r, hl__owned_group *og, const hl__program *p, uint32_t g,
+                              const hl_rhi_bind_group_entry *bound, uint32_t bound_count, const char *label) {
+    const hl_rhi_bind_group_layout_entry *le = p->entries[g];
+    uint32_t lc = p->entry_count[g];
+    bool same_layout = og->layout.id && og->entry_count == lc && memcmp(og->entries, le, lc * sizeof *le) == 0;
+    bool same_bound = og->group.id && og->bound_count == bound_count &&
+                      (!bound_count || memcmp(og->bound, bound, bound_count * sizeof *bound) == 0);
+    if (same_layout && same_bound) return HL_OK;
+    if (bound_count > HL_RHI_MAX_BINDINGS)
+        return hl__fail(HL_ERR_VALIDATION, "renderer: %s: %u bindings (at most %d)", label, bound_count, HL_RHI_MAX_BINDINGS);
+    hl_result res = HL_OK;
+    if (og->group.id || (!same_layout && og->layout.id)) { /* this frame's packets may name them */
+        res = hl__retire_group(r, og, !same_layout);
         if (res) return res;
-        m->group_key = key;
     }
-    *out = m;
+    if (!same_layout) {
+        memset(og->entries, 0, sizeof og->entries);
+        memcpy(og->entries, le, lc * sizeof *le);
+        og->entry_count = lc;
+        hl_rhi_bind_group_layout_desc ld = {og->entries, lc, label};
+        if ((res = hl_rhi_bind_group_layout_create(r->dev, &ld, &og->layout))) {
+            og->layout = (hl_rhi_bind_group_layout){0};
+            return res;
+        }
+    }
+    memset(og->bound, 0, sizeof og->bound);
+    if (bound_count) memcpy(og->bound, bound, bound_count * sizeof *bound);
+    og->bound_count = bound_count;
+    hl_rhi_bind_group_desc d = {og->layout, og->bound, bound_count, label};
+    if ((res = hl_rhi_bind_group_create(r->dev, &d, &og->group))) og->group = (hl_rhi_bind_group){0};
+    return res;
+}
+
+void hl__owned_group_destroy(hl_renderer *r, hl__owned_group *og) {
+    hl_rhi_bind_group_destroy(r->dev, og->group);
+    hl_rhi_bind_group_layout_destroy(r->dev, og->layout);
+    memset(og, 0, sizeof *og);
+}
+
+hl_result hl__retire_buffer(hl_renderer *r, hl_rhi_buffer b) {
+    if (!hl__reserve((void **)&r->retired_buffers, &r->retired_buffer_capacity, r->retired_buffer_count + 1,
+                     sizeof b))
+        return HL_ERR_OUT_OF_MEMORY;
+    r->retired_buffers[r->retired_buffer_count++] = b;
+    return HL_OK;
+}
+
+hl_result hl__retire_group(hl_renderer *r, hl__owned_group *og, bool with_layout) {
+    if (!hl__reserve((void **)&r->retired_groups, &r->retired_group_capacity, r->retired_group_count + 1,
+                     sizeof og->group) ||
+        !hl__reserve((void **)&r->retired_layouts, &r->retired_layout_capacity, r->retired_layout_count + 1,
+                     sizeof og->layout))
+        return HL_ERR_OUT_OF_MEMORY;
+    if (og->group.id) r->retired_groups[r->retired_group_count++] = og->group;
+    og->group = (hl_rhi_bind_group){0};
+    og->bound_count = 0;
+    if (with_layout && og->layout.id) {
+        r->retired_layouts[r->retired_layout_count++] = og->layout;
+        og->layout = (hl_rhi_bind_group_layout){0};
+        og->entry_count = 0;
+    }
     return HL_OK;
 }
 
@@ -482,15 +543,15 @@ hl_result hl__gpu_material_get(hl_renderer *r, hl_material *mat, const hl__progr
 static hl_result grow_objects(hl_renderer *r, uint32_t need) {
     uint32_t cap = r->object_capacity;
     while (cap < need) cap *= 2;
-    if (r->retired_buffer_count >= HL__MAX_VIEWS + 1 || r->retired_group_count + 2 > 2 * HL__MAX_VIEWS + 2)
-        return hl__fail(HL_ERR_INVALID_STATE, "renderer: object buffer grew too often in one frame");
     hl_rhi_buffer nb;
     hl_result res = make_buffer(r, (uint64_t)HL__OBJECT_STRIDE * cap, HL_RHI_BUFFER_USAGE_UNIFORM, "objects", &nb);
     if (res) return res;
-    r->retired_buffers[r->retired_buffer_count++] = r->object_ubo;
-    r->retired_groups[r->retired_group_count++] = r->object_group;
-    r->retired_groups[r->retired_group_count++] = r->shadow_object_group;
-    r->object_group = r->shadow_object_group = (hl_rhi_bind_group){0};
+    /* packets and uploads of this frame may still name the old buffer and its groups */
+    if ((res = hl__retire_buffer(r, r->object_ubo)) || (r->object_group.group.id && (res = hl__retire_group(r, &r->object_group, false))) ||
+        (r->shadow_object_group.group.id && (res = hl__retire_group(r, &r->shadow_object_group, false)))) {
+        hl_rhi_buffer_destroy(r->dev, nb);
+        return res;
+    }
     r->object_ubo = nb;
     r->object_capacity = cap;
     for (uint32_t i = 0; i < r->mesh_count; i++)
@@ -582,10 +643,12 @@ void hl__render_evict(hl_renderer *r) {
         if (r->geometries[i] && r->geometries[i]->last_frame < old) gpu_geometry_release(r, i);
     for (uint32_t i = 0; i < r->texture_count; i++)
         if (r->textures[i] && !r->textures[i]->target && r->textures[i]->last_frame < old) hl__gpu_texture_release(r, i);
+    hl__render_ubufs_evict(r, old);
 }
 
 void hl__render_release_retired(hl_renderer *r) {
     for (uint32_t i = 0; i < r->retired_group_count; i++) hl_rhi_bind_group_destroy(r->dev, r->retired_groups[i]);
+    for (uint32_t i = 0; i < r->retired_layout_count; i++) hl_rhi_bind_group_layout_destroy(r->dev, r->retired_layouts[i]);
     for (uint32_t i = 0; i < r->retired_buffer_count; i++) hl_rhi_buffer_destroy(r->dev, r->retired_buffers[i]);
-    r->retired_group_count = r->retired_buffer_count = 0;
+    r->retired_group_count = r->retired_layout_count = r->retired_buffer_count = 0;
 }

@@ -13,8 +13,6 @@
 
 #include "render_internal.h"
 
-#define HL__SHADER_MATERIAL_PROGRAM (1ull << 57)
-
 /* ---- uniform buffer mirrors ----------------------------------------------------------------- */
 static hl_result ubuf_get(hl_renderer *r, hl_uniform_buffer *ub, hl__gpu_ubuf **out) {
     uint32_t i = hl__ptr_map_get(&r->ubuf_map, ub);
@@ -55,6 +53,19 @@ static hl_result ubuf_get(hl_renderer *r, hl_uniform_buffer *ub, hl__gpu_ubuf **
     return HL_OK;
 }
 
+static void ubuf_release(hl_renderer *r, uint32_t i) {
+    hl__gpu_ubuf *g = r->ubufs[i];
+    hl_rhi_buffer_destroy(r->dev, g->buffer);
+    hl__ptr_map_remove(&r->ubuf_map, g->ub);
+    hl_uniform_buffer_release(g->ub);
+    hl__record_clear((void **)r->ubufs, i, &r->ubuf_hint);
+}
+
+void hl__render_ubufs_evict(hl_renderer *r, uint64_t unused_before) {
+    for (uint32_t i = 0; i < r->ubuf_count; i++)
+        if (r->ubufs[i] && r->ubufs[i]->last_frame < unused_before) ubuf_release(r, i);
+}
+
 void hl__render_ubufs_free(hl_renderer *r) {
     for (uint32_t i = 0; i < r->ubuf_count; i++) {
         hl__gpu_ubuf *g = r->ubufs[i];
@@ -70,18 +81,20 @@ void hl__render_ubufs_free(hl_renderer *r) {
 }
 
 /* ---- programs --------------------------------------------------------------------------------- */
-static hl_result program_create(hl_renderer *r, hl_material *m, uint64_t key, hl__program *p) {
-    memset(p, 0, sizeof *p);
-    p->key = key;
+static hl_result program_create(hl_renderer *r, hl_material *m, hl__program *p) {
     uint32_t nb = 0, nt = 0, na = 0;
     const hl_material_uniform_block *blocks = hl_material_shader_uniform_blocks(m, &nb);
     const hl_material_texture *texs = hl_material_shader_textures(m, &nt);
     const hl_material_attribute *attrs = hl_material_shader_attributes(m, &na);
-    hl_rhi_binding_plan_entry plan[2 + 2 * 32];
+    enum { MAX_BLOCKS = 32, MAX_TEXTURES = 32 };
+    if (nb > MAX_BLOCKS || nt > MAX_TEXTURES)
+        return hl__fail(HL_ERR_VALIDATION, "renderer: shader material '%s': %u uniform blocks and %u textures (at most %d and %d)",
+                        hl_material_label(m), nb, nt, MAX_BLOCKS, MAX_TEXTURES);
+    hl_rhi_binding_plan_entry plan[2 + MAX_BLOCKS + MAX_TEXTURES];
     uint32_t pn = 0;
     plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_UNIFORM_BLOCK, "Frame", 0, 0, 0};
     plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_UNIFORM_BLOCK, "Object", 1, 0, 0};
-    for (uint32_t i = 0; i < nb && pn < 34; i++) {
+    for (uint32_t i = 0; i < nb; i++) {
         uint32_t binding;
         if (!hl_uniform_block_binding(blocks[i].name, &binding))
             return hl__fail(HL_ERR_VALIDATION,
@@ -90,7 +103,7 @@ static hl_result program_create(hl_renderer *r, hl_material *m, uint64_t key, hl
                             hl_material_label(m), blocks[i].name);
         plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_UNIFORM_BLOCK, blocks[i].name, 2, binding, 0};
     }
-    for (uint32_t i = 0; i < nt && pn < 2 + 2 * 32; i++)
+    for (uint32_t i = 0; i < nt; i++)
         plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_SAMPLER, texs[i].name, 2, 64 + 2 * i, 65 + 2 * i};
     hl_shader_program_desc pd = {0};
     pd.vertex_source = hl_material_shader_vs(m);
@@ -107,20 +120,7 @@ static hl_result program_create(hl_renderer *r, hl_material *m, uint64_t key, hl
         hl_shader_program_fragment_desc(&p->prog, &sd);
         res = hl_rhi_shader_create(r->dev, &sd, &p->fs);
     }
-    for (uint32_t g = 0; !res && g < 3; g++) {
-        hl_rhi_bind_group_layout_entry e[HL_RHI_MAX_BINDINGS];
-        uint32_t c = hl_shader_program_layout_entries(&p->prog, g, g < 2, e, HL_RHI_MAX_BINDINGS);
-        for (uint32_t i = 0; i < c; i++)
-            if (e[i].type == HL_RHI_BINDING_UNIFORM_BUFFER) e[i].visibility = HL_RHI_STAGE_VERTEX | HL_RHI_STAGE_FRAGMENT;
-        hl_rhi_bind_group_layout_desc bd = {e, c, "shader material"};
-        res = hl_rhi_bind_group_layout_create(r->dev, &bd, &p->bgl[g]);
-        if (!res && c == 0) p->empty_groups |= 1u << g;
-    }
-    p->group_count = 3;
-    if (!res) {
-        hl_rhi_pipeline_layout_desc pld = {p->bgl, 3, "shader material"};
-        res = hl_rhi_pipeline_layout_create(r->dev, &pld, &p->layout);
-    }
+    if (!res) res = hl__program_layouts(r, p, 3, "shader material");
     for (uint32_t i = 0; i < HL_ATTR_COUNT + 4; i++) p->location[i] = -1;
     for (uint32_t a = 0; a < na; a++)
         for (uint32_t k = 0; k < p->prog.reflection.input_count; k++)
@@ -136,43 +136,101 @@ static hl_result program_create(hl_renderer *r, hl_material *m, uint64_t key, hl
     return res;
 }
 
-static uint64_t fnv(uint64_t h, const char *s) {
-    for (; *s; s++) h = (h ^ (uint8_t)*s) * 1099511628211ull;
-    return (h ^ 0xffu) * 1099511628211ull;
+/* The exact description of a shader material's program: everything that shapes it (sources,
+ * block names with their registered bindings, texture names in order, the attribute map), as
+ * one byte string compared whole. */
+typedef struct hl__desc_writer {
+    uint8_t *data;
+    size_t size, capacity;
+    bool failed;
+} desc_writer;
+
+static void dw_put(desc_writer *w, const void *p, size_t n) {
+    if (w->failed) return;
+    size_t need;
+    if (!hl__add_size(w->size, n, &need) || need > UINT32_MAX) {
+        w->failed = true;
+        return;
+    }
+    if (need > w->capacity) {
+        size_t cap = w->capacity ? w->capacity : 256;
+        while (cap < need) cap *= 2;
+        uint8_t *d = hl__realloc(w->data, cap);
+        if (!d) {
+            w->failed = true;
+            return;
+        }
+        w->data = d;
+        w->capacity = cap;
+    }
+    memcpy(w->data + w->size, p, n);
+    w->size = need;
 }
 
-/* Sources, block and texture names and the attribute map shape a program (the plan and the
- * locations come from them); the key folds them into 56 bits under the shader-material bit. */
-static uint64_t program_key(const hl_material *m) {
-    uint64_t h = hl_material_get_variant(m)->shader_hash;
+static void dw_str(desc_writer *w, const char *s) { dw_put(w, s ? s : "", (s ? strlen(s) : 0) + 1); }
+
+static void dw_u32(desc_writer *w, uint32_t v) { dw_put(w, &v, sizeof v); }
+
+hl_result hl__shader_material_program(hl_renderer *r, hl_material *m, hl__gpu_material *gm, hl__program **out) {
+    uint64_t vrev = hl_material_variant_revision(m);
+    if (gm->program && gm->program_revision == vrev) {
+        gm->program->last_frame = r->frame_serial;
+        r->stats.cache_hits++;
+        *out = gm->program;
+        return HL_OK;
+    }
+    desc_writer w = {0};
+    dw_str(&w, hl_material_shader_vs(m));
+    dw_str(&w, hl_material_shader_fs(m));
     uint32_t n = 0;
     const hl_material_uniform_block *b = hl_material_shader_uniform_blocks(m, &n);
-    for (uint32_t i = 0; i < n; i++) h = fnv(h, b[i].name);
-    const hl_material_texture *t = hl_material_shader_textures(m, &n);
-    for (uint32_t i = 0; i < n; i++) h = fnv(h ^ 0x5bu, t[i].name);
-    const hl_material_attribute *a = hl_material_shader_attributes(m, &n);
-    for (uint32_t i = 0; i < n; i++) h = fnv(h ^ (0x100u + (uint64_t)a[i].semantic), a[i].name);
-    return HL__SHADER_MATERIAL_PROGRAM | (h >> 8);
-}
-
-hl_result hl__shader_material_program(hl_renderer *r, hl_material *m, uint32_t *index) {
-    uint64_t key = program_key(m);
-    for (uint32_t i = 0; i < r->program_count; i++)
-        if (r->programs[i].key == key) {
-            r->stats.cache_hits++;
-            *index = i;
-            return HL_OK;
-        }
-    r->stats.cache_misses++;
-    if (!hl__reserve((void **)&r->programs, &r->program_capacity, r->program_count + 1, sizeof(hl__program)))
-        return HL_ERR_OUT_OF_MEMORY;
-    hl__program *p = &r->programs[r->program_count];
-    hl_result res = program_create(r, m, key, p);
-    if (res) {
-        hl__program_release(r, p);
-        return res;
+    dw_u32(&w, n);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t binding = UINT32_MAX;
+        hl_uniform_block_binding(b[i].name, &binding);
+        dw_str(&w, b[i].name);
+        dw_u32(&w, binding);
     }
-    *index = r->program_count++;
+    const hl_material_texture *t = hl_material_shader_textures(m, &n);
+    dw_u32(&w, n);
+    for (uint32_t i = 0; i < n; i++) dw_str(&w, t[i].name);
+    const hl_material_attribute *a = hl_material_shader_attributes(m, &n);
+    dw_u32(&w, n);
+    for (uint32_t i = 0; i < n; i++) {
+        dw_str(&w, a[i].name);
+        dw_u32(&w, (uint32_t)a[i].semantic);
+    }
+    if (w.failed) {
+        hl__free(w.data);
+        return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: shader material '%s': out of memory describing its program",
+                        hl_material_label(m));
+    }
+    uint64_t h = hl__program_hash(HL__PROGRAM_SHADER, 0, w.data, (uint32_t)w.size);
+    hl__program *p = hl__program_find(r, HL__PROGRAM_SHADER, 0, w.data, (uint32_t)w.size, h);
+    if (p) {
+        hl__free(w.data);
+    } else {
+        r->stats.cache_misses++;
+        p = hl__calloc(1, sizeof *p);
+        if (!p) {
+            hl__free(w.data);
+            return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: out of memory for a program");
+        }
+        p->kind = HL__PROGRAM_SHADER;
+        p->desc = w.data;
+        p->desc_size = (uint32_t)w.size;
+        hl_result res = program_create(r, m, p);
+        if (res) {
+            hl__program_release(r, p);
+            return res;
+        }
+        if ((res = hl__program_add(r, p))) return res;
+    }
+    if (gm->program) gm->program->users--;
+    p->users++;
+    gm->program = p;
+    gm->program_revision = vrev;
+    *out = p;
     return HL_OK;
 }
 
@@ -182,8 +240,8 @@ hl_result hl__shader_material_group(hl_renderer *r, hl_material *m, const hl__pr
     const hl_material_uniform_block *blocks = hl_material_shader_uniform_blocks(m, &nb);
     const hl_material_texture *texs = hl_material_shader_textures(m, &nt);
     hl_rhi_bind_group_entry e[HL_RHI_MAX_BINDINGS];
+    memset(e, 0, sizeof e);
     uint32_t n = 0;
-    uint64_t key = 1469598103934665603ull ^ p->bgl[2].id;
     const hl_shader_reflection *refl = &p->prog.reflection;
     for (uint32_t i = 0; i < nb; i++) {
         bool used = false;
@@ -195,10 +253,8 @@ hl_result hl__shader_material_group(hl_renderer *r, hl_material *m, const hl__pr
         if (res) return res;
         uint32_t binding = 0;
         hl_uniform_block_binding(blocks[i].name, &binding);
-        memset(&e[n], 0, sizeof e[n]);
         e[n].binding = binding;
         e[n++].buffer = g->buffer;
-        key = (key ^ g->buffer.id) * 1099511628211ull;
     }
     for (uint32_t i = 0; i < nt; i++) {
         bool used = false;
@@ -208,32 +264,17 @@ hl_result hl__shader_material_group(hl_renderer *r, hl_material *m, const hl__pr
         hl__gpu_texture *t;
         hl_result res = hl__gpu_texture_get(r, texs[i].texture, &t);
         if (res) return res;
-        memset(&e[n], 0, 2 * sizeof e[n]);
         e[n].binding = 64 + 2 * i;
         e[n++].view = t->view;
         e[n].binding = 65 + 2 * i;
         e[n++].sampler = t->sampler;
-        key = (key ^ t->view.id) * 1099511628211ull;
-        key = (key ^ t->sampler.id) * 1099511628211ull;
     }
-    if (!gm->group.id || gm->group_key != key) {
-        hl_rhi_bind_group_destroy(r->dev, gm->group);
-        gm->group = (hl_rhi_bind_group){0};
-        hl_rhi_bind_group_desc d = {p->bgl[2], e, n, hl_material_label(m)};
-        hl_result res = hl_rhi_bind_group_create(r->dev, &d, &gm->group);
-        if (res) return res;
-        gm->group_key = key;
-    }
-    return HL_OK;
+    return hl__owned_group_get(r, &gm->group, p, 2, e, n, hl_material_label(m));
 }
 
 /* The empty group bound where a shader material's program uses nothing. */
 hl_result hl__empty_group(hl_renderer *r, const hl__program *p, uint32_t g, hl_rhi_bind_group *out) {
-    if (!r->empty_group.id) {
-        hl_rhi_bind_group_desc d = {p->bgl[g], NULL, 0, "empty"};
-        hl_result res = hl_rhi_bind_group_create(r->dev, &d, &r->empty_group);
-        if (res) return res;
-    }
-    *out = r->empty_group;
-    return HL_OK;
+    hl_result res = hl__owned_group_get(r, &r->empty_group, p, g, NULL, 0, "empty");
+    *out = r->empty_group.group;
+    return res;
 }

@@ -112,6 +112,8 @@ static hl_result target_create(hl_renderer *r, const hl_render_target_desc *desc
         hl__free(t);
         return res;
     }
+    t->next_target = r->targets;
+    r->targets = t;
     *out = t;
     return HL_OK;
 }
@@ -120,8 +122,16 @@ hl_result hl_render_target_create(hl_renderer *r, const hl_render_target_desc *d
     return target_create(r, desc, out);
 }
 
-void hl_render_target_destroy(hl_renderer *r, hl_render_target *t) {
-    if (!r || !t) return;
+/* The one ownership check of every call that takes a target: r must be the renderer that created
+ * t (objects of another renderer are refused before anything is touched). */
+static hl_result target_check(const hl_renderer *r, const hl_render_target *t, const char *fn) {
+    if (!r || !t) return hl__fail(HL_ERR_VALIDATION, "%s: %s is NULL", fn, r ? "the target" : "the renderer");
+    for (const hl_render_target *it = r->targets; it; it = it->next_target)
+        if (it == t) return HL_OK;
+    return hl__fail(HL_ERR_VALIDATION, "%s: the target was not created by this renderer (or was destroyed)", fn);
+}
+
+static void target_free(hl_renderer *r, hl_render_target *t) {
     for (uint32_t i = 0; i < 4; i++) {
         if (!t->scene_tex[i]) continue;
         uint32_t k = hl__ptr_map_get(&r->texture_map, t->scene_tex[i]);
@@ -129,11 +139,28 @@ void hl_render_target_destroy(hl_renderer *r, hl_render_target *t) {
         hl_texture_release(t->scene_tex[i]);
     }
     target_release_textures(r, t);
+    for (hl_render_target **it = &r->targets; *it; it = &(*it)->next_target)
+        if (*it == t) {
+            *it = t->next_target;
+            break;
+        }
     hl__free(t);
 }
 
+hl_result hl_render_target_destroy(hl_renderer *r, hl_render_target *t) {
+    if (!t) return HL_OK;
+    hl_result res = target_check(r, t, "hl_render_target_destroy");
+    if (res) return res;
+    if (t == r->output)
+        return hl__fail(HL_ERR_VALIDATION, "hl_render_target_destroy: the renderer's output is destroyed with the renderer");
+    if (r->in_frame) return hl__fail(HL_ERR_INVALID_STATE, "hl_render_target_destroy: inside hl_renderer_render_frame");
+    target_free(r, t);
+    return HL_OK;
+}
+
 hl_result hl_render_target_resize(hl_renderer *r, hl_render_target *t, uint32_t width, uint32_t height) {
-    if (!r || !t) return hl__fail(HL_ERR_VALIDATION, "hl_render_target_resize: NULL argument");
+    hl_result check = target_check(r, t, "hl_render_target_resize");
+    if (check) return check;
     if (r->in_frame) return hl__fail(HL_ERR_INVALID_STATE, "hl_render_target_resize: inside hl_renderer_render_frame");
     if (!width || !height) return hl__fail(HL_ERR_VALIDATION, "hl_render_target_resize: size %ux%u", width, height);
     if (width == t->desc.width && height == t->desc.height) return HL_OK;
@@ -154,12 +181,24 @@ hl_result hl_render_target_resize(hl_renderer *r, hl_render_target *t, uint32_t 
     return res;
 }
 
-hl_result hl_render_target_read(hl_renderer *r, hl_render_target *t, uint32_t index, void *pixels) {
-    if (!r || !t || !pixels) return hl__fail(HL_ERR_VALIDATION, "hl_render_target_read: NULL argument");
+size_t hl_render_target_read_size(const hl_render_target *t, uint32_t index) {
+    if (!t || index >= t->desc.color_count) return 0;
+    size_t texel = t->formats[index] == HL_RHI_FORMAT_RGBA16_FLOAT ? 8u : 4u;
+    return (size_t)t->desc.width * t->desc.height * texel;
+}
+
+hl_result hl_render_target_read(hl_renderer *r, hl_render_target *t, uint32_t index, void *pixels, size_t size) {
+    hl_result res = target_check(r, t, "hl_render_target_read");
+    if (res) return res;
+    if (!pixels) return hl__fail(HL_ERR_VALIDATION, "hl_render_target_read: pixels is NULL");
     if (r->in_frame) return hl__fail(HL_ERR_INVALID_STATE, "hl_render_target_read: inside hl_renderer_render_frame");
     if (index >= t->desc.color_count)
         return hl__fail(HL_ERR_VALIDATION, "hl_render_target_read: index %u (the target has %u attachments)", index,
                         t->desc.color_count);
+    size_t need = hl_render_target_read_size(t, index);
+    if (size < need)
+        return hl__fail(HL_ERR_VALIDATION, "hl_render_target_read: the buffer holds %zu bytes, attachment %u needs %zu (%ux%u, %s)",
+                        size, index, need, t->desc.width, t->desc.height, hl_rhi_format_get_info(t->formats[index])->name);
     hl_rhi_texture_region all = {0};
     return hl_rhi_texture_read(r->dev, t->color[index], &all, pixels, 0);
 }
@@ -173,6 +212,7 @@ hl_texture *hl_render_target_texture(hl_render_target *t, uint32_t index) {
     hl_texture_desc d = {0};
     d.width = d.height = 1;
     d.pixels = px;
+    d.pixels_size = sizeof px;
     d.mipmaps = HL_MIPMAPS_NONE;
     d.color_space = HL_COLOR_SPACE_LINEAR;
     d.label = "render target";
@@ -248,10 +288,9 @@ void hl_renderer_destroy(hl_renderer *r) {
     if (!r) return;
     if (r->dev) hl_rhi_device_wait_idle(r->dev);
     if (r->graph) hl_graph_destroy(r->graph);
-    if (r->output) hl_render_target_destroy(r, r->output);
+    while (r->targets) target_free(r, r->targets); /* the output and every target the app kept */
     if (r->dev) {
         hl__render_release_retired(r);
-        hl_rhi_bind_group_destroy(r->dev, r->empty_group);
         hl__render_ubufs_free(r);
         hl__render_programs_free(r);
         hl__render_resources_free(r);
@@ -266,6 +305,9 @@ void hl_renderer_destroy(hl_renderer *r) {
         hl__free(r->sort_cache[i].order);
     }
     hl__free(r->instance_data);
+    hl__free(r->retired_buffers);
+    hl__free(r->retired_groups);
+    hl__free(r->retired_layouts);
     if (r->dev) hl_rhi_device_destroy(r->dev);
     hl__free(r);
 }
@@ -303,9 +345,9 @@ hl_result hl_renderer_wait_idle(hl_renderer *r) {
     return hl_rhi_device_wait_idle(r->dev);
 }
 
-hl_result hl_renderer_read_pixels(hl_renderer *r, uint8_t *rgba) {
+hl_result hl_renderer_read_pixels(hl_renderer *r, uint8_t *rgba, size_t size) {
     if (!r) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_read_pixels: r is NULL");
-    return hl_render_target_read(r, r->output, 0, rgba);
+    return hl_render_target_read(r, r->output, 0, rgba, size);
 }
 
 /* ---- frames ------------------------------------------------------------------------------------ */
@@ -322,6 +364,16 @@ static void frame_begin(hl_renderer *r) {
     if (r->desc.before_render) r->desc.before_render(r, r->stats.frame_index + 1, r->desc.event_user);
 }
 
+static void count_live(hl_renderer *r) {
+    hl_render_stats *st = &r->stats;
+    st->programs = st->pipelines = st->targets = 0;
+    for (uint32_t i = 0; i < r->program_count; i++) st->programs += r->programs[i] != NULL;
+    for (uint32_t i = 0; i < r->pipeline_count; i++) st->pipelines += r->pipelines[i] != NULL;
+    for (const hl_render_target *t = r->targets; t; t = t->next_target) st->targets++;
+    st->mirrors = r->geometry_map.count + r->texture_map.count + r->material_map.count + r->ubuf_map.count +
+                  r->mesh_map.count;
+}
+
 static hl_result frame_finish(hl_renderer *r, hl_result res) {
     const hl_rhi_stats *rs = hl_rhi_device_stats(r->dev);
     uint64_t pipe0 = rs->pipeline_switches, bg0 = rs->bind_group_switches;
@@ -334,14 +386,16 @@ static hl_result frame_finish(hl_renderer *r, hl_result res) {
                                      "instances"};
             res = hl_rhi_buffer_create(r->dev, &bd, &nb);
             if (!res) {
-                /* packets recorded this frame name the old buffer: point them at the new one */
+                /* packets recorded this frame name the old buffer: point them at the new one
+                   (prepared draws are never instanced, so no record keeps the old one) */
                 for (uint32_t i = 0; i < r->draw_count; i++) {
                     hl_rhi_draw_packet *pk = &r->draws[i].packet;
                     for (uint32_t k = 0; k < pk->vertex_buffer_count; k++)
                         if (pk->vertex_buffers[k].id == r->instance_vbo.id) pk->vertex_buffers[k] = nb;
                 }
-                hl_rhi_buffer_destroy(r->dev, r->instance_vbo);
-                r->instance_vbo = nb;
+                res = hl__retire_buffer(r, r->instance_vbo);
+                if (res) hl_rhi_buffer_destroy(r->dev, nb);
+                else r->instance_vbo = nb;
                 r->instance_capacity = cap;
             }
         }
@@ -371,12 +425,15 @@ static hl_result frame_finish(hl_renderer *r, hl_result res) {
         hl__render_evict(r);
     }
     hl__render_release_retired(r);
+    hl__render_programs_evict(r);
+    count_live(r);
     if (!res && r->desc.after_render) r->desc.after_render(r, r->stats.frame_index, r->desc.event_user);
     return res;
 }
 
 hl_result hl_renderer_render_to_target(hl_renderer *r, hl_render_target *t, hl_stage *stage, hl_camera *camera) {
-    if (!r || !t) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_render_to_target: NULL argument");
+    hl_result check = target_check(r, t, "hl_renderer_render_to_target");
+    if (check) return check;
     if (r->in_frame) return hl__fail(HL_ERR_INVALID_STATE, "hl_renderer_render_to_target: inside render_frame (use hl_render_frame_render_to_target)");
     uint64_t t0 = now_ns();
     frame_begin(r);
@@ -409,9 +466,11 @@ hl_result hl_renderer_render_frame(hl_renderer *r, hl_render_frame_fn fn, void *
 }
 
 hl_result hl_render_frame_render_to_target(hl_render_frame *f, hl_render_target *t, hl_stage *stage, hl_camera *camera) {
-    if (!f || !t) return hl__fail(HL_ERR_VALIDATION, "hl_render_frame_render_to_target: NULL argument");
+    if (!f) return hl__fail(HL_ERR_VALIDATION, "hl_render_frame_render_to_target: f is NULL");
     if (f->error) return f->error;
-    hl_result res = hl__record_view(f->r, t, stage, camera);
+    hl_result res = target_check(f->r, t, "hl_render_frame_render_to_target");
+    if (res) return res; /* refused before recording anything: the frame goes on */
+    res = hl__record_view(f->r, t, stage, camera);
     if (res) f->error = res;
     return res;
 }
@@ -444,9 +503,11 @@ static hl_result exec_present(hl_graph_ctx *ctx, void *params, void *user) {
 }
 
 hl_result hl_render_frame_present(hl_render_frame *f, hl_render_target *t) {
-    if (!f || !t) return hl__fail(HL_ERR_VALIDATION, "hl_render_frame_present: NULL argument");
+    if (!f) return hl__fail(HL_ERR_VALIDATION, "hl_render_frame_present: f is NULL");
     if (f->error) return f->error;
     hl_renderer *r = f->r;
+    hl_result check = target_check(r, t, "hl_render_frame_present");
+    if (check) return check; /* refused before recording anything: the frame goes on */
     hl_render_target *o = r->output;
     if (t->desc.width != o->desc.width || t->desc.height != o->desc.height || t->formats[0] != o->formats[0]) {
         f->error = hl__fail(HL_ERR_VALIDATION,

@@ -1,0 +1,335 @@
+/* Regression tests of the renderer defects found by hostile and ordinary use (issue 7), each
+ * under the variation that found it: sizes and aspects, sharing, culling, address reuse, a
+ * second renderer, many shader materials. Pixels are checked with tolerance +-1 (sRGB encode;
+ * NVIDIA rounds 0.5 down). */
+#include <stdlib.h>
+
+#include "hl_test_render.h"
+
+/* A stage with a shadow-casting directional light and two casters sharing geometry and
+ * material, the second far outside the view. */
+static void culled_caster_shares_material(bool instanced, uint32_t w, uint32_t h) {
+    hl_renderer *r = make_renderer(w, h, 1);
+    if (!r) return;
+    hl_stage *s = NULL;
+    HL_CHECK_OK(hl_stage_create(&s));
+    hl_camera *cam = front_camera(s);
+    hl_light_desc ld = {0};
+    ld.kind = HL_LIGHT_DIRECTIONAL;
+    ld.cast_shadows = true;
+    ld.intensity = 1;
+    ld.color = (hl_color){1, 1, 1, 1};
+    hl_light *l = NULL;
+    HL_CHECK_OK(hl_light_create(&ld, &l));
+    hl_stage_add(s, hl_light_node(l));
+    hl_geometry *g = NULL;
+    HL_CHECK_OK(hl_geometry_create_box(NULL, &g));
+    hl_material *m = NULL;
+    HL_CHECK_OK(hl_material_create_pbr(NULL, &m));
+    const float xs[2] = {0.0f, 5.0f};
+    for (int i = 0; i < 2; i++) {
+        hl_mesh_desc md = {g, m, instanced, true, true, NULL};
+        hl_mesh *mesh = NULL;
+        HL_CHECK_OK(hl_mesh_create(&md, &mesh));
+        hl_node_set_translation(hl_mesh_node(mesh), (hl_vec3){xs[i], 0, 0});
+        hl_stage_add(s, hl_mesh_node(mesh));
+    }
+    for (int f = 0; f < 3; f++) {
+        hl_result res = hl_renderer_render(r, s, cam);
+        HL_CHECK_MSG(res == HL_OK, "%ux%u %s frame %d: %s %s", w, h, instanced ? "instanced" : "plain", f,
+                     hl_result_name(res), hl_last_error());
+        const hl_render_stats *st = hl_renderer_stats(r);
+        HL_CHECK_EQ(st->meshes_visible, 1);
+        HL_CHECK_EQ(st->meshes_culled, 1);
+    }
+    hl_stage_destroy(s);
+    hl_material_release(m);
+    hl_geometry_release(g);
+    hl_renderer_destroy(r);
+}
+
+/* The demo scene at square, portrait and odd sizes (the shadow caster outside the view at
+ * these aspects broke every frame). */
+#include "hl_scene_demo.h"
+static void demo_sizes(void) {
+    static const uint32_t sizes[][2] = {{256, 256}, {64, 64}, {90, 160}, {33, 17}, {1, 1}, {17, 301}};
+    for (uint32_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        uint32_t w = sizes[i][0], h = sizes[i][1];
+        hl_renderer *r = make_renderer(w, h, i % 2 ? 4 : 1);
+        if (!r) return;
+        hl_scene_demo demo;
+        HL_CHECK_OK(hl_scene_demo_create((float)w / (float)h, &demo));
+        hl_result res = hl_renderer_render(r, demo.stage, demo.camera);
+        HL_CHECK_MSG(res == HL_OK, "demo %ux%u: %s %s", w, h, hl_result_name(res), hl_last_error());
+        uint8_t *px = malloc((size_t)w * h * 4);
+        HL_CHECK_OK(hl_renderer_read_pixels(r, px, (size_t)w * h * 4));
+        free(px);
+        hl_scene_demo_destroy(&demo);
+        hl_renderer_destroy(r);
+    }
+}
+
+/* Many equivalent shader materials whose sources differ only in a comment: every one renders
+ * its tint (their program keys must never alias an engine variant or each other). */
+static const char *k_vs = "#version 300 es\n"
+                          "layout(std140) uniform Object { mat4 u_model; mat4 u_normalMatrix; };\n"
+                          "layout(std140) uniform HardeningBlock { vec4 tint; };\n"
+                          "in vec3 a_position; out vec4 v_tint;\n"
+                          "void main() { v_tint = tint; gl_Position = vec4((u_model * vec4(a_position, 1.0)).xy, 0.5, 1.0); }\n";
+static const char *k_fs = "#version 300 es\nprecision highp float;\nin vec4 v_tint; layout(location = 0) out vec4 outColor;\n"
+                          "void main() { outColor = v_tint; }\n";
+
+static hl_material *tint_material(const char *vs, hl_uniform_buffer *ub) {
+    static hl_material_attribute a = {"a_position", HL_ATTR_POSITION};
+    hl_material_uniform_block blk = {"HardeningBlock", ub};
+    hl_shader_material_desc sd = {0};
+    sd.vs = vs;
+    sd.fs = k_fs;
+    sd.attributes = &a;
+    sd.attribute_count = 1;
+    sd.uniform_blocks = &blk;
+    sd.uniform_block_count = 1;
+    sd.label = "hardening";
+    hl_material *m = NULL;
+    HL_CHECK_OK(hl_material_create_shader(&sd, &m));
+    return m;
+}
+
+static hl_uniform_buffer *tint_buffer(float r, float g, float b) {
+    hl_std140_entry e[1] = {{"tint", HL_STD140_VEC4, 0}};
+    hl_std140_layout *l = NULL;
+    HL_CHECK_OK(hl_std140_layout_create(e, 1, &l));
+    hl_uniform_buffer *ub = NULL;
+    HL_CHECK_OK(hl_uniform_buffer_create(l, &ub));
+    const float tint[4] = {r, g, b, 1};
+    HL_CHECK_OK(hl_uniform_buffer_set(ub, "tint", tint, 4));
+    hl_std140_layout_release(l);
+    return ub;
+}
+
+static void shader_material_keys(void) {
+    enum { W = 32, H = 32, N = 24 };
+    hl_renderer *r = make_renderer(W, H, 1);
+    if (!r) return;
+    HL_CHECK_OK(hl_register_uniform_block_binding("HardeningBlock", NULL));
+    hl_uniform_buffer *ub = tint_buffer(0.6f, 0.8f, 1.0f);
+    hl_geometry *quad = plane(2, 2);
+    static uint8_t px[W * H * 4];
+    int ok = 0;
+    for (int n = 0; n < N; n++) {
+        char vs[1024];
+        snprintf(vs, sizeof vs, n ? "%s// %d\n" : "%s", k_vs, n);
+        hl_material *m = tint_material(vs, ub);
+        hl_stage *s = NULL;
+        HL_CHECK_OK(hl_stage_create(&s));
+        hl_camera *cam = front_camera(s);
+        add_mesh(s, quad, m, (hl_vec3){0, 0, 0});
+        hl_result res = hl_renderer_render(r, s, cam);
+        HL_CHECK_MSG(res == HL_OK, "shader material %d: %s %s", n, hl_result_name(res), hl_last_error());
+        if (!res && !hl_renderer_read_pixels(r, px, sizeof px)) {
+            const uint8_t *c = px + ((H / 2) * W + W / 2) * 4;
+            ok += abs(c[0] - srgb_byte(0.6f)) <= 1 && abs(c[1] - srgb_byte(0.8f)) <= 1 && abs(c[2] - 255) <= 1;
+        }
+        hl_stage_destroy(s);
+        hl_material_release(m);
+    }
+    HL_CHECK_EQ(ok, N);
+    hl_geometry_release(quad);
+    hl_uniform_buffer_release(ub);
+    hl_renderer_destroy(r);
+}
+
+/* One new shader material per frame, released after its frame: the renderer's programs,
+ * pipelines and mirrors stay bounded (they are released once unused). */
+static void shader_material_churn(void) {
+    enum { W = 16, H = 16, FRAMES = 400 };
+    hl_renderer *r = make_renderer(W, H, 1);
+    if (!r) return;
+    HL_CHECK_OK(hl_register_uniform_block_binding("HardeningBlock", NULL));
+    hl_uniform_buffer *ub = tint_buffer(1, 0, 0);
+    hl_geometry *quad = plane(2, 2);
+    hl_stage *s = NULL;
+    HL_CHECK_OK(hl_stage_create(&s));
+    hl_camera *cam = front_camera(s);
+    uint32_t max_programs = 0, max_pipelines = 0, max_mirrors = 0;
+    for (int f = 0; f < FRAMES; f++) {
+        char vs[1024];
+        snprintf(vs, sizeof vs, "%s// frame %d\n", k_vs, f);
+        hl_material *m = tint_material(vs, ub);
+        hl_mesh *mesh = add_mesh(s, quad, m, (hl_vec3){0, 0, 0});
+        hl_result res = hl_renderer_render(r, s, cam);
+        if (res) {
+            HL_CHECK_MSG(0, "churn frame %d: %s %s", f, hl_result_name(res), hl_last_error());
+            break;
+        }
+        hl_node_destroy(hl_mesh_node(mesh));
+        hl_material_release(m);
+        const hl_render_stats *st = hl_renderer_stats(r);
+        if (f >= FRAMES / 2) {
+            if (st->programs > max_programs) max_programs = st->programs;
+            if (st->pipelines > max_pipelines) max_pipelines = st->pipelines;
+            if (st->mirrors > max_mirrors) max_mirrors = st->mirrors;
+        }
+    }
+    printf("churn: at most %u programs, %u pipelines, %u mirrors in the second half\n", max_programs, max_pipelines,
+           max_mirrors);
+    /* one program per frame for as long as mirrors and programs are kept (120 + 60 frames of
+       mirrors, then 60 of programs): far below one per frame over the whole run */
+    HL_CHECK_MSG(max_programs <= 260, "programs %u", max_programs);
+    HL_CHECK_MSG(max_pipelines <= 260, "pipelines %u", max_pipelines);
+    hl_stage_destroy(s);
+    hl_geometry_release(quad);
+    hl_uniform_buffer_release(ub);
+    hl_renderer_destroy(r);
+}
+
+/* A new mesh at a destroyed mesh's address draws at its own place. */
+static void mesh_address_reuse(void) {
+    enum { W = 48, H = 48 };
+    hl_renderer *r = make_renderer(W, H, 1);
+    if (!r) return;
+    hl_stage *s = NULL;
+    HL_CHECK_OK(hl_stage_create(&s));
+    hl_camera *cam = front_camera(s);
+    hl_geometry *g = plane(0.8f, 0.8f);
+    hl_material *m = basic(1, 1, 1, 1);
+    static uint8_t px[W * H * 4];
+    int wrong = 0;
+    for (int it = 0; it < 10; it++) {
+        hl_mesh *L = add_mesh(s, g, m, (hl_vec3){-0.5f, 0, 0});
+        hl_mesh *R = add_mesh(s, g, m, (hl_vec3){0.5f, 0, 0});
+        HL_CHECK_OK(hl_renderer_render(r, s, cam));
+        if (it % 2) {
+            hl_node_destroy(hl_mesh_node(L));
+            hl_node_destroy(hl_mesh_node(R));
+        } else {
+            hl_node_destroy(hl_mesh_node(R));
+            hl_node_destroy(hl_mesh_node(L));
+        }
+        hl_mesh *N = add_mesh(s, g, m, (hl_vec3){-0.5f, 0, 0});
+        HL_CHECK_OK(hl_renderer_render(r, s, cam));
+        HL_CHECK_OK(hl_renderer_read_pixels(r, px, sizeof px));
+        int left = px[((H / 2) * W + W / 4) * 4] != 0, right = px[((H / 2) * W + 3 * W / 4) * 4] != 0;
+        wrong += !(left && !right);
+        hl_node_destroy(hl_mesh_node(N));
+    }
+    HL_CHECK_EQ(wrong, 0);
+    hl_material_release(m);
+    hl_geometry_release(g);
+    hl_stage_destroy(s);
+    hl_renderer_destroy(r);
+}
+
+/* Render targets belong to their renderer: another renderer refuses them, before touching
+ * anything; the owner still uses them afterwards; destroying the renderer first frees them. */
+static void target_ownership(void) {
+    hl_renderer *r1 = make_renderer(16, 16, 1), *r2 = make_renderer(16, 16, 1);
+    if (!r1 || !r2) {
+        hl_renderer_destroy(r1);
+        hl_renderer_destroy(r2);
+        return;
+    }
+    hl_render_target *t = NULL;
+    HL_CHECK_OK(hl_render_target_create(r1, NULL, &t));
+    hl_stage *s = NULL;
+    HL_CHECK_OK(hl_stage_create(&s));
+    hl_camera *cam = front_camera(s);
+    static uint8_t px[16 * 16 * 4];
+    HL_CHECK_RESULT(hl_render_target_destroy(r2, t), HL_ERR_VALIDATION);
+    HL_CHECK_RESULT(hl_render_target_resize(r2, t, 8, 8), HL_ERR_VALIDATION);
+    HL_CHECK_RESULT(hl_render_target_read(r2, t, 0, px, sizeof px), HL_ERR_VALIDATION);
+    HL_CHECK_RESULT(hl_renderer_render_to_target(r2, t, s, cam), HL_ERR_VALIDATION);
+    /* the target still works with its owner */
+    HL_CHECK_OK(hl_renderer_render_to_target(r1, t, s, cam));
+    HL_CHECK_OK(hl_render_target_read(r1, t, 0, px, sizeof px));
+    HL_CHECK_OK(hl_render_target_resize(r1, t, 8, 4));
+    HL_CHECK_EQ(hl_render_target_read_size(t, 0), 8 * 4 * 4);
+    HL_CHECK_RESULT(hl_render_target_read(r1, t, 0, px, 8 * 4 * 4 - 1), HL_ERR_VALIDATION);
+    HL_CHECK_OK(hl_render_target_read(r1, t, 0, px, 8 * 4 * 4));
+    HL_CHECK_EQ(hl_renderer_stats(r1)->targets, 2);
+    /* a second target, left for the renderer to destroy (LeakSanitizer checks it) */
+    hl_render_target *t2 = NULL;
+    HL_CHECK_OK(hl_render_target_create(r1, NULL, &t2));
+    HL_CHECK_OK(hl_render_target_destroy(r1, t));
+    HL_CHECK_RESULT(hl_render_target_destroy(r1, t), HL_ERR_VALIDATION); /* already destroyed: refused, not freed twice */
+    HL_CHECK_RESULT(hl_renderer_read_pixels(r1, px, 100), HL_ERR_VALIDATION);
+    hl_stage_destroy(s);
+    hl_renderer_destroy(r1);
+    hl_renderer_destroy(r2);
+}
+
+/* A material that samples the target being rendered: the same error on both backends. */
+static void target_samples_itself(void) {
+    hl_renderer *r = make_renderer(16, 16, 1);
+    if (!r) return;
+    hl_render_target *t = NULL;
+    HL_CHECK_OK(hl_render_target_create(r, NULL, &t));
+    hl_stage *s = NULL;
+    HL_CHECK_OK(hl_stage_create(&s));
+    hl_camera *cam = front_camera(s);
+    hl_material *m = basic(1, 1, 1, 1);
+    HL_CHECK_OK(hl_material_set_texture(m, HL_TEXTURE_BASE_COLOR, hl_render_target_texture(t, 0), 0));
+    hl_geometry *g = plane(2, 2);
+    add_mesh(s, g, m, (hl_vec3){0, 0, 0});
+    HL_CHECK_RESULT(hl_renderer_render_to_target(r, t, s, cam), HL_ERR_VALIDATION);
+    HL_CHECK_OK(hl_renderer_render(r, s, cam)); /* into the output it is fine */
+    HL_CHECK_RESULT(hl_renderer_render_to_target(r, t, s, cam), HL_ERR_VALIDATION);
+    hl_stage_destroy(s);
+    hl_material_release(m);
+    hl_geometry_release(g);
+    hl_renderer_destroy(r);
+}
+
+/* Render order: the full int32 range orders opaque draws (-1 before +1; 32768 after 0),
+ * whatever their pipelines. Overlapping quads without depth test: the last drawn shows. */
+static void render_order(void) {
+    enum { W = 8, H = 8 };
+    static const int32_t orders[][2] = {{-1, 1}, {0, 32768}, {INT32_MIN, INT32_MAX}, {-32769, -32768}, {65536, 65537}};
+    static uint8_t px[W * H * 4];
+    for (uint32_t i = 0; i < sizeof orders / sizeof orders[0]; i++) {
+        for (int flip = 0; flip < 2; flip++) {
+            hl_renderer *r = make_renderer(W, H, 1);
+            if (!r) return;
+            hl_stage *s = NULL;
+            HL_CHECK_OK(hl_stage_create(&s));
+            hl_camera *cam = front_camera(s);
+            hl_geometry *g = plane(2, 2);
+            hl_material *red = basic(1, 0, 0, 1), *green = basic(0, 1, 0, 1);
+            hl_material_state st = {0};
+            st.depth_test = st.depth_write = HL_TOGGLE_OFF;
+            HL_CHECK_OK(hl_material_set_state(red, &st));
+            HL_CHECK_OK(hl_material_set_state(green, &st));
+            /* added in both orders: the order value, not insertion, decides */
+            hl_mesh *a = add_mesh(s, g, flip ? green : red, (hl_vec3){0, 0, 0});
+            hl_mesh *b = add_mesh(s, g, flip ? red : green, (hl_vec3){0, 0, 0});
+            hl_node_set_render_order(hl_mesh_node(flip ? b : a), orders[i][0]); /* red: first */
+            hl_node_set_render_order(hl_mesh_node(flip ? a : b), orders[i][1]); /* green: last, shows */
+            HL_CHECK_OK(hl_renderer_render(r, s, cam));
+            HL_CHECK_OK(hl_renderer_read_pixels(r, px, sizeof px));
+            HL_CHECK_MSG(px[1] > 200 && px[0] < 50, "orders %d then %d (flip %d): pixel %d,%d,%d", orders[i][0], orders[i][1],
+                         flip, px[0], px[1], px[2]);
+            hl_stage_destroy(s);
+            hl_material_release(red);
+            hl_material_release(green);
+            hl_geometry_release(g);
+            hl_renderer_destroy(r);
+        }
+    }
+}
+
+int main(int argc, char **argv) {
+    backend_of(argc, argv);
+    static const uint32_t sizes[][2] = {{64, 64}, {256, 256}, {48, 96}, {96, 48}, {1, 1}};
+    for (uint32_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        culled_caster_shares_material(false, sizes[i][0], sizes[i][1]);
+        culled_caster_shares_material(true, sizes[i][0], sizes[i][1]);
+    }
+    demo_sizes();
+    shader_material_keys();
+    shader_material_churn();
+    mesh_address_reuse();
+    target_ownership();
+    target_samples_itself();
+    render_order();
+    return hl_test_finish();
+}
