@@ -1,58 +1,72 @@
 /* `hilo3d graph-dump`: builds the typical deferred frame of the graph benchmark on the null
  * backend (G-buffer, lighting, 5-level bloom, tone map, output; a debug pass culled),
  * compiles and executes it, and writes the graph as Graphviz DOT.
- *
- *   hilo3d graph-dump [--width W] [--height H] [--out FILE.dot]
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "hl_graph.h"
 #include "hl_rhi.h"
-
-int hl_cli_graph_dump(int argc, char **argv);
 
 static hl_result provide(void *user, hl_rhi_texture *out) {
     *out = *(hl_rhi_texture *)user;
     return HL_OK;
 }
 
-static int parse_size(const char *opt, const char *s, uint32_t *out) {
-    char *end = NULL;
-    unsigned long v = strtoul(s, &end, 10);
-    if (!s[0] || *end || v < 32 || v > 8192) {
-        fprintf(stderr, "hilo3d: %s '%s' must be an integer in [32, 8192]\n", opt, s);
-        return 0;
+/* The DOT text in memory, so the one write of it (file or stdout) reports its own errno.
+ * Returns 0, or 1 after printing why. */
+static int dot_text(hl_graph *g, char **text, size_t *size) {
+    *text = NULL;
+    *size = 0;
+    FILE *f = open_memstream(text, size);
+    if (!f) {
+        hl_cli_error("cannot format the DOT text: %s", strerror(errno));
+        return 1;
     }
-    *out = (uint32_t)v;
-    return 1;
+    hl_result r = hl_graph_write_dot(g, f);
+    if (r) hl_cli_error("%s: %s", hl_result_name(r), hl_last_error());
+    errno = 0;
+    if (fclose(f) != 0 && !r) {
+        hl_cli_error("cannot format the DOT text: %s", strerror(errno ? errno : ENOMEM));
+        r = HL_ERR_OUT_OF_MEMORY;
+    }
+    if (r) {
+        free(*text);
+        *text = NULL;
+        return 1;
+    }
+    return 0;
 }
 
 int hl_cli_graph_dump(int argc, char **argv) {
+    static const hl_cli_command cmd = {
+        "graph-dump", "Builds, compiles and executes the render graph of a typical deferred frame (G-buffer,\n"
+                      "lighting, 5-level bloom, tone map, output; a debug pass culled) on the null backend and\n"
+                      "writes it as Graphviz DOT.\n"};
     uint32_t w = 1920, h = 1080;
     const char *out_path = NULL;
-    for (int i = 2; i < argc; i++) {
-        const char *o = argv[i];
-        if (strcmp(o, "--width") && strcmp(o, "--height") && strcmp(o, "--out")) {
-            fprintf(stderr, "hilo3d: unknown option '%s'\n", o);
-            return 2;
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "hilo3d: option %s needs a value\n", o);
-            return 2;
-        }
-        const char *v = argv[++i];
-        if (!strcmp(o, "--out")) out_path = v;
-        else if (!parse_size(o, v, !strcmp(o, "--width") ? &w : &h)) return 2;
-    }
+    const hl_cli_option opts[] = {
+        {.name = "width", .kind = HL_CLI_U32, .metavar = "W", .help = "frame width", .value = &w, .lo = 32,
+         .hi = 8192},
+        {.name = "height", .kind = HL_CLI_U32, .metavar = "H", .help = "frame height", .value = &h, .lo = 32,
+         .hi = 8192},
+        {.name = "out", .kind = HL_CLI_STRING, .metavar = "FILE.dot", .help = "DOT file to write (folders are created)",
+         .value = &out_path, .default_text = "standard output"},
+    };
+    int prc = hl_cli_parse(&cmd, opts, sizeof opts / sizeof opts[0], argc, argv);
+    if (prc >= 0) return prc;
+
     hl_rhi_device_desc dd = {0};
     dd.backend = HL_RHI_BACKEND_NULL;
     hl_rhi_device *dev = NULL;
     hl_graph *g = NULL;
     hl_rhi_texture surface = {0};
-    FILE *f = NULL;
-    int rc = 1;
+    char *text = NULL;
+    size_t size = 0;
+    int rc = HL_CLI_EXIT_FAIL;
     hl_result r = hl_rhi_device_create(&dd, &dev);
     if (!r) {
         hl_rhi_texture_desc sd = {0};
@@ -74,28 +88,18 @@ int hl_cli_graph_dump(int argc, char **argv) {
     if (!r) r = hl_graph_compile(g, NULL);
     if (!r) r = hl_graph_execute(g, NULL);
     if (r) {
-        fprintf(stderr, "hilo3d: graph-dump: %s: %s\n", hl_result_name(r), hl_last_error());
-    } else {
-        f = out_path ? fopen(out_path, "w") : stdout;
-        if (!f) {
-            fprintf(stderr, "hilo3d: cannot write %s\n", out_path);
-        } else {
-            r = hl_graph_write_dot(g, f);
-            if (r) fprintf(stderr, "hilo3d: graph-dump: %s\n", hl_last_error());
-            else rc = 0;
-            if (out_path && fclose(f)) {
-                fprintf(stderr, "hilo3d: cannot write %s\n", out_path);
-                rc = 1;
-            }
-            if (!rc && out_path) {
-                const hl_graph_stats *st = hl_graph_get_stats(g);
-                fprintf(stderr, "wrote %s: %u passes (%u culled), transient bytes %llu with reuse, %llu without, lower "
-                        "bound %llu\n", out_path, st->passes_total, st->passes_culled,
-                        (unsigned long long)st->bytes_with_reuse, (unsigned long long)st->bytes_without_reuse,
-                        (unsigned long long)st->bytes_lower_bound);
-            }
+        hl_cli_error("%s: %s", hl_result_name(r), hl_last_error());
+    } else if (!dot_text(g, &text, &size) && !hl_cli_write_output(out_path, text, size)) {
+        rc = HL_CLI_EXIT_OK;
+        if (out_path) {
+            const hl_graph_stats *st = hl_graph_get_stats(g);
+            fprintf(stderr, "wrote %s: %u passes (%u culled), transient bytes %llu with reuse, %llu without, lower "
+                            "bound %llu\n",
+                    out_path, st->passes_total, st->passes_culled, (unsigned long long)st->bytes_with_reuse,
+                    (unsigned long long)st->bytes_without_reuse, (unsigned long long)st->bytes_lower_bound);
         }
     }
+    free(text);
     hl_graph_destroy(g);
     if (dev) {
         hl_rhi_texture_destroy(dev, surface);

@@ -2,61 +2,52 @@
  * backend, frame time and diagnostics. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "cli.h"
 #include "hilo3d/renderer.h"
 #include "hl_scene_demo.h"
 
-int hl_cli_render(int argc, char **argv);
-int hl_cli_write_png(const char *path, uint32_t w, uint32_t h, const uint8_t *rgba); /* main.c */
-
-static int usage_error(const char *msg, const char *arg) {
-    fprintf(stderr, "hilo3d render: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
-    fprintf(stderr, "usage: hilo3d render [--backend auto|webgpu|gles3] [--width W --height H] [--samples 1|4]\n"
-                    "                     [--frames N] [--out FILE.png]\n");
-    return 2;
-}
-
-static bool parse_uint(const char *s, uint32_t lo, uint32_t hi, uint32_t *out) {
-    char *end = NULL;
-    unsigned long v = strtoul(s, &end, 10);
-    if (!s[0] || *end || v < lo || v > hi) return false;
-    *out = (uint32_t)v;
-    return true;
-}
-
 int hl_cli_render(int argc, char **argv) {
+    static const hl_cli_command cmd = {
+        "render", "Renders the built-in demo scene with the scene renderer to a PNG and prints the backend,\n"
+                  "the CPU frame times and the renderer statistics of the last frame.\n"};
+    static const char *const backends[] = {"auto", "webgpu", "gles3", NULL};
+    static const uint32_t sample_counts[] = {1, 4, 0};
+    const char *backend_name = "auto";
+    const char *out = "out/demo.png";
+    uint32_t frames = 3;
     hl_renderer_desc rd = {0};
     rd.width = 1280;
     rd.height = 720;
     rd.sample_count = 4;
-    const char *out = "out/demo.png";
-    uint32_t frames = 3;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--backend") || !strcmp(a, "--width") || !strcmp(a, "--height") || !strcmp(a, "--out") ||
-            !strcmp(a, "--samples") || !strcmp(a, "--frames")) {
-            if (!v) return usage_error("missing value for", a);
-            i++;
-            if (!strcmp(a, "--backend") && hl_backend_parse(v, &rd.backend)) return usage_error("unknown backend", v);
-            if (!strcmp(a, "--width") && !parse_uint(v, 1, 8192, &rd.width)) return usage_error("bad --width", v);
-            if (!strcmp(a, "--height") && !parse_uint(v, 1, 8192, &rd.height)) return usage_error("bad --height", v);
-            if (!strcmp(a, "--samples") && (!parse_uint(v, 1, 4, &rd.sample_count) || rd.sample_count == 2 ||
-                                            rd.sample_count == 3))
-                return usage_error("--samples must be 1 or 4, not", v);
-            if (!strcmp(a, "--frames") && !parse_uint(v, 1, 100000, &frames)) return usage_error("bad --frames", v);
-            if (!strcmp(a, "--out")) out = v;
-        } else {
-            return usage_error("unknown option", a);
-        }
-    }
-    hl_renderer *r = NULL;
-    hl_result res = hl_renderer_create(&rd, &r);
+    const hl_cli_option opts[] = {
+        {.name = "backend", .kind = HL_CLI_CHOICE, .help = "GPU backend (auto: webgpu, else gles3)",
+         .value = &backend_name, .choices = backends},
+        {.name = "width", .kind = HL_CLI_U32, .metavar = "W", .help = "image width", .value = &rd.width, .lo = 1,
+         .hi = 8192},
+        {.name = "height", .kind = HL_CLI_U32, .metavar = "H", .help = "image height", .value = &rd.height, .lo = 1,
+         .hi = 8192},
+        {.name = "samples", .kind = HL_CLI_U32, .metavar = "N", .help = "MSAA samples", .value = &rd.sample_count,
+         .lo = 1, .hi = 4, .one_of = sample_counts},
+        {.name = "frames", .kind = HL_CLI_U32, .metavar = "N", .help = "frames rendered (the last one is written)",
+         .value = &frames, .lo = 1, .hi = 100000},
+        {.name = "out", .kind = HL_CLI_STRING, .metavar = "FILE.png", .help = "PNG to write (folders are created)",
+         .value = &out},
+    };
+    int prc = hl_cli_parse(&cmd, opts, sizeof opts / sizeof opts[0], argc, argv);
+    if (prc >= 0) return prc;
+    hl_result res = hl_backend_parse(backend_name, &rd.backend);
     if (res) {
-        fprintf(stderr, "hilo3d render: cannot create a %s renderer: %s: %s\n", hl_backend_name(rd.backend),
-                hl_result_name(res), hl_last_error());
-        return 1;
+        hl_cli_error("%s: %s", hl_result_name(res), hl_last_error());
+        return HL_CLI_EXIT_USAGE;
+    }
+
+    hl_renderer *r = NULL;
+    res = hl_renderer_create(&rd, &r);
+    if (res) {
+        hl_cli_error("cannot create a %s renderer: %s: %s", hl_backend_name(rd.backend), hl_result_name(res),
+                     hl_last_error());
+        return HL_CLI_EXIT_FAIL;
     }
     hl_scene_demo demo;
     res = hl_scene_demo_create((float)rd.width / (float)rd.height, &demo);
@@ -70,29 +61,29 @@ int hl_cli_render(int argc, char **argv) {
     if (!res) res = hl_renderer_wait_idle(r);
     uint8_t *px = res ? NULL : malloc((size_t)rd.width * rd.height * 4);
     if (!res && !px) res = HL_ERR_OUT_OF_MEMORY;
-    if (!res) res = hl_renderer_read_pixels(r, px);
-    int rc = 0;
+    if (!res) res = hl_renderer_read_pixels(r, px, (size_t)rd.width * rd.height * 4);
+    int rc = HL_CLI_EXIT_OK;
     if (res) {
-        fprintf(stderr, "hilo3d render: %s: %s\n", hl_result_name(res), hl_last_error());
-        rc = 1;
-    } else if (!hl_cli_write_png(out, rd.width, rd.height, px)) {
-        fprintf(stderr, "hilo3d render: cannot write %s\n", out);
-        rc = 1;
+        hl_cli_error("%s: %s", hl_result_name(res), hl_last_error());
+        rc = HL_CLI_EXIT_FAIL;
+    } else if (hl_cli_write_png(out, rd.width, rd.height, px)) {
+        rc = HL_CLI_EXIT_FAIL;
     } else {
         const hl_render_stats *s = hl_renderer_stats(r);
-        printf("backend: %s (%s)\n", hl_backend_name(hl_renderer_backend(r)), hl_renderer_adapter_name(r));
-        printf("frame: first %.2f ms, steady %.2f ms CPU (mean of %u)\n", first_ms,
-               frames > 1 ? sum_ms / (frames - 1) : first_ms, frames > 1 ? frames - 1 : 1);
-        printf("draws %u, instances %u, faces %llu, passes %u, meshes visible %u culled %u, lights %u, shadow tiles %u\n",
-               s->draws, s->instances, (unsigned long long)s->faces, s->passes, s->meshes_visible, s->meshes_culled,
-               s->lights, s->shadow_tiles);
-        printf("pipeline switches %llu, bind group switches %llu, cache hits %llu misses %llu, prepared draws reused %llu "
-               "rebuilt %llu, uploads %llu bytes\n",
-               (unsigned long long)s->pipeline_switches, (unsigned long long)s->bind_group_switches,
-               (unsigned long long)s->cache_hits, (unsigned long long)s->cache_misses,
-               (unsigned long long)s->prepared_reused, (unsigned long long)s->prepared_rebuilt,
-               (unsigned long long)s->upload_bytes);
-        printf("wrote %s (%ux%u, %ux MSAA)\n", out, rd.width, rd.height, rd.sample_count);
+        hl_cli_printf("backend: %s (%s)\n", hl_backend_name(hl_renderer_backend(r)), hl_renderer_adapter_name(r));
+        hl_cli_printf("frame: first %.2f ms, steady %.2f ms CPU (mean of %u)\n", first_ms,
+                      frames > 1 ? sum_ms / (frames - 1) : first_ms, frames > 1 ? frames - 1 : 1);
+        hl_cli_printf("draws %u, instances %u, faces %llu, passes %u, meshes visible %u culled %u, lights %u, shadow "
+                      "tiles %u\n",
+                      s->draws, s->instances, (unsigned long long)s->faces, s->passes, s->meshes_visible,
+                      s->meshes_culled, s->lights, s->shadow_tiles);
+        hl_cli_printf("pipeline switches %llu, bind group switches %llu, cache hits %llu misses %llu, prepared draws "
+                      "reused %llu rebuilt %llu, uploads %llu bytes\n",
+                      (unsigned long long)s->pipeline_switches, (unsigned long long)s->bind_group_switches,
+                      (unsigned long long)s->cache_hits, (unsigned long long)s->cache_misses,
+                      (unsigned long long)s->prepared_reused, (unsigned long long)s->prepared_rebuilt,
+                      (unsigned long long)s->upload_bytes);
+        hl_cli_printf("wrote %s (%ux%u, %ux MSAA)\n", out, rd.width, rd.height, rd.sample_count);
     }
     free(px);
     hl_scene_demo_destroy(&demo);
