@@ -239,6 +239,18 @@ static void target_ownership(void) {
     HL_CHECK_RESULT(hl_render_target_resize(r2, t, 8, 8), HL_ERR_VALIDATION);
     HL_CHECK_RESULT(hl_render_target_read(r2, t, 0, px, sizeof px), HL_ERR_VALIDATION);
     HL_CHECK_RESULT(hl_renderer_render_to_target(r2, t, s, cam), HL_ERR_VALIDATION);
+    /* its attachment texture drawn by the other renderer: refused, not drawn as a 1x1 stand-in */
+    hl_material *m = basic(1, 1, 1, 1);
+    HL_CHECK_OK(hl_material_set_texture(m, HL_TEXTURE_BASE_COLOR, hl_render_target_texture(t, 0), 0));
+    hl_geometry *g = plane(2, 2);
+    hl_mesh *mesh = add_mesh(s, g, m, (hl_vec3){0, 0, 0});
+    HL_CHECK_RESULT(hl_renderer_render(r2, s, cam), HL_ERR_VALIDATION);
+    HL_CHECK_OK(hl_renderer_render(r1, s, cam));
+    /* a mesh passed as the camera: refused (it overflowed a heap block) */
+    HL_CHECK_RESULT(hl_renderer_render(r1, s, (hl_camera *)hl_mesh_node(mesh)), HL_ERR_VALIDATION);
+    hl_node_destroy(hl_mesh_node(mesh));
+    hl_material_release(m);
+    hl_geometry_release(g);
     /* the target still works with its owner */
     HL_CHECK_OK(hl_renderer_render_to_target(r1, t, s, cam));
     HL_CHECK_OK(hl_render_target_read(r1, t, 0, px, sizeof px));

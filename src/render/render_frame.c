@@ -533,9 +533,10 @@ static hl_graph_texture import_target(hl_renderer *r, hl_rhi_texture t, const ch
 
 /* ---- one view: update -> cull -> lights -> draws -> sort -> uploads -> passes ----------------- */
 static hl_result view_begin(hl_renderer *r, hl__view *v, hl_render_target *t, hl_stage *stage, hl_camera *camera) {
-    hl_result res = hl_stage_update(stage);
+    hl_result res = hl_camera_check(camera); /* a node of another kind cast to a camera is refused */
+    if (!res) res = hl_stage_update(stage);
+    if (!res) res = hl_camera_update(camera);
     if (res) return res;
-    hl_camera_update(camera);
     memset(v, 0, sizeof *v);
     v->target = t;
     v->stage = stage;

@@ -411,6 +411,9 @@ enum {
     HL__DEF_MRT_SHIFT = 20,      /* 2 bits: MRT_COUNT - 1 */
 };
 
+/* renderer.c: the renderer that owns an attachment texture (hl_render_target_texture), or NULL */
+const hl_renderer *hl__proxy_owner(const hl_texture *tex);
+
 /* render_frame.c */
 hl_result hl__record_view(hl_renderer *r, hl_render_target *target, hl_stage *stage, hl_camera *camera);
 hl_rhi_format hl__target_rhi_format(hl_target_format f);

@@ -341,6 +341,10 @@ hl_result hl__gpu_texture_get(hl_renderer *r, hl_texture *tex, hl__gpu_texture *
     uint32_t i = hl__ptr_map_get(&r->texture_map, tex);
     hl__gpu_texture *t;
     if (i == UINT32_MAX) {
+        const hl_renderer *owner = hl__proxy_owner(tex);
+        if (owner && owner != r)
+            return hl__fail(HL_ERR_VALIDATION,
+                            "renderer: a material uses an attachment texture of another renderer's render target");
         r->stats.cache_misses++;
         t = hl__record_alloc((void ***)&r->textures, &r->texture_count, &r->texture_capacity, &r->texture_hint, sizeof *t, &i);
         if (!t) return HL_ERR_OUT_OF_MEMORY;

@@ -2,6 +2,7 @@
  * (the future RenderPipelineHost of seed 003). hl_renderer_render and
  * hl_renderer_render_frame both run: begin graph frame -> record views (render_frame.c) ->
  * graph execute (the frame transaction) -> stats and events. */
+#include <pthread.h>
 #include <string.h>
 #include <time.h>
 
@@ -131,9 +132,53 @@ static hl_result target_check(const hl_renderer *r, const hl_render_target *t, c
     return hl__fail(HL_ERR_VALIDATION, "%s: the target was not created by this renderer (or was destroyed)", fn);
 }
 
+/* ---- attachment textures of every renderer in the process ----------------------------------
+ * hl_render_target_texture gives a scene texture that stands for an attachment; only the
+ * target's renderer can draw it. The registry lets another renderer recognise such a texture
+ * (and refuse it) instead of uploading the 1x1 stand-in. Touched only on cache misses. */
+static pthread_mutex_t g_proxy_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct proxy_entry {
+    const hl_texture *texture;
+    const hl_renderer *owner;
+} *g_proxies;
+static uint32_t g_proxy_count, g_proxy_capacity;
+
+static bool proxy_add(const hl_texture *tex, const hl_renderer *owner) {
+    pthread_mutex_lock(&g_proxy_lock);
+    bool ok = hl__reserve((void **)&g_proxies, &g_proxy_capacity, g_proxy_count + 1, sizeof *g_proxies);
+    if (ok) g_proxies[g_proxy_count++] = (struct proxy_entry){tex, owner};
+    pthread_mutex_unlock(&g_proxy_lock);
+    return ok;
+}
+
+static void proxy_remove(const hl_texture *tex) {
+    pthread_mutex_lock(&g_proxy_lock);
+    for (uint32_t i = 0; i < g_proxy_count; i++)
+        if (g_proxies[i].texture == tex) {
+            g_proxies[i] = g_proxies[--g_proxy_count];
+            break;
+        }
+    if (!g_proxy_count) { /* the last one gone: nothing stays allocated */
+        hl__free(g_proxies);
+        g_proxies = NULL;
+        g_proxy_capacity = 0;
+    }
+    pthread_mutex_unlock(&g_proxy_lock);
+}
+
+const hl_renderer *hl__proxy_owner(const hl_texture *tex) {
+    const hl_renderer *owner = NULL;
+    pthread_mutex_lock(&g_proxy_lock);
+    for (uint32_t i = 0; i < g_proxy_count && !owner; i++)
+        if (g_proxies[i].texture == tex) owner = g_proxies[i].owner;
+    pthread_mutex_unlock(&g_proxy_lock);
+    return owner;
+}
+
 static void target_free(hl_renderer *r, hl_render_target *t) {
     for (uint32_t i = 0; i < 4; i++) {
         if (!t->scene_tex[i]) continue;
+        proxy_remove(t->scene_tex[i]);
         uint32_t k = hl__ptr_map_get(&r->texture_map, t->scene_tex[i]);
         if (k != UINT32_MAX) hl__gpu_texture_release(r, k);
         hl_texture_release(t->scene_tex[i]);
@@ -233,6 +278,11 @@ hl_texture *hl_render_target_texture(hl_render_target *t, uint32_t index) {
     g->texture = tex;
     g->target = t;
     g->target_index = index;
+    if (!proxy_add(tex, r)) {
+        hl__gpu_texture_release(r, i);
+        hl_texture_release(tex);
+        return NULL;
+    }
     t->scene_tex[index] = tex;
     return tex;
 }
@@ -260,6 +310,7 @@ hl_result hl_renderer_create(const hl_renderer_desc *desc, hl_renderer **out) {
                  : d.backend == HL_BACKEND_GLES3 ? HL_RHI_BACKEND_GLES3
                                                  : HL_RHI_BACKEND_AUTO;
     dd.dawn_library_path = d.dawn_library_path;
+    dd.wait_timeout_ms = d.wait_timeout_ms;
     dd.label = "renderer";
     hl_result res = hl_rhi_device_create(&dd, &r->dev);
     if (res) {
