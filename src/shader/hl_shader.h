@@ -16,6 +16,22 @@
  * each sampler gets two bindings: texture at b, sampler at b + 1. An explicit plan gives
  * (group, binding[, sampler_binding]) per block / sampler name; names absent from it are an
  * error (HL_ERR_VALIDATION).
+ *
+ * Source budget. Every text is checked before any compiler sees it (glslang here, the GL
+ * driver through the gles3 artifact), because preprocessors have no limits of their own: a
+ * 1 KB macro bomb would keep them busy for minutes and take gigabytes. The check runs the
+ * directives and macro expansion itself, counting instead of producing text, so the limits
+ * below bound what the compilers would do, not how the source looks. Limits are per stage;
+ * hl_shader_program_compile, hl_shader_preprocess and hl_shader_rewrite_vulkan refuse a source
+ * that passes one with HL_ERR_SHADER (a source problem, like a compile error) and a message
+ * naming the constant, the line and, for expansion limits, the macro the source invoked.
+ * Defines injected through hl_shader_define count like #defines in the source.
+ *
+ * Conditions on macros a compiler defines itself: GL_ES, GL_FRAGMENT_PRECISION_HIGH, VULKAN,
+ * GL_core_profile, __VERSION__ are modelled for each target (GLSL ES 3.00; Vulkan GLSL 4.50 for
+ * the SPIR-V compile). Other GL_* and __* names (extension macros) differ between compilers:
+ * lines under a condition on them count as compiled, and a #define / #undef among them is
+ * refused (HL_ERR_SHADER), since the compilers could disagree on which definition applies.
  */
 #ifndef HL_SHADER_H
 #define HL_SHADER_H
@@ -25,6 +41,20 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#define HL_SHADER_MAX_SOURCE_BYTES (1u << 20) /* one stage's source text (strlen) */
+#define HL_SHADER_MAX_DEFINE_BYTES 1024u      /* name + value of one hl_shader_define */
+#define HL_SHADER_MAX_DEFINES 1024u           /* #define directives run (injected ones included) */
+#define HL_SHADER_MAX_IF_DEPTH 64u            /* #if / #ifdef / #ifndef nesting (glslang's own limit) */
+#define HL_SHADER_MAX_EXPR_DEPTH 64u          /* parentheses + unary operators nested in one #if */
+/* macro expansions nested in one another's replacement or arguments (chains of macros
+ * naming macros, F(F(F(...))) calls) */
+#define HL_SHADER_MAX_MACRO_DEPTH 64u
+/* tokens produced by macro expansion: replacement lists, substituted arguments and the
+ * pre-expansion of every argument; the work of the preprocessor beyond reading the source */
+#define HL_SHADER_MAX_EXPANSION_TOKENS (1u << 20)
+/* preprocessed text: each token's characters + 1 separator (4x the source limit) */
+#define HL_SHADER_MAX_EXPANDED_BYTES (4u << 20)
 
 typedef struct hl_shader_define {
     const char *name;
@@ -135,7 +165,8 @@ uint32_t hl_shader_program_layout_entries(const hl_shader_program *p, uint32_t g
 /* Looks up a reflected block by name (NULL if absent). */
 const hl_shader_block *hl_shader_program_find_block(const hl_shader_program *p, const char *name);
 
-/* Expands #defines into GLSL ES 3.00 source (after #version). Caller frees with hl_shader_string_free. */
+/* Expands #defines into GLSL ES 3.00 source (after #version) and checks the source budget
+ * (HL_ERR_SHADER). Caller frees with hl_shader_string_free. */
 hl_result hl_shader_preprocess(const char *source, const hl_shader_define *defines, uint32_t define_count,
                                char **out);
 void hl_shader_string_free(char *s);

@@ -1,6 +1,7 @@
 /* glslang through its C interface: GLSL ES 3.00 preprocessing + validation, and Vulkan GLSL
  * 4.50 -> SPIR-V 1.3 (Vulkan 1.1 semantics, which Dawn accepts). */
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <glslang/Include/glslang_c_interface.h>
@@ -175,6 +176,15 @@ hl_result hl__glslang_spirv(const char *vs, const char *fs, const char *what, ui
     for (int s = 0; s < 2 && !r; s++) {
         if (!src[s])
             continue;
+        /* the rewrite can select other #if branches (no GL_ES in GLSL 4.50) and lengthens
+         * sampler names in macro bodies: the rewritten text gets its own budget check */
+        r = hl__pp_guard(src[s], true, NULL, NULL);
+        if (r) {
+            char msg[512];
+            snprintf(msg, sizeof msg, "%s", hl_last_error());
+            r = hl__fail(r, "%s: %s shader (Vulkan GLSL rewrite): %s", what, hl__stage_name(stages[s]), msg);
+            break;
+        }
         in[s] = make_input(stages[s], src[s], true);
         sh[s] = glslang_shader_create(&in[s]);
         if (!sh[s])

@@ -51,6 +51,31 @@ typedef struct hl__lex {
 hl_result hl__lex_run(const char *src, hl__lex *out);
 void hl__lex_free(hl__lex *lx);
 
+/* ---- source budget (shader_budget.c) ------------------------------------------------------
+ * Runs the directives and macro expansion of `text` without producing output and fails with
+ * HL_ERR_SHADER when a limit of hl_shader.h is passed (the message starts "shader source line
+ * N:"). vulkan: the macros glslang predefines for Vulkan GLSL 4.50, else GLSL ES 3.00. Must run
+ * on every text before glslang or a GL driver sees it. stats (may be NULL) gets the counts. */
+typedef struct hl__pp_stats {
+    uint64_t expansion_tokens; /* against HL_SHADER_MAX_EXPANSION_TOKENS */
+    uint64_t output_bytes;     /* against HL_SHADER_MAX_EXPANDED_BYTES */
+    uint32_t defines;
+    uint32_t max_macro_depth;
+    uint32_t max_if_depth;
+} hl__pp_stats;
+
+/* The limits the check applies; NULL means the HL_SHADER_MAX_* constants (tests and fuzzers
+ * pass smaller ones to reach every limit quickly). */
+typedef struct hl__pp_limits {
+    uint32_t defines, if_depth, expr_depth, macro_depth;
+    uint64_t expansion_tokens, expanded_bytes;
+} hl__pp_limits;
+
+hl_result hl__pp_guard(const char *text, bool vulkan, const hl__pp_limits *limits, hl__pp_stats *stats);
+
+/* Checks a stage's source text against HL_SHADER_MAX_SOURCE_BYTES without reading past it. */
+hl_result hl__check_source_size(const char *source);
+
 /* ---- declarations of one stage ----------------------------------------------------------- */
 #define HL__SH_MAX_ITEMS 32
 #define HL__SH_NAME_MAX 64

@@ -242,6 +242,20 @@ static hl_result check_define(const hl_shader_define *d, uint32_t index) {
                             d->name);
     if (d->value && strpbrk(d->value, "\r\n"))
         return hl__fail(HL_ERR_VALIDATION, "shader defines[%u].value of '%s': must be one line", index, d->name);
+    size_t n = strnlen(d->name, HL_SHADER_MAX_DEFINE_BYTES + 1);
+    if (d->value)
+        n += strnlen(d->value, HL_SHADER_MAX_DEFINE_BYTES + 1);
+    if (n > HL_SHADER_MAX_DEFINE_BYTES)
+        return hl__fail(HL_ERR_VALIDATION,
+                        "shader defines[%u] '%.32s': name + value longer than %u bytes (HL_SHADER_MAX_DEFINE_BYTES)",
+                        index, d->name, (unsigned)HL_SHADER_MAX_DEFINE_BYTES);
+    return HL_OK;
+}
+
+hl_result hl__check_source_size(const char *source) {
+    if (strnlen(source, (size_t)HL_SHADER_MAX_SOURCE_BYTES + 1) > HL_SHADER_MAX_SOURCE_BYTES)
+        return hl__fail(HL_ERR_SHADER, "shader source: longer than %u bytes (HL_SHADER_MAX_SOURCE_BYTES)",
+                        (unsigned)HL_SHADER_MAX_SOURCE_BYTES);
     return HL_OK;
 }
 
@@ -255,8 +269,11 @@ hl_result hl_shader_preprocess(const char *source, const hl_shader_define *defin
     if (define_count && !defines)
         return hl__fail(HL_ERR_VALIDATION, "hl_shader_preprocess: defines is NULL with define_count %u",
                         define_count);
+    hl_result r = hl__check_source_size(source);
+    if (r)
+        return r;
     for (uint32_t i = 0; i < define_count; i++) {
-        hl_result r = check_define(&defines[i], i);
+        r = check_define(&defines[i], i);
         if (r)
             return r;
     }
@@ -281,7 +298,13 @@ hl_result hl_shader_preprocess(const char *source, const hl_shader_define *defin
     *out = hl__sb_take(&sb);
     if (!*out)
         return hl__fail(HL_ERR_OUT_OF_MEMORY, "hl_shader_preprocess: out of memory");
-    return HL_OK;
+    /* the budget covers the injected defines too; this text goes to glslang and the GL driver */
+    r = hl__pp_guard(*out, false, NULL, NULL);
+    if (r) {
+        hl__free(*out);
+        *out = NULL;
+    }
+    return r;
 }
 
 void hl_shader_string_free(char *s) { hl__free(s); }

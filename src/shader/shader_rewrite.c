@@ -795,6 +795,9 @@ static void put_directive(const rw *w, hl__sb *out, const char *s, size_t n) {
         i++;
     if (w->vulkan && n - i >= 7 && memcmp(s + i, "version", 7) == 0) {
         hl__sb_puts(out, "#version 450");
+        for (size_t k = i; k < n; k++) /* a directive continued over lines keeps its line count */
+            if (s[k] == '\n')
+                hl__sb_puts(out, "\n");
         return;
     }
     size_t copied = 0;
@@ -925,6 +928,11 @@ hl_result hl_shader_rewrite_vulkan(const char *source, hl_rhi_shader_stage stage
         return hl__fail(HL_ERR_VALIDATION, "hl_shader_rewrite_vulkan: source is NULL");
     if (stage != HL_RHI_SHADER_VERTEX && stage != HL_RHI_SHADER_FRAGMENT)
         return hl__fail(HL_ERR_VALIDATION, "hl_shader_rewrite_vulkan: stage must be vertex or fragment");
+    hl_result r = hl__check_source_size(source);
+    if (!r)
+        r = hl__pp_guard(source, false, NULL, NULL);
+    if (r)
+        return r;
     hl__sh_stage *st = hl__calloc(1, sizeof *st);
     if (!st)
         return hl__fail(HL_ERR_OUT_OF_MEMORY, "hl_shader_rewrite_vulkan: out of memory");
@@ -932,7 +940,7 @@ hl_result hl_shader_rewrite_vulkan(const char *source, hl_rhi_shader_stage stage
     hl_rhi_binding_plan_entry *p = NULL;
     uint32_t pn = 0;
     hl__sb warnings = {0};
-    hl_result r = hl__glslang_expand(source, stage, false, "shader", &expanded, &warnings);
+    r = hl__glslang_expand(source, stage, false, "shader", &expanded, &warnings);
     if (!r)
         r = hl__scan_stage(expanded, stage, st);
     if (!r)
