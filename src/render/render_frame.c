@@ -195,19 +195,24 @@ static hl_result color_groups(hl_renderer *r, const hl__program *p) {
     return res;
 }
 
-/* The shadow program of a layout (instanced or not), its groups and pipeline. */
-static hl_result shadow_pipeline(hl_renderer *r, const hl_geometry_layout *l, bool instanced, hl__pipeline_entry **out) {
-    hl__program *sp;
-    hl_result res = hl__program_get(r, HL__PROGRAM_SHADOW, instanced ? HL__DEF_INSTANCED : 0u, &sp);
+/* The shadow program (instanced or not) and its groups. */
+static hl_result shadow_program(hl_renderer *r, bool instanced, hl__program **out) {
+    hl_result res = hl__program_get(r, HL__PROGRAM_SHADOW, instanced ? HL__DEF_INSTANCED : 0u, out);
     if (res) return res;
     hl_rhi_bind_group_entry e = buffer_entry(0, r->shadow_ubo, 64);
-    if ((res = hl__owned_group_get(r, &r->shadow_frame_group, sp, 0, &e, 1, "shadow"))) return res;
+    if ((res = hl__owned_group_get(r, &r->shadow_frame_group, *out, 0, &e, 1, "shadow"))) return res;
     e = buffer_entry(0, r->object_ubo, sizeof(hl__object_block));
-    if ((res = hl__owned_group_get(r, &r->shadow_object_group, sp, 1, &e, 1, "objects"))) return res;
+    return hl__owned_group_get(r, &r->shadow_object_group, *out, 1, &e, 1, "objects");
+}
+
+/* The shadow pipeline of a layout for shadow program sp. */
+static hl_result shadow_pipeline(hl_renderer *r, hl__program *sp, const hl_geometry_layout *l, bool instanced,
+                                 hl__pipeline_entry **out) {
     hl__pipeline_key sk;
     memset(&sk, 0, sizeof sk);
     sk.program_id = sp->id;
-    if ((res = hl__pipeline_key_vertex(sp, l, &sk))) return res;
+    hl_result res = hl__pipeline_key_vertex(sp, l, &sk);
+    if (res) return res;
     sk.depth_format = HL_RHI_FORMAT_DEPTH24_PLUS;
     sk.sample_count = 1;
     sk.depth_test = sk.depth_write = 1;
@@ -308,8 +313,8 @@ static hl_result build_draw(hl_renderer *r, const hl__view *v, hl_mesh *mesh, ui
     hl__gpu_geometry *g;
     if ((res = hl__gpu_geometry_get(r, geo, &g)) || (res = hl__gpu_material_bind(r, gm, p))) return res;
     bool casts = hl_mesh_cast_shadows(mesh) && v->shadow_count > 0;
-    hl__pipeline_entry *se = NULL;
-    if (casts && (res = shadow_pipeline(r, l, instanced, &se))) return res;
+    hl__program *sp = NULL;
+    if (casts && (res = shadow_program(r, instanced, &sp))) return res;
     hl__gpu_mesh *rec = NULL;
     hl__prepared_sig sig;
     memset(&sig, 0, sizeof sig);
@@ -335,6 +340,7 @@ static hl_result build_draw(hl_renderer *r, const hl__view *v, hl_mesh *mesh, ui
             out->packet.dynamic_offsets[0] = p->empty_groups & 1u ? 0 : v->frame_slot * HL__FRAME_STRIDE;
             out->mesh = mesh;
             out->color_entry->last_frame = r->frame_serial; /* alive: the eviction epoch holds */
+            if (out->shadow_entry) out->shadow_entry->last_frame = r->frame_serial;
             r->stats.prepared_reused++;
             return HL_OK;
         }
@@ -383,9 +389,9 @@ static hl_result build_draw(hl_renderer *r, const hl__view *v, hl_mesh *mesh, ui
     out->casts_shadows = casts;
     out->instanced = instanced;
     out->position_offset = l->attributes[HL_ATTR_POSITION].offset;
-    if (se) {
-        out->shadow_pipeline = se->pipeline;
-        out->shadow_entry = se;
+    if (sp) {
+        if ((res = shadow_pipeline(r, sp, l, instanced, &out->shadow_entry))) return res;
+        out->shadow_pipeline = out->shadow_entry->pipeline;
     }
     if (rec) {
         if (!rec->prepared && !(rec->prepared = hl__malloc(sizeof *rec->prepared)))
@@ -403,10 +409,11 @@ static hl_result build_shadow_draw(hl_renderer *r, hl_mesh *mesh, hl__draw *out)
     const hl_geometry_layout *l = hl_geometry_get_layout(geo);
     hl__gpu_geometry *g;
     hl__gpu_mesh *rec;
+    hl__program *sp;
     hl__pipeline_entry *se;
     hl_result res;
     if ((res = hl__gpu_geometry_get(r, geo, &g)) || (res = hl__gpu_mesh_slot(r, mesh, &rec)) ||
-        (res = shadow_pipeline(r, l, false, &se)))
+        (res = shadow_program(r, false, &sp)) || (res = shadow_pipeline(r, sp, l, false, &se)))
         return res;
     memset(out, 0, sizeof *out);
     hl_rhi_draw_packet *pk = &out->packet;

@@ -32,6 +32,20 @@
     "    vec4 u_shadowRect[" HL__STR(HL_RENDER_MAX_SHADOW_TILES) "];\n"                              \
     "};\n"
 
+/* Shared by the forward and shadow vertex shaders: the instance matrix inputs and the start of
+ * main() that picks the model matrix. */
+#define HL__GLSL_INSTANCE_INPUTS                                                                        \
+    "#ifdef INSTANCED\n"                                                                                \
+    "in vec4 a_instance0;\n"                                                                            \
+    "in vec4 a_instance1;\n"                                                                            \
+    "in vec4 a_instance2;\n"                                                                            \
+    "in vec4 a_instance3;\n"                                                                            \
+    "#endif\n"
+#define HL__GLSL_MAIN_MODEL                                                                             \
+    "void main() {\n"                                                                                   \
+    "#ifdef INSTANCED\n"                                                                                \
+    "    mat4 model = mat4(a_instance0, a_instance1, a_instance2, a_instance3);\n"
+
 const char *const hl__render_forward_vs =
     "#version 300 es\n"
     "precision highp float;\n"
@@ -58,16 +72,9 @@ const char *const hl__render_forward_vs =
     "in vec4 a_color;\n"
     "out vec4 v_color;\n"
     "#endif\n"
-    "#ifdef INSTANCED\n"
-    "in vec4 a_instance0;\n"
-    "in vec4 a_instance1;\n"
-    "in vec4 a_instance2;\n"
-    "in vec4 a_instance3;\n"
-    "#endif\n"
+    HL__GLSL_INSTANCE_INPUTS
     "out vec3 v_worldPos;\n"
-    "void main() {\n"
-    "#ifdef INSTANCED\n"
-    "    mat4 model = mat4(a_instance0, a_instance1, a_instance2, a_instance3);\n"
+    HL__GLSL_MAIN_MODEL
     "    mat3 normalMatrix = mat3(model);\n" /* instances: uniform scale assumed */
     "#else\n"
     "    mat4 model = u_model;\n"
@@ -328,15 +335,8 @@ const char *const hl__render_shadow_vs =
     "layout(std140) uniform Shadow { mat4 u_lightViewProj; };\n"
     "layout(std140) uniform Object { mat4 u_model; mat4 u_normalMatrix; };\n"
     "in vec3 a_position;\n"
-    "#ifdef INSTANCED\n"
-    "in vec4 a_instance0;\n"
-    "in vec4 a_instance1;\n"
-    "in vec4 a_instance2;\n"
-    "in vec4 a_instance3;\n"
-    "#endif\n"
-    "void main() {\n"
-    "#ifdef INSTANCED\n"
-    "    mat4 model = mat4(a_instance0, a_instance1, a_instance2, a_instance3);\n"
+    HL__GLSL_INSTANCE_INPUTS
+    HL__GLSL_MAIN_MODEL
     "#else\n"
     "    mat4 model = u_model;\n"
     "#endif\n"
