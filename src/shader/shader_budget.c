@@ -363,7 +363,7 @@ static bool scan_peek(guard *g, ptok *out) {
         } else if (strchr("{}[]()<>;:,.+-*/%&|^!~=?#", *s)) {
             kind = TK_PUNCT;
             for (size_t i = 0; i < sizeof k_punct3 / sizeof k_punct3[0] && n == 1; i++)
-                if (memcmp(s, k_punct3[i], 3) == 0)
+                if (strncmp(s, k_punct3[i], 3) == 0)
                     n = 3;
             for (size_t i = 0; i < sizeof k_punct2 / sizeof k_punct2[0] && n == 1; i++)
                 if (s[0] == k_punct2[i][0] && s[1] == k_punct2[i][1])

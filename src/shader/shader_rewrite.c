@@ -595,6 +595,17 @@ static void put_kept_layout_args(hl__sb *sb, const hl__lex *lx, const stmt *st, 
     }
 }
 
+/* The declared name of declarator [f, l): its last identifier before '[' (the rewriter reads
+ * unexpanded text, where a macro such as `PREC` may stand before the type, so the statement's
+ * type token is not always right before the name). */
+static uint32_t declarator_name(const hl__lex *lx, uint32_t f, uint32_t l) {
+    uint32_t name = f;
+    for (uint32_t k = f; k < l && !tok_punct(lx, k, '['); k++)
+        if (lx->toks[k].kind == HL__TOK_IDENT)
+            name = k;
+    return name;
+}
+
 static const hl__sh_item *find_item(const hl__sh_item *items, uint32_t count, const char *name) {
     for (uint32_t i = 0; i < count; i++)
         if (strcmp(items[i].name, name) == 0)
@@ -710,10 +721,15 @@ static hl_result rw_stmt(void *vctx, const hl__lex *lx, const stmt *st) {
         return HL_OK; /* explicit */
     if (!w->vulkan && !((in && w->stage == HL_RHI_SHADER_VERTEX) || (!in && w->stage == HL_RHI_SHADER_FRAGMENT)))
         return HL_OK; /* GLSL ES 3.00 has no locations on varyings */
-    uint32_t f, l;
+    /* the type is everything between the qualifiers and the first declarator's name (a macro
+     * such as `PREC` may stand in it); each declarator becomes one declaration of that type */
+    uint32_t f, l, name0 = 0;
+    if (declarator(lx, st, 0, &f, &l))
+        name0 = declarator_name(lx, f, l);
     for (uint32_t d = 0; declarator(lx, st, d, &f, &l); d++) {
         const hl__sh_item *it = NULL;
-        if (tok_copy(lx, f, name, sizeof name))
+        uint32_t first = d == 0 ? name0 : f;
+        if (tok_copy(lx, declarator_name(lx, first, l), name, sizeof name))
             it = in ? find_item(w->st->ins, w->st->in_count, name) : find_item(w->st->outs, w->st->out_count, name);
         if (!it || it->location < 0) {
             w->text.len = start;
@@ -722,12 +738,12 @@ static hl_result rw_stmt(void *vctx, const hl__lex *lx, const stmt *st) {
         hl__sb_printf(&w->text, "%slayout(location = %d", d ? " " : "", it->location);
         put_kept_layout_args(&w->text, lx, st, false);
         hl__sb_puts(&w->text, ")");
-        for (uint32_t t = st->layout_rp ? st->layout_rp + 1 : st->begin; t <= st->type_tok; t++) {
+        for (uint32_t t = st->layout_rp ? st->layout_rp + 1 : st->begin; t < name0; t++) {
             hl__sb_puts(&w->text, " ");
             put_tok(&w->text, lx, t);
         }
         hl__sb_puts(&w->text, " ");
-        for (uint32_t t = f; t < l; t++)
+        for (uint32_t t = first; t < l; t++)
             put_tok(&w->text, lx, t);
         hl__sb_puts(&w->text, ";");
     }
