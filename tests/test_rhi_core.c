@@ -1,7 +1,10 @@
 /* RHI core on the null backend: handles, validation codes, pass state machine, caches,
- * deferred release, command-state cache, transfers, steady-state allocations, selection. */
+ * deferred release, command-state cache, transfers, steady-state allocations, selection,
+ * waits with timeouts (simulated GPU latency) and the thread-ownership contract. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hl_test.h"
 #include "rhi_internal.h"
@@ -824,6 +827,238 @@ static void test_device_lost(void) {
     hl_rhi_device_destroy(dev);
 }
 
+/* ---- waits with timeouts (a null device with simulated GPU latency) ------------------------ */
+static uint64_t now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static hl_rhi_submission submit_empty_frame(hl_rhi_device *dev) {
+    hl_rhi_cmd *cmd = NULL;
+    hl_rhi_submission s = {0};
+    HL_CHECK_OK(hl_rhi_begin_frame(dev, &cmd));
+    HL_CHECK_OK(hl_rhi_end_frame(dev, &s));
+    return s;
+}
+
+static void test_wait_timeouts(void) {
+    hl_rhi_device_desc d = {0};
+    d.backend = HL_RHI_BACKEND_NULL;
+    d.wait_timeout_ms = 60;
+    hl_rhi_device *dev = NULL;
+    HL_CHECK_OK(hl_rhi_device_create(&d, &dev));
+    if (!dev) return;
+    hl_rhi_buffer b = make_buffer(dev, 16, HL_RHI_BUFFER_USAGE_MAP_READ | HL_RHI_BUFFER_USAGE_COPY_DST);
+    const uint32_t data[4] = {1, 2, 3, 4};
+    HL_CHECK_OK(hl_rhi_buffer_write(dev, b, 0, data, sizeof data));
+
+    /* a submission that needs 400 ms of "GPU" time against a 60 ms timeout */
+    hl__rhi_null_set_latency(dev, 400u * 1000000u);
+    hl_rhi_submission s = submit_empty_frame(dev);
+    uint64_t t0 = now_ms();
+    HL_CHECK_RESULT(hl_rhi_device_wait_idle(dev), HL_ERR_TIMEOUT);
+    uint64_t waited = now_ms() - t0;
+    HL_CHECK_MSG(waited >= 55 && waited < 350, "wait_idle gave up after %llu ms (timeout 60 ms)",
+                 (unsigned long long)waited);
+    HL_CHECK(strstr(hl_last_error(), "hl_rhi_device_wait_idle") != NULL);
+    HL_CHECK(strstr(hl_last_error(), "60 ms") != NULL);
+    HL_CHECK(strstr(hl_last_error(), "submission 1") != NULL);
+
+    /* readback: the same timeout, naming the read; dst untouched */
+    uint32_t got[4] = {7, 7, 7, 7};
+    HL_CHECK_RESULT(hl_rhi_buffer_read(dev, b, 0, got, sizeof got), HL_ERR_TIMEOUT);
+    HL_CHECK(strstr(hl_last_error(), "hl_rhi_buffer_read") != NULL);
+    HL_CHECK_EQ(got[0], 7);
+    bool done = true;
+    HL_CHECK_OK(hl_rhi_submission_poll(dev, s, &done));
+    HL_CHECK(!done);
+    /* an explicit short wait times out too, a long one succeeds: the device stayed consistent */
+    HL_CHECK_RESULT(hl_rhi_submission_wait(dev, s, 1000000u), HL_ERR_TIMEOUT);
+    HL_CHECK(strstr(hl_last_error(), "1 ms") != NULL);
+    HL_CHECK_OK(hl_rhi_submission_wait(dev, s, 5000000000ull));
+    HL_CHECK_MSG(now_ms() - t0 >= 390, "the submission completed after %llu ms (latency 400 ms)",
+                 (unsigned long long)(now_ms() - t0));
+    HL_CHECK_OK(hl_rhi_submission_poll(dev, s, &done));
+    HL_CHECK(done);
+    HL_CHECK_OK(hl_rhi_buffer_read(dev, b, 0, got, sizeof got));
+    HL_CHECK_EQ(got[3], 4);
+
+    /* a raised timeout lets the implicit waits ride out the latency */
+    hl__rhi_null_set_latency(dev, 150u * 1000000u);
+    submit_empty_frame(dev);
+    HL_CHECK_RESULT(hl_rhi_buffer_read(dev, b, 0, got, sizeof got), HL_ERR_TIMEOUT);
+    HL_CHECK_OK(hl_rhi_device_set_wait_timeout(dev, HL_RHI_WAIT_FOREVER));
+    HL_CHECK_OK(hl_rhi_buffer_read(dev, b, 0, got, sizeof got));
+    HL_CHECK_EQ(got[1], 2);
+
+    /* objects destroyed while a submission runs are released once it completed */
+    HL_CHECK_OK(hl_rhi_device_set_wait_timeout(dev, 0)); /* back to the default: 10 s */
+    hl_rhi_submission s2 = submit_empty_frame(dev);
+    (void)s2;
+    HL_CHECK_OK(hl_rhi_device_wait_idle(dev));
+
+    /* destroy with a submission still running: waits at most the timeout, releases everything */
+    HL_CHECK_OK(hl_rhi_device_set_wait_timeout(dev, 50));
+    hl__rhi_null_set_latency(dev, 3000u * 1000000u);
+    submit_empty_frame(dev);
+    t0 = now_ms();
+    hl_rhi_device_destroy(dev);
+    waited = now_ms() - t0;
+    HL_CHECK_MSG(waited < 1000, "destroy took %llu ms with a 50 ms timeout", (unsigned long long)waited);
+    HL_CHECK_EQ(hl_last_error_code(), HL_ERR_TIMEOUT);
+    HL_CHECK(strstr(hl_last_error(), "hl_rhi_device_destroy") != NULL);
+
+    /* the resolved defaults */
+    HL_CHECK_EQ(hl__wait_timeout_ns(0), 10000000000ull);
+    HL_CHECK_EQ(hl__wait_timeout_ns(250), 250000000ull);
+    HL_CHECK(hl__wait_timeout_ns(HL_RHI_WAIT_FOREVER) == UINT64_MAX);
+}
+
+/* ---- threads: a device belongs to one thread; hand-over by detach / attach ------------------ */
+typedef struct thread_job {
+    hl_rhi_device *dev;
+    hl_rhi_buffer buf;
+    int attach; /* 1: attach first, use, detach */
+    hl_result begin, create, read, wait, attach_r, detach_r, destroy_code, check;
+    char message[512], check_message[512];
+    uint32_t read_value;
+} thread_job;
+
+static void *thread_use(void *arg) {
+    thread_job *j = arg;
+    if (j->attach) j->attach_r = hl_rhi_device_attach(j->dev);
+    j->check = hl_rhi_device_check_thread(j->dev, "layer_call");
+    snprintf(j->check_message, sizeof j->check_message, "%s", hl_last_error());
+    hl_rhi_cmd *cmd = NULL;
+    j->begin = hl_rhi_begin_frame(j->dev, &cmd);
+    snprintf(j->message, sizeof j->message, "%s", hl_last_error());
+    if (!j->begin) {
+        hl_rhi_submission s;
+        hl_rhi_end_frame(j->dev, &s);
+    }
+    hl_rhi_buffer_desc bd = {0};
+    bd.size = 16;
+    bd.usage = HL_RHI_BUFFER_USAGE_MAP_READ | HL_RHI_BUFFER_USAGE_COPY_DST;
+    hl_rhi_buffer b = {0};
+    j->create = hl_rhi_buffer_create(j->dev, &bd, &b);
+    if (!j->create) hl_rhi_buffer_destroy(j->dev, b);
+    j->read = hl_rhi_buffer_read(j->dev, j->buf, 0, &j->read_value, 4);
+    j->wait = hl_rhi_device_wait_idle(j->dev);
+    /* a void call from the wrong thread leaves its message and does nothing */
+    hl_clear_error();
+    hl_rhi_buffer_destroy(j->dev, j->buf);
+    j->destroy_code = hl_last_error_code();
+    if (j->attach) j->detach_r = hl_rhi_device_detach(j->dev);
+    return NULL;
+}
+
+static void *thread_destroy(void *arg) {
+    thread_job *j = arg;
+    hl_clear_error();
+    hl_rhi_device_destroy(j->dev);
+    j->destroy_code = hl_last_error_code();
+    return NULL;
+}
+
+static void run_thread(void *(*fn)(void *), thread_job *j) {
+    pthread_t t;
+    HL_CHECK(pthread_create(&t, NULL, fn, j) == 0);
+    pthread_join(t, NULL);
+}
+
+static void test_thread_ownership(void) {
+    hl_rhi_device *dev = new_null();
+    if (!dev) return;
+    hl_rhi_buffer b = make_buffer(dev, 16, HL_RHI_BUFFER_USAGE_MAP_READ | HL_RHI_BUFFER_USAGE_COPY_DST);
+    const uint32_t v = 0xC0FFEEu;
+    HL_CHECK_OK(hl_rhi_buffer_write(dev, b, 0, &v, 4));
+
+    /* 1. another thread without a hand-over: every entry point refuses, naming both threads */
+    thread_job j;
+    memset(&j, 0, sizeof j);
+    j.dev = dev;
+    j.buf = b;
+    run_thread(thread_use, &j);
+    HL_CHECK_EQ(j.check, HL_ERR_INVALID_STATE);
+    HL_CHECK_MSG(strncmp(j.check_message, "layer_call: the device belongs to thread ", 41) == 0, "message: %s",
+                 j.check_message);
+    HL_CHECK_OK(hl_rhi_device_check_thread(dev, "layer_call"));
+    HL_CHECK_RESULT(hl_rhi_device_check_thread(NULL, "layer_call"), HL_ERR_VALIDATION);
+    HL_CHECK_EQ(j.begin, HL_ERR_INVALID_STATE);
+    HL_CHECK_EQ(j.create, HL_ERR_INVALID_STATE);
+    HL_CHECK_EQ(j.read, HL_ERR_INVALID_STATE);
+    HL_CHECK_EQ(j.wait, HL_ERR_INVALID_STATE);
+    HL_CHECK_EQ(j.destroy_code, HL_ERR_INVALID_STATE);
+    HL_CHECK_MSG(strstr(j.message, "hl_rhi_begin_frame: the device belongs to thread ") != NULL &&
+                     strstr(j.message, "not to the calling thread ") != NULL &&
+                     strstr(j.message, "hl_rhi_device_detach") != NULL,
+                 "message: %s", j.message);
+    /* nothing changed on the owner: the buffer is alive, no frame is open */
+    uint32_t got = 0;
+    HL_CHECK_OK(hl_rhi_buffer_read(dev, b, 0, &got, 4));
+    HL_CHECK_EQ(got, v);
+    HL_CHECK(!hl_rhi_frame_is_open(dev));
+
+    /* 2. detach refuses with an open frame; attach on the owner is a no-op */
+    hl_rhi_cmd *cmd = NULL;
+    HL_CHECK_OK(hl_rhi_begin_frame(dev, &cmd));
+    HL_CHECK_RESULT(hl_rhi_device_detach(dev), HL_ERR_INVALID_STATE);
+    hl_rhi_abort_frame(dev);
+    HL_CHECK_OK(hl_rhi_device_attach(dev));
+
+    /* 3. hand-over: detach here, the other thread attaches, uses it, detaches */
+    HL_CHECK_OK(hl_rhi_device_detach(dev));
+    HL_CHECK_RESULT(hl_rhi_buffer_write(dev, b, 0, &v, 4), HL_ERR_INVALID_STATE); /* detached: nobody's */
+    HL_CHECK(strstr(hl_last_error(), "detached") != NULL);
+    HL_CHECK_RESULT(hl_rhi_device_detach(dev), HL_ERR_INVALID_STATE);
+    memset(&j, 0, sizeof j);
+    j.dev = dev;
+    j.buf = b;
+    j.attach = 1;
+    run_thread(thread_use, &j);
+    HL_CHECK_EQ(j.attach_r, HL_OK);
+    HL_CHECK_EQ(j.check, HL_OK);
+    HL_CHECK_EQ(j.begin, HL_OK);
+    HL_CHECK_EQ(j.create, HL_OK);
+    HL_CHECK_EQ(j.read, HL_OK);
+    HL_CHECK_EQ(j.read_value, v);
+    HL_CHECK_EQ(j.wait, HL_OK);
+    HL_CHECK_EQ(j.destroy_code, HL_OK); /* it owned the device: the buffer is gone */
+    HL_CHECK_EQ(j.detach_r, HL_OK);
+    HL_CHECK_OK(hl_rhi_device_attach(dev));
+    HL_CHECK_RESULT(hl_rhi_buffer_read(dev, b, 0, &got, 4), HL_ERR_VALIDATION); /* destroyed over there */
+
+    /* 4. a detached device may be destroyed from any thread */
+    HL_CHECK_OK(hl_rhi_device_detach(dev));
+    memset(&j, 0, sizeof j);
+    j.dev = dev;
+    run_thread(thread_destroy, &j);
+    HL_CHECK_EQ(j.destroy_code, HL_OK);
+}
+
+/* attach from a second thread while the first owns the device */
+static void *thread_attach_only(void *arg) {
+    thread_job *j = arg;
+    j->attach_r = hl_rhi_device_attach(j->dev);
+    snprintf(j->message, sizeof j->message, "%s", hl_last_error());
+    return NULL;
+}
+
+static void test_thread_attach_owned(void) {
+    hl_rhi_device *dev = new_null();
+    if (!dev) return;
+    thread_job j;
+    memset(&j, 0, sizeof j);
+    j.dev = dev;
+    run_thread(thread_attach_only, &j);
+    HL_CHECK_EQ(j.attach_r, HL_ERR_INVALID_STATE);
+    HL_CHECK_MSG(strstr(j.message, "still belongs to thread") != NULL, "message: %s", j.message);
+    /* the owner keeps it */
+    HL_CHECK_OK(hl_rhi_device_wait_idle(dev));
+    hl_rhi_device_destroy(dev);
+}
+
 int main(void) {
     test_results_and_formats();
     test_handles();
@@ -838,5 +1073,8 @@ int main(void) {
     test_steady_state_allocations();
     test_selection_and_features();
     test_device_lost();
+    test_wait_timeouts();
+    test_thread_ownership();
+    test_thread_attach_owned();
     return hl_test_finish();
 }

@@ -159,7 +159,7 @@ void hl__cache_release_unreferenced(hl_rhi_device *dev, bool force) {
 }
 
 void hl_rhi_device_clear_caches(hl_rhi_device *dev) {
-    if (!dev || dev->lost) return;
+    if (!hl__may_destroy(dev, "hl_rhi_device_clear_caches") || dev->lost) return;
     hl__cache_release_unreferenced(dev, false);
 }
 

@@ -56,8 +56,19 @@ static inline const hl__cache_entry *hl__cache_at(const hl_rhi_device *dev, uint
 /* ---- device.c -------------------------------------------------------------------------------- */
 /* Common prologue of every call: device present and not lost. */
 hl_result hl__check_device(const hl_rhi_device *dev, const char *fn);
+/* Prologue of the void destroy calls: false (nothing to do) for a NULL device, or for a call
+ * from a thread that does not own it (the message says so). */
+static inline bool hl__may_destroy(hl_rhi_device *dev, const char *fn) {
+    if (!dev) return false;
+    if (hl__owned_here(dev)) return true;
+    hl__fail_thread(dev, fn);
+    return false;
+}
 /* Queues a native release once `serial` completed (or releases now when it has). */
 bool hl__defer_release(hl_rhi_device *dev, uint8_t pool, uint32_t slot, uint64_t serial);
+/* Waits (at most the device's wait timeout) until every submission completed; a timeout's
+ * message names fn. The caller has checked the device. */
+hl_result hl__wait_idle(hl_rhi_device *dev, const char *fn);
 /* Asks the backend for the completed serial and releases what became free. */
 hl_result hl__update_completed(hl_rhi_device *dev);
 /* Releases a retired (zombie) object slot: backend destroy, references, slot freed. */

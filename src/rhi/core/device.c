@@ -1,5 +1,6 @@
-/* Device lifetime, deferred release, frame scope and submissions. */
+/* Device lifetime, deferred release, frame scope, submissions and waits, thread hand-over. */
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core_private.h"
@@ -24,6 +25,7 @@ static const struct {
 
 hl_result hl__check_device(const hl_rhi_device *dev, const char *fn) {
     if (!dev) return hl__fail(HL_ERR_VALIDATION, "%s: dev is NULL", fn);
+    if (!hl__owned_here(dev)) return hl__fail_thread(dev, fn);
     if (dev->lost) return hl__fail(HL_ERR_DEVICE_LOST, "%s: the device is lost", fn);
     return HL_OK;
 }
@@ -53,6 +55,8 @@ hl_result hl__rhi_device_create_with(const hl__rhi_backend_fns *fns, const hl_rh
     dev->next_serial = 1;
     dev->completed_serial = 0;
     dev->cmd.dev = dev;
+    dev->wait_timeout_ns = hl__wait_timeout_ns(d.wait_timeout_ms);
+    hl__set_owner_here(dev);
     hl_result r = fns->device_create(dev, &d);
     if (r) {
         hl__free_device_memory(dev);
@@ -61,6 +65,7 @@ hl_result hl__rhi_device_create_with(const hl__rhi_backend_fns *fns, const hl_rh
     uint32_t missing = d.requirements.features & ~dev->caps.features;
     if (missing) {
         uint32_t bit = missing & (~missing + 1u);
+        dev->destroy_deadline = hl__deadline(dev->wait_timeout_ns);
         fns->device_destroy(dev);
         hl__free_device_memory(dev);
         return hl__fail(HL_ERR_UNSUPPORTED, "hl_rhi_device_create: the %s device lacks required feature \"%s\"",
@@ -95,11 +100,38 @@ static void hl__process_deferred(hl_rhi_device *dev, bool all) {
     dev->deferred_count = kept;
 }
 
+/* Waits for serial through the backend; a timeout's message names fn, the submission and the
+ * time waited (the backend's own detail follows). */
+static hl_result hl__wait_serial(hl_rhi_device *dev, uint64_t serial, uint64_t timeout_ns, const char *fn) {
+    hl_result r = dev->fns->wait(dev, serial, timeout_ns);
+    if (r != HL_ERR_TIMEOUT) return r;
+    char detail[256], t[32];
+    snprintf(detail, sizeof detail, "%s", hl_last_error());
+    return hl__fail(HL_ERR_TIMEOUT,
+                    "%s: timed out after %s waiting for the GPU to finish submission %llu (%s); the work stays "
+                    "queued: wait again later or raise the device's wait timeout",
+                    fn, hl__duration_text(timeout_ns, t, sizeof t), (unsigned long long)serial, detail);
+}
+
 void hl_rhi_device_destroy(hl_rhi_device *dev) {
     if (!dev) return;
+    uint64_t owner = atomic_load(&dev->owner);
+    if (owner && owner != hl__thread_id()) {
+        hl__fail_thread(dev, "hl_rhi_device_destroy");
+        return;
+    }
+    /* A detached device is destroyed on the calling thread: give the backend its context. */
+    if (!owner) {
+        hl__set_owner_here(dev);
+        if (dev->fns->thread_attach) dev->fns->thread_attach(dev);
+    }
     if (dev->frame_open) hl_rhi_abort_frame(dev);
+    /* Bounded: after the timeout everything is released anyway (the native APIs keep what the
+     * GPU still uses alive until it is done with it); the backend's final waits share the
+     * same deadline. */
+    dev->destroy_deadline = hl__deadline(dev->wait_timeout_ns);
     if (!dev->lost && dev->last_submitted_serial > dev->completed_serial)
-        dev->fns->wait(dev, dev->last_submitted_serial, UINT64_MAX);
+        hl__wait_serial(dev, dev->last_submitted_serial, dev->wait_timeout_ns, "hl_rhi_device_destroy");
     dev->completed_serial = dev->next_serial - 1u;
     hl__process_deferred(dev, true);
     for (uint32_t k = 0; k < HL__POOL_COUNT; k++) {
@@ -121,7 +153,7 @@ const hl_rhi_caps *hl_rhi_device_caps(const hl_rhi_device *dev) { return dev ? &
 hl_rhi_backend hl_rhi_device_backend(const hl_rhi_device *dev) { return dev ? dev->caps.backend : HL_RHI_BACKEND_AUTO; }
 const hl_rhi_stats *hl_rhi_device_stats(const hl_rhi_device *dev) { return dev ? &dev->stats : NULL; }
 void hl_rhi_reset_stats(hl_rhi_device *dev) {
-    if (dev) memset(&dev->stats, 0, sizeof dev->stats);
+    if (dev && !hl__check_device(dev, "hl_rhi_reset_stats")) memset(&dev->stats, 0, sizeof dev->stats);
 }
 
 bool hl__defer_release(hl_rhi_device *dev, uint8_t pool, uint32_t slot, uint64_t serial) {
@@ -199,6 +231,10 @@ bool hl_rhi_frame_is_open(const hl_rhi_device *dev) { return dev && dev->frame_o
 
 void hl_rhi_abort_frame(hl_rhi_device *dev) {
     if (!dev || !dev->frame_open) return;
+    if (!hl__owned_here(dev)) {
+        hl__fail_thread(dev, "hl_rhi_abort_frame");
+        return;
+    }
     if (!dev->lost) dev->fns->abort_frame(dev, dev->cmd.serial);
     dev->frame_open = false;
     dev->next_serial = dev->cmd.serial + 1u;
@@ -210,7 +246,8 @@ hl_result hl_rhi_end_frame(hl_rhi_device *dev, hl_rhi_submission *out) {
     if (out) out->serial = 0;
     hl_result r = hl__check_device(dev, "hl_rhi_end_frame");
     if (r) {
-        if (dev && dev->frame_open) hl_rhi_abort_frame(dev);
+        /* a frame of a lost device is dropped; another thread's call touches nothing */
+        if (dev && dev->frame_open && hl__owned_here(dev)) hl_rhi_abort_frame(dev);
         return r;
     }
     if (!dev->frame_open) return hl__fail(HL_ERR_INVALID_STATE, "hl_rhi_end_frame: no frame is open");
@@ -256,7 +293,7 @@ hl_result hl_rhi_submission_wait(hl_rhi_device *dev, hl_rhi_submission s, uint64
     if (s.serial > dev->completed_serial) {
         uint64_t target = s.serial <= dev->last_submitted_serial ? s.serial : dev->last_submitted_serial;
         if (target > dev->completed_serial) {
-            r = dev->fns->wait(dev, target, timeout_ns);
+            r = hl__wait_serial(dev, target, timeout_ns, "hl_rhi_submission_wait");
             if (r) return r;
             if (target > dev->completed_serial) hl__set_completed(dev, target);
         }
@@ -264,14 +301,67 @@ hl_result hl_rhi_submission_wait(hl_rhi_device *dev, hl_rhi_submission s, uint64
     return hl__update_completed(dev);
 }
 
-hl_result hl_rhi_device_wait_idle(hl_rhi_device *dev) {
-    hl_result r = hl__check_device(dev, "hl_rhi_device_wait_idle");
-    if (r) return r;
+hl_result hl__wait_idle(hl_rhi_device *dev, const char *fn) {
     if (dev->last_submitted_serial > dev->completed_serial) {
-        r = dev->fns->wait(dev, dev->last_submitted_serial, UINT64_MAX);
+        hl_result r = hl__wait_serial(dev, dev->last_submitted_serial, dev->wait_timeout_ns, fn);
         if (r) return r;
     }
     hl__set_completed(dev, dev->last_submitted_serial);
+    return HL_OK;
+}
+
+hl_result hl_rhi_device_wait_idle(hl_rhi_device *dev) {
+    hl_result r = hl__check_device(dev, "hl_rhi_device_wait_idle");
+    if (r) return r;
+    return hl__wait_idle(dev, "hl_rhi_device_wait_idle");
+}
+
+hl_result hl_rhi_device_set_wait_timeout(hl_rhi_device *dev, uint32_t timeout_ms) {
+    hl_result r = hl__check_device(dev, "hl_rhi_device_set_wait_timeout");
+    if (r) return r;
+    dev->wait_timeout_ns = hl__wait_timeout_ns(timeout_ms);
+    return HL_OK;
+}
+
+/* ---- thread hand-over --------------------------------------------------------------------- */
+hl_result hl_rhi_device_check_thread(const hl_rhi_device *dev, const char *caller) {
+    if (!caller) caller = "hl_rhi_device_check_thread";
+    if (!dev) return hl__fail(HL_ERR_VALIDATION, "%s: dev is NULL", caller);
+    return hl__owned_here(dev) ? HL_OK : hl__fail_thread(dev, caller);
+}
+
+hl_result hl_rhi_device_detach(hl_rhi_device *dev) {
+    const char *fn = "hl_rhi_device_detach";
+    if (!dev) return hl__fail(HL_ERR_VALIDATION, "%s: dev is NULL", fn);
+    if (!hl__owned_here(dev)) return hl__fail_thread(dev, fn);
+    if (dev->frame_open)
+        return hl__fail(HL_ERR_INVALID_STATE, "%s: a frame is open (end or abort it on this thread first)", fn);
+    if (dev->fns->thread_detach) dev->fns->thread_detach(dev);
+    atomic_store(&dev->owner, 0);
+    return HL_OK;
+}
+
+hl_result hl_rhi_device_attach(hl_rhi_device *dev) {
+    const char *fn = "hl_rhi_device_attach";
+    if (!dev) return hl__fail(HL_ERR_VALIDATION, "%s: dev is NULL", fn);
+    uint64_t self = hl__thread_id(), expected = 0;
+    if (atomic_load(&dev->owner) == self) return HL_OK;
+    if (!atomic_compare_exchange_strong(&dev->owner, &expected, self)) {
+        char me[64], owner[64];
+        hl__thread_describe(hl__thread_os_id(), me, sizeof me);
+        hl__thread_describe(atomic_load(&dev->owner_tid), owner, sizeof owner);
+        return hl__fail(HL_ERR_INVALID_STATE,
+                        "%s: the device still belongs to %s (called from %s); detach it on its owner first", fn,
+                        owner, me);
+    }
+    atomic_store(&dev->owner_tid, hl__thread_os_id());
+    if (dev->fns->thread_attach) {
+        hl_result r = dev->fns->thread_attach(dev);
+        if (r) {
+            atomic_store(&dev->owner, 0);
+            return r;
+        }
+    }
     return HL_OK;
 }
 

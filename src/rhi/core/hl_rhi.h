@@ -19,6 +19,29 @@
  * is released when every submission that used it has completed.
  *
  * Descriptors are zero-initialised structs: 0 means the documented default.
+ *
+ * Waits: every call that blocks (hl_rhi_device_wait_idle, hl_rhi_buffer_read,
+ * hl_rhi_texture_read, device creation, a full queue of frames in flight, and the wait inside
+ * hl_rhi_device_destroy) gives up after the device's wait timeout (hl_rhi_device_desc.
+ * wait_timeout_ms, default 10 s) and returns HL_ERR_TIMEOUT with a message naming what it
+ * waited for and for how long. hl_rhi_submission_wait takes its own timeout. A timeout changes
+ * nothing: the work stays queued, a later wait succeeds once the GPU has finished it, and
+ * hl_rhi_device_destroy waits at most the timeout, then releases everything anyway.
+ *
+ * Threads: a device and everything made from it belong to one thread at a time, its owner:
+ * the thread that created it, until it is handed over. Every call that takes the device, an
+ * object handle of it or its hl_rhi_cmd must come from the owner. The owner is checked where
+ * it costs nothing per draw: at every call taking the device (object create / destroy /
+ * write / read, frame begin / end, waits, polls, cache and state calls); a call from another
+ * thread returns HL_ERR_INVALID_STATE naming both threads (void calls do nothing and leave
+ * that message). hl_rhi_cmd_* calls are not checked: the command context belongs to the
+ * thread that began the frame. Getters of immutable data (hl_rhi_device_caps,
+ * hl_rhi_device_backend) work from any thread. Hand-over: hl_rhi_device_detach on the owner
+ * (no frame open), then hl_rhi_device_attach on the new thread; a detached device may also be
+ * destroyed from any thread. Detach a device before its owning thread exits (gles3: the EGL
+ * context is current on that thread until then). Different devices may be used by different
+ * threads at the same time; the behaviour is the same on every backend (gles3 makes its EGL
+ * context current on the owner; webgpu has no thread affinity, but the same rule applies).
  */
 #ifndef HL_RHI_H
 #define HL_RHI_H
@@ -249,12 +272,19 @@ typedef struct hl_rhi_stats {
     uint64_t submissions_completed;
 } hl_rhi_stats;
 
+/* Wait timeouts in milliseconds: 0 = HL_RHI_WAIT_TIMEOUT_DEFAULT_MS, HL_RHI_WAIT_FOREVER =
+ * no limit (a GPU that never finishes then blocks the caller for ever). */
+#define HL_RHI_WAIT_TIMEOUT_DEFAULT_MS 10000u
+#define HL_RHI_WAIT_FOREVER UINT32_MAX
+
 typedef struct hl_rhi_device_desc {
     hl_rhi_backend backend;            /* default AUTO */
     hl_rhi_requirements requirements;
     const char *dawn_library_path;     /* default: $HL_DAWN_LIBRARY, else the bootstrap location */
     uint32_t cache_capacity;           /* per device cache; default 256 entries */
     const char *label;
+    uint32_t wait_timeout_ms;          /* every implicit wait (see "Waits" above); 0 = 10 s,
+                                          HL_RHI_WAIT_FOREVER = no limit */
 } hl_rhi_device_desc;
 
 /* Answers "is backend b usable with these requirements" without creating a device (webgpu:
@@ -264,9 +294,25 @@ typedef struct hl_rhi_device_desc {
 hl_result hl_rhi_probe(hl_rhi_backend b, const hl_rhi_requirements *req, char *adapter_name,
                        size_t adapter_name_size);
 
+/* The calling thread becomes the device's owner. */
 hl_result hl_rhi_device_create(const hl_rhi_device_desc *desc, hl_rhi_device **out);
-/* Waits for outstanding submissions, releases every object and the native device. */
+/* Waits for outstanding submissions (at most the wait timeout), releases every object and the
+ * native device. Call it on the owner, or on any thread once the device is detached; from
+ * another thread it does nothing and leaves an HL_ERR_INVALID_STATE message. */
 void hl_rhi_device_destroy(hl_rhi_device *dev);
+/* Replaces the wait timeout (same rule as hl_rhi_device_desc.wait_timeout_ms). */
+hl_result hl_rhi_device_set_wait_timeout(hl_rhi_device *dev, uint32_t timeout_ms);
+/* Thread hand-over (see "Threads" above). detach: on the owner, no frame open; the device then
+ * has no owner (gles3: its EGL context is released from the calling thread). attach: the
+ * calling thread becomes the owner of a detached device (gles3: makes the context current
+ * here); HL_OK without effect on the owner itself; HL_ERR_INVALID_STATE while another thread
+ * owns it. Neither waits for the GPU. */
+hl_result hl_rhi_device_detach(hl_rhi_device *dev);
+hl_result hl_rhi_device_attach(hl_rhi_device *dev);
+/* HL_OK when the calling thread owns dev, else HL_ERR_INVALID_STATE with the message every
+ * RHI call gives, naming `caller` and both threads. For layers above the RHI that must refuse
+ * a call before doing work of their own. Costs a thread-local read and a relaxed load. */
+hl_result hl_rhi_device_check_thread(const hl_rhi_device *dev, const char *caller);
 const hl_rhi_caps *hl_rhi_device_caps(const hl_rhi_device *dev);
 hl_rhi_backend hl_rhi_device_backend(const hl_rhi_device *dev);
 const hl_rhi_stats *hl_rhi_device_stats(const hl_rhi_device *dev);
@@ -294,7 +340,7 @@ void hl_rhi_buffer_destroy(hl_rhi_device *dev, hl_rhi_buffer buf);
 hl_result hl_rhi_buffer_write(hl_rhi_device *dev, hl_rhi_buffer buf, uint64_t offset,
                               const void *data, uint64_t size);
 /* Blocking readback (buffer needs MAP_READ or COPY_SRC); not allowed inside an open frame.
- * Waits for all submitted work first. */
+ * Waits for all submitted work first, at most the wait timeout (HL_ERR_TIMEOUT, dst untouched). */
 hl_result hl_rhi_buffer_read(hl_rhi_device *dev, hl_rhi_buffer buf, uint64_t offset, void *dst,
                              uint64_t size);
 
@@ -325,7 +371,8 @@ typedef struct hl_rhi_texture_region {
 hl_result hl_rhi_texture_write(hl_rhi_device *dev, hl_rhi_texture tex, const hl_rhi_texture_region *region,
                                const void *data, uint32_t row_pitch);
 /* Blocking readback into dst with dst_row_pitch (0 = tight); needs COPY_SRC, sample count 1,
- * a copyable format. Not allowed inside an open frame; waits for submitted work. */
+ * a copyable format. Not allowed inside an open frame; waits for submitted work, at most the
+ * wait timeout (HL_ERR_TIMEOUT, dst untouched). */
 hl_result hl_rhi_texture_read(hl_rhi_device *dev, hl_rhi_texture tex, const hl_rhi_texture_region *region,
                               void *dst, uint32_t dst_row_pitch);
 
@@ -629,9 +676,10 @@ bool hl_rhi_frame_is_open(const hl_rhi_device *dev);
 
 /* done = the submission's GPU work has completed. */
 hl_result hl_rhi_submission_poll(hl_rhi_device *dev, hl_rhi_submission s, bool *done);
-/* timeout_ns UINT64_MAX = forever; HL_ERR_TIMEOUT when it elapsed. */
+/* timeout_ns UINT64_MAX = forever; HL_ERR_TIMEOUT when it elapsed (the submission stays
+ * queued: wait again later). */
 hl_result hl_rhi_submission_wait(hl_rhi_device *dev, hl_rhi_submission s, uint64_t timeout_ns);
-/* Waits for every submission. */
+/* Waits for every submission, at most the device's wait timeout (HL_ERR_TIMEOUT). */
 hl_result hl_rhi_device_wait_idle(hl_rhi_device *dev);
 
 typedef enum hl_rhi_load_op { HL_RHI_LOAD_CLEAR = 0, HL_RHI_LOAD_LOAD, HL_RHI_LOAD_DONT_CARE } hl_rhi_load_op;

@@ -93,8 +93,8 @@ void hl__destroy_object(hl_rhi_device *dev, uint8_t pool, uint32_t slot) {
 }
 
 /* Looks a handle up for destroy: invalid handles are a silent no-op. */
-static void hl__destroy_handle(hl_rhi_device *dev, uint8_t pool, uint32_t id) {
-    if (!dev) return;
+static void hl__destroy_handle(hl_rhi_device *dev, uint8_t pool, uint32_t id, const char *fn) {
+    if (!hl__may_destroy(dev, fn)) return;
     uint32_t slot;
     if (!hl__pool_lookup(dev, pool, id, &slot)) return;
     hl__destroy_object(dev, pool, slot);
@@ -146,7 +146,9 @@ hl_result hl_rhi_buffer_create(hl_rhi_device *dev, const hl_rhi_buffer_desc *des
     return HL_OK;
 }
 
-void hl_rhi_buffer_destroy(hl_rhi_device *dev, hl_rhi_buffer buf) { hl__destroy_handle(dev, HL__POOL_BUFFER, buf.id); }
+void hl_rhi_buffer_destroy(hl_rhi_device *dev, hl_rhi_buffer buf) {
+    hl__destroy_handle(dev, HL__POOL_BUFFER, buf.id, "hl_rhi_buffer_destroy");
+}
 
 /* A write inside a frame must come before every command of the frame that uses the object. */
 static bool hl__used_this_frame(const hl_rhi_device *dev, uint8_t pool, uint32_t slot) {
@@ -193,7 +195,7 @@ hl_result hl_rhi_buffer_read(hl_rhi_device *dev, hl_rhi_buffer buf, uint64_t off
                         (unsigned long long)offset, (unsigned long long)size, (unsigned long long)b->desc.size);
     if (size && !dst) return hl__fail(HL_ERR_VALIDATION, "%s: dst is NULL", fn);
     if (size == 0) return HL_OK;
-    if ((r = hl_rhi_device_wait_idle(dev))) return r;
+    if ((r = hl__wait_idle(dev, fn))) return r;
     b = hl__pool_get(dev, HL__POOL_BUFFER, buf.id);
     return dev->fns->buffer_read(dev, b, offset, dst, size);
 }
@@ -321,9 +323,15 @@ hl_result hl_rhi_texture_create(hl_rhi_device *dev, const hl_rhi_texture_desc *d
     return HL_OK;
 }
 
-void hl_rhi_texture_destroy(hl_rhi_device *dev, hl_rhi_texture tex) { hl__destroy_handle(dev, HL__POOL_TEXTURE, tex.id); }
+void hl_rhi_texture_destroy(hl_rhi_device *dev, hl_rhi_texture tex) {
+    hl__destroy_handle(dev, HL__POOL_TEXTURE, tex.id, "hl_rhi_texture_destroy");
+}
 
 const hl_rhi_texture_desc *hl_rhi_texture_get_desc(hl_rhi_device *dev, hl_rhi_texture tex) {
+    if (dev && !hl__owned_here(dev)) {
+        hl__fail_thread(dev, "hl_rhi_texture_get_desc");
+        return NULL;
+    }
     hl__texture *t = hl__pool_get(dev, HL__POOL_TEXTURE, tex.id);
     return t ? &t->desc : NULL;
 }
@@ -399,7 +407,7 @@ hl_result hl_rhi_texture_read(hl_rhi_device *dev, hl_rhi_texture tex, const hl_r
     if (dev->frame_open) return hl__fail(HL_ERR_INVALID_STATE, "%s: not allowed while a frame is open", fn);
     hl_rhi_texture_region reg;
     if ((r = hl__check_transfer(fn, t, false, region, &reg, &dst_row_pitch, dst))) return r;
-    if ((r = hl_rhi_device_wait_idle(dev))) return r;
+    if ((r = hl__wait_idle(dev, fn))) return r;
     t = hl__pool_get(dev, HL__POOL_TEXTURE, tex.id);
     return dev->fns->texture_read(dev, t, &reg, dst, dst_row_pitch);
 }
@@ -505,7 +513,7 @@ hl_result hl_rhi_texture_view_create(hl_rhi_device *dev, hl_rhi_texture tex, con
 }
 
 void hl_rhi_texture_view_destroy(hl_rhi_device *dev, hl_rhi_texture_view view) {
-    hl__destroy_handle(dev, HL__POOL_VIEW, view.id);
+    hl__destroy_handle(dev, HL__POOL_VIEW, view.id, "hl_rhi_texture_view_destroy");
 }
 
 /* ---- samplers ------------------------------------------------------------------------------ */
@@ -564,7 +572,9 @@ hl_result hl_rhi_sampler_create(hl_rhi_device *dev, const hl_rhi_sampler_desc *d
     return HL_OK;
 }
 
-void hl_rhi_sampler_destroy(hl_rhi_device *dev, hl_rhi_sampler s) { hl__destroy_handle(dev, HL__POOL_SAMPLER, s.id); }
+void hl_rhi_sampler_destroy(hl_rhi_device *dev, hl_rhi_sampler s) {
+    hl__destroy_handle(dev, HL__POOL_SAMPLER, s.id, "hl_rhi_sampler_destroy");
+}
 
 /* ---- shaders ------------------------------------------------------------------------------- */
 static hl_result hl__validate_shader(const hl_rhi_device *dev, const hl_rhi_shader_desc *desc) {
@@ -625,4 +635,6 @@ hl_result hl_rhi_shader_create(hl_rhi_device *dev, const hl_rhi_shader_desc *des
     return HL_OK;
 }
 
-void hl_rhi_shader_destroy(hl_rhi_device *dev, hl_rhi_shader s) { hl__destroy_handle(dev, HL__POOL_SHADER, s.id); }
+void hl_rhi_shader_destroy(hl_rhi_device *dev, hl_rhi_shader s) {
+    hl__destroy_handle(dev, HL__POOL_SHADER, s.id, "hl_rhi_shader_destroy");
+}

@@ -152,7 +152,8 @@ hl_result hl_rhi_bind_group_layout_create(hl_rhi_device *dev, const hl_rhi_bind_
 
 void hl_rhi_bind_group_layout_destroy(hl_rhi_device *dev, hl_rhi_bind_group_layout l) {
     uint32_t slot;
-    if (dev && hl__pool_lookup(dev, HL__POOL_BGL, l.id, &slot)) hl__destroy_object(dev, HL__POOL_BGL, slot);
+    if (!hl__may_destroy(dev, "hl_rhi_bind_group_layout_destroy")) return;
+    if (hl__pool_lookup(dev, HL__POOL_BGL, l.id, &slot)) hl__destroy_object(dev, HL__POOL_BGL, slot);
 }
 
 /* ---- bind groups --------------------------------------------------------------------------- */
@@ -321,7 +322,8 @@ hl_result hl_rhi_bind_group_create(hl_rhi_device *dev, const hl_rhi_bind_group_d
 
 void hl_rhi_bind_group_destroy(hl_rhi_device *dev, hl_rhi_bind_group g) {
     uint32_t slot;
-    if (dev && hl__pool_lookup(dev, HL__POOL_BIND_GROUP, g.id, &slot)) hl__destroy_object(dev, HL__POOL_BIND_GROUP, slot);
+    if (!hl__may_destroy(dev, "hl_rhi_bind_group_destroy")) return;
+    if (hl__pool_lookup(dev, HL__POOL_BIND_GROUP, g.id, &slot)) hl__destroy_object(dev, HL__POOL_BIND_GROUP, slot);
 }
 
 /* ---- pipeline layouts ---------------------------------------------------------------------- */
@@ -384,8 +386,8 @@ hl_result hl_rhi_pipeline_layout_create(hl_rhi_device *dev, const hl_rhi_pipelin
 
 void hl_rhi_pipeline_layout_destroy(hl_rhi_device *dev, hl_rhi_pipeline_layout l) {
     uint32_t slot;
-    if (dev && hl__pool_lookup(dev, HL__POOL_PIPELINE_LAYOUT, l.id, &slot))
-        hl__destroy_object(dev, HL__POOL_PIPELINE_LAYOUT, slot);
+    if (!hl__may_destroy(dev, "hl_rhi_pipeline_layout_destroy")) return;
+    if (hl__pool_lookup(dev, HL__POOL_PIPELINE_LAYOUT, l.id, &slot)) hl__destroy_object(dev, HL__POOL_PIPELINE_LAYOUT, slot);
 }
 
 /* ---- render pipelines ---------------------------------------------------------------------- */
@@ -628,8 +630,8 @@ hl_result hl_rhi_render_pipeline_create(hl_rhi_device *dev, const hl_rhi_render_
 
 void hl_rhi_render_pipeline_destroy(hl_rhi_device *dev, hl_rhi_render_pipeline p) {
     uint32_t slot;
-    if (dev && hl__pool_lookup(dev, HL__POOL_RENDER_PIPELINE, p.id, &slot))
-        hl__destroy_object(dev, HL__POOL_RENDER_PIPELINE, slot);
+    if (!hl__may_destroy(dev, "hl_rhi_render_pipeline_destroy")) return;
+    if (hl__pool_lookup(dev, HL__POOL_RENDER_PIPELINE, p.id, &slot)) hl__destroy_object(dev, HL__POOL_RENDER_PIPELINE, slot);
 }
 
 /* ---- compute pipelines --------------------------------------------------------------------- */
@@ -680,6 +682,6 @@ hl_result hl_rhi_compute_pipeline_create(hl_rhi_device *dev, const hl_rhi_comput
 
 void hl_rhi_compute_pipeline_destroy(hl_rhi_device *dev, hl_rhi_compute_pipeline p) {
     uint32_t slot;
-    if (dev && hl__pool_lookup(dev, HL__POOL_COMPUTE_PIPELINE, p.id, &slot))
-        hl__destroy_object(dev, HL__POOL_COMPUTE_PIPELINE, slot);
+    if (!hl__may_destroy(dev, "hl_rhi_compute_pipeline_destroy")) return;
+    if (hl__pool_lookup(dev, HL__POOL_COMPUTE_PIPELINE, p.id, &slot)) hl__destroy_object(dev, HL__POOL_COMPUTE_PIPELINE, slot);
 }

@@ -8,6 +8,8 @@
 #ifndef HL_RHI_INTERNAL_H
 #define HL_RHI_INTERNAL_H
 
+#include <stdatomic.h>
+
 #include "hl_base.h" /* hl__malloc, hl__fail, hl__reserve, hashing */
 #include "hl_rhi.h"
 
@@ -225,8 +227,9 @@ typedef struct hl__rhi_backend_fns {
 
     hl_result (*probe)(const hl_rhi_requirements *req, const hl_rhi_device_desc *desc, char *adapter_name,
                        size_t adapter_name_size);
-    /* Creates the native device, fills dev->caps and dev->be. */
+    /* Creates the native device, fills dev->caps and dev->be (dev->wait_timeout_ns is set). */
     hl_result (*device_create)(hl_rhi_device *dev, const hl_rhi_device_desc *desc);
+    /* Must not block past dev->destroy_deadline (see there). */
     void (*device_destroy)(hl_rhi_device *dev);
 
     hl_result (*buffer_create)(hl_rhi_device *dev, hl__buffer *buf, const void *initial_data);
@@ -318,6 +321,12 @@ typedef struct hl__rhi_backend_fns {
 
     /* Optional (NULL = nothing cached): forget cached native state (interop). */
     void (*invalidate_native_state)(hl_rhi_device *dev);
+
+    /* Optional (NULL = no thread affinity): thread hand-over. detach releases the native
+     * context from the calling thread (the owner); attach makes it current on the calling
+     * thread (the new owner). */
+    void (*thread_detach)(hl_rhi_device *dev);
+    hl_result (*thread_attach)(hl_rhi_device *dev);
 } hl__rhi_backend_fns;
 
 /* ---- device -------------------------------------------------------------------------------- */
@@ -351,9 +360,52 @@ struct hl_rhi_device {
 
     bool lost;
     void *be; /* backend device state */
+
+    /* Every implicit wait (wait_idle, reads, creation callbacks, a full fence ring, destroy)
+     * gives up after this long; UINT64_MAX = never. Backends read it directly. */
+    uint64_t wait_timeout_ns;
+    /* Set when the backend's device_destroy runs: its own final waits end by this time (the
+     * core's wait for the submissions used the rest of the same timeout). A backend whose GPU
+     * is still busy then releases what does not block and leaves the rest to the driver. */
+    uint64_t destroy_deadline;
+    /* Owner thread (hl__thread_id), 0 = detached; owner_tid is its OS thread id (messages). */
+    _Atomic uint64_t owner;
+    _Atomic long owner_tid;
 };
 
 #define HL__NATIVE(dev) ((dev)->stats.native_calls++)
+
+/* ---- threads and deadlines (core/thread.c) ---------------------------------------------------- */
+/* A process-unique id of the calling thread (never 0, never reused). */
+extern _Thread_local uint64_t hl__tls_thread_id;
+uint64_t hl__thread_id_assign(void);
+static inline uint64_t hl__thread_id(void) {
+    uint64_t id = hl__tls_thread_id;
+    return id ? id : hl__thread_id_assign();
+}
+/* OS thread id of the calling thread. */
+long hl__thread_os_id(void);
+/* "thread 4711 (\"worker\")": an OS thread id of this process and its name when known. */
+void hl__thread_describe(long os_tid, char *buf, size_t size);
+/* Makes the calling thread the owner (ids only: no backend call). */
+void hl__set_owner_here(hl_rhi_device *dev);
+/* True when the calling thread owns dev (one thread-local read and one relaxed load). */
+static inline bool hl__owned_here(const hl_rhi_device *dev) {
+    return atomic_load_explicit(&((hl_rhi_device *)dev)->owner, memory_order_relaxed) == hl__thread_id();
+}
+/* HL_ERR_INVALID_STATE naming fn, the owner and the calling thread. */
+hl_result hl__fail_thread(const hl_rhi_device *dev, const char *fn);
+
+/* Monotonic clock. */
+uint64_t hl__now_ns(void);
+/* now + timeout_ns, saturating (UINT64_MAX = no deadline). */
+uint64_t hl__deadline(uint64_t timeout_ns);
+/* Nanoseconds left until deadline (0 when passed; UINT64_MAX for no deadline). */
+uint64_t hl__time_left(uint64_t deadline);
+/* wait_timeout_ms of a device desc resolved to nanoseconds (0 = default, FOREVER = UINT64_MAX). */
+uint64_t hl__wait_timeout_ns(uint32_t timeout_ms);
+/* "200 ms", "1.5 s", "no limit": a duration for messages (buf of at least 32 bytes). */
+const char *hl__duration_text(uint64_t ns, char *buf, size_t size);
 
 /* Looks up a live object of a pool by handle id; NULL if stale/destroyed/foreign (no message). */
 void *hl__pool_get(hl_rhi_device *dev, uint32_t pool, uint32_t id);
@@ -362,6 +414,9 @@ void *hl__pool_get(hl_rhi_device *dev, uint32_t pool, uint32_t id);
 extern const hl__rhi_backend_fns hl__rhi_null_backend;
 extern const hl__rhi_backend_fns hl__rhi_webgpu_backend;
 extern const hl__rhi_backend_fns hl__rhi_gles3_backend;
+/* Null backend, for tests of waits: from now on every submission takes latency_ns of
+ * simulated GPU time (one after the other); 0 = complete at once. No-op on other backends. */
+void hl__rhi_null_set_latency(hl_rhi_device *dev, uint64_t latency_ns);
 
 /* Device creation with a given backend table (core/device.c). The public
  * hl_rhi_device_create and hl_rhi_probe live in src/rhi/select, the one place that knows

@@ -212,17 +212,35 @@ static hl_result hl__gl_device_create(hl_rhi_device *dev, const hl_rhi_device_de
     return HL_OK;
 }
 
+static GLenum hl__gl_client_wait(hl_rhi_device *dev, GLsync sync, uint64_t deadline);
+
 static void hl__gl_device_destroy(hl_rhi_device *dev) {
     hl__gl_device *g = hl__gl(dev);
     if (!g) return;
     hl__gl_make_current(dev);
+    /* Is the GPU done with every command (aborted frames' too)? Waits until the destroy
+     * deadline at most. */
+    bool idle = false;
+    GLsync last = HL__GL(dev, glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0));
+    if (last) {
+        GLenum w = hl__gl_client_wait(dev, last, dev->destroy_deadline);
+        idle = w == GL_ALREADY_SIGNALED || w == GL_CONDITION_SATISFIED;
+        HL__GL(dev, glDeleteSync(last));
+    }
     for (uint32_t i = 0; i < g->fence_count; i++)
         HL__GL(dev, glDeleteSync(g->fences[(g->fence_head + i) % HL__GL_FENCES].sync));
     g->fence_count = 0;
     hl__gl_caches_release(dev);
     hl__gl_programs_release(dev);
     if (g->depth_only_fs) HL__GL(dev, glDeleteShader(g->depth_only_fs));
-    hl__gl_egl_close(dev, g);
+    if (idle) {
+        hl__gl_egl_close(dev, g);
+    } else {
+        hl__gl_egl_abandon(dev, g);
+        hl__fail(HL_ERR_TIMEOUT, "gles3: hl_rhi_device_destroy: the GPU was still busy at the wait timeout; the "
+                                 "EGL context is left to the driver (destroying it would block until the GPU "
+                                 "finished)");
+    }
     hl__free(g->layouts);
     hl__free(g->scratch);
     hl__free(g->zeros);
@@ -300,6 +318,9 @@ static hl_result hl__gl_buffer_write(hl_rhi_device *dev, hl__buffer *buf, uint64
 static hl_result hl__gl_buffer_read(hl_rhi_device *dev, hl__buffer *buf, uint64_t offset, void *dst,
                                     uint64_t size) {
     hl__gl_make_current(dev);
+    /* mapping would block until the GPU is done with the buffer: wait (bounded) first */
+    hl_result r = hl__gl_sync_for_read(dev, "buffer_read");
+    if (r) return r;
     hl__gl_bind_buffer(dev, GL_COPY_READ_BUFFER, buf->be.u32[0]);
     void *p = HL__GL(dev, glMapBufferRange(GL_COPY_READ_BUFFER, (GLintptr)offset, (GLsizeiptr)size, GL_MAP_READ_BIT));
     if (!p) return hl__gl_error_result(hl__gl_error(dev), "glMapBufferRange (buffer_read)");
@@ -410,6 +431,11 @@ static hl_result hl__gl_texture_read(hl_rhi_device *dev, hl__texture *tex, const
                                      void *dst, uint32_t dst_row_pitch) {
     hl__gl_make_current(dev);
     hl__gl_texture *t = hl__gl_tex(tex);
+    if (hl__gl_format_get(t->format)->cls == HL__GL_FMT_DEPTH)
+        return hl__fail(HL_ERR_UNSUPPORTED, "gles3: OpenGL ES 3.0 cannot read back depth textures");
+    /* glReadPixels into memory would block until the GPU finished rendering: wait (bounded) */
+    hl_result r = hl__gl_sync_for_read(dev, "texture_read");
+    if (r) return r;
     uint32_t texel = hl__format_texel_size(t->format);
     if (!dst_row_pitch) dst_row_pitch = region->width * texel;
     uint32_t layers = region->depth_or_layers ? region->depth_or_layers : 1u;
@@ -418,15 +444,13 @@ static hl_result hl__gl_texture_read(hl_rhi_device *dev, hl__texture *tex, const
         hl__gl_fbo_key key;
         memset(&key, 0, sizeof key);
         hl__gl_attach a = hl__gl_attach_of(t, region->mip_level, region->z_or_layer + l);
-        if (hl__gl_format_get(t->format)->cls == HL__GL_FMT_DEPTH)
-            return hl__fail(HL_ERR_UNSUPPORTED, "gles3: OpenGL ES 3.0 cannot read back depth textures");
         key.color[0] = a;
         key.color_count = 1;
         GLuint fbo = hl__gl_fbo_get(dev, &key);
         if (!fbo) return HL_ERR_BACKEND;
         hl__gl_bind_read_fbo(dev, fbo);
         uint8_t *out = (uint8_t *)dst + (size_t)l * dst_row_pitch * region->height;
-        hl_result r = hl__gl_read_rect(dev, t, region->x, region->y, region->width, region->height, out, dst_row_pitch);
+        r = hl__gl_read_rect(dev, t, region->x, region->y, region->width, region->height, out, dst_row_pitch);
         if (r) return r;
     }
     return HL_OK;
@@ -493,24 +517,65 @@ static void hl__gl_compute_pipeline_destroy(hl_rhi_device *dev, hl__compute_pipe
 }
 
 /* ---- frame scope ----------------------------------------------------------------------------- */
+static void hl__gl_abort_frame(hl_rhi_device *dev, uint64_t serial);
+
 static hl_result hl__gl_begin_frame(hl_rhi_device *dev, uint64_t serial) {
     (void)serial;
     hl__gl_make_current(dev);
     return HL_OK;
 }
 
-/* Pops signalled fences in order (the oldest may be waited for with timeout_ns). */
+/* Waits for a fence until the deadline, in slices of at most HL__GL_WAIT_SLICE_NS: a driver
+ * that rounds or ignores long timeouts cannot block past the deadline by more than a slice.
+ * Returns glClientWaitSync's answer (GL_TIMEOUT_EXPIRED once the deadline passed). */
+#define HL__GL_WAIT_SLICE_NS 10000000u
+static GLenum hl__gl_client_wait(hl_rhi_device *dev, GLsync sync, uint64_t deadline) {
+    GLbitfield flags = GL_SYNC_FLUSH_COMMANDS_BIT;
+    for (;;) {
+        uint64_t left = hl__time_left(deadline);
+        GLuint64 slice = left < HL__GL_WAIT_SLICE_NS ? left : HL__GL_WAIT_SLICE_NS;
+        GLenum r = HL__GL(dev, glClientWaitSync(sync, flags, slice));
+        flags = 0;
+        if (r != GL_TIMEOUT_EXPIRED || left == 0) return r;
+    }
+}
+
+hl_result hl__gl_sync_for_read(hl_rhi_device *dev, const char *what) {
+    GLsync sync = HL__GL(dev, glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0));
+    if (!sync)
+        return hl__fail(HL_ERR_BACKEND, "gles3: %s: glFenceSync failed (0x%04x)", what,
+                        (unsigned)HL__GL(dev, glGetError()));
+    GLenum r = hl__gl_client_wait(dev, sync, hl__deadline(dev->wait_timeout_ns));
+    HL__GL(dev, glDeleteSync(sync)); /* an unsignalled fence is deleted once it signals */
+    if (r == GL_WAIT_FAILED)
+        return hl__fail(HL_ERR_BACKEND, "gles3: %s: glClientWaitSync failed (0x%04x)", what,
+                        (unsigned)HL__GL(dev, glGetError()));
+    if (r == GL_TIMEOUT_EXPIRED) {
+        char t[32];
+        return hl__fail(HL_ERR_TIMEOUT,
+                        "gles3: %s: timed out after %s waiting for the GPU to finish the commands before the "
+                        "read; the work stays queued: read again later or raise the device's wait timeout",
+                        what, hl__duration_text(dev->wait_timeout_ns, t, sizeof t));
+    }
+    return HL_OK;
+}
+
+/* Pops signalled fences in order; the fences of serials <= until_serial are waited for, all of
+ * them within timeout_ns. */
 static hl_result hl__gl_retire(hl_rhi_device *dev, uint64_t until_serial, uint64_t timeout_ns) {
     hl__gl_device *g = hl__gl(dev);
+    uint64_t deadline = until_serial ? hl__deadline(timeout_ns) : 0;
     while (g->fence_count) {
         uint32_t i = g->fence_head;
         bool wait = g->fences[i].serial <= until_serial;
-        GLenum r = HL__GL(dev, glClientWaitSync(g->fences[i].sync, wait ? GL_SYNC_FLUSH_COMMANDS_BIT : 0,
-                                                wait ? (GLuint64)timeout_ns : 0));
+        GLenum r = wait ? hl__gl_client_wait(dev, g->fences[i].sync, deadline)
+                        : HL__GL(dev, glClientWaitSync(g->fences[i].sync, 0, 0));
         if (r == GL_WAIT_FAILED) return hl__fail(HL_ERR_BACKEND, "gles3: glClientWaitSync failed (0x%04x)", (unsigned)HL__GL(dev, glGetError()));
         if (r == GL_TIMEOUT_EXPIRED) {
-            if (wait) return hl__fail(HL_ERR_TIMEOUT, "gles3: frame %llu did not complete in time",
-                                      (unsigned long long)g->fences[i].serial);
+            char t[32];
+            if (wait)
+                return hl__fail(HL_ERR_TIMEOUT, "gles3: the fence of frame %llu was not signalled within %s",
+                                (unsigned long long)g->fences[i].serial, hl__duration_text(timeout_ns, t, sizeof t));
             break;
         }
         g->completed_serial = g->fences[i].serial;
@@ -532,8 +597,19 @@ static hl_result hl__gl_end_frame(hl_rhi_device *dev, uint64_t serial) {
     hl__gl_device *g = hl__gl(dev);
     hl__gl_make_current(dev);
     if (g->fence_count == HL__GL_FENCES) {
-        hl_result r = hl__gl_retire(dev, g->fences[g->fence_head].serial, UINT64_MAX);
-        if (r) return r;
+        /* A full ring waits for the oldest frame (bounded; on a timeout the frame's commands
+         * have run but it gets no submission, like an aborted frame). */
+        hl_result r = hl__gl_retire(dev, g->fences[g->fence_head].serial, dev->wait_timeout_ns);
+        if (r) {
+            if (r == HL_ERR_TIMEOUT) {
+                char detail[200];
+                snprintf(detail, sizeof detail, "%s", hl_last_error());
+                r = hl__fail(HL_ERR_TIMEOUT, "gles3: end_frame: %u frames are in flight and the oldest did not "
+                             "complete: %s", (unsigned)HL__GL_FENCES, detail);
+            }
+            hl__gl_abort_frame(dev, serial);
+            return r;
+        }
     }
     GLsync sync = HL__GL(dev, glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0));
     HL__GL(dev, glFlush());
@@ -666,4 +742,6 @@ const hl__rhi_backend_fns hl__rhi_gles3_backend = {
     .clear_buffer = hl__gl_clear_buffer,
     .generate_mipmaps = hl__gl_generate_mipmaps,
     .invalidate_native_state = hl__gl_invalidate_native_state,
+    .thread_detach = hl__gl_thread_detach,
+    .thread_attach = hl__gl_thread_attach,
 };

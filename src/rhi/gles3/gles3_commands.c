@@ -874,12 +874,14 @@ hl_result hl__gl_copy_buffer_to_texture(hl_rhi_cmd *cmd, hl__buffer *src, uint64
     uint64_t bytes = (uint64_t)bytes_per_row * dr->height * layers;
     if (gf->bgra) {
         /* The swap needs the CPU: map the rows, upload from scratch. */
+        hl_result r = hl__gl_sync_for_read(dev, "copy_buffer_to_texture");
+        if (r) return r;
         hl__gl_bind_buffer(dev, GL_COPY_READ_BUFFER, src->be.u32[0]);
         if (src_offset + bytes > src->desc.size) bytes = src->desc.size - src_offset;
         const void *p = HL__GL(dev, glMapBufferRange(GL_COPY_READ_BUFFER, (GLintptr)src_offset, (GLsizeiptr)bytes, GL_MAP_READ_BIT));
         if (!p) return hl__fail(HL_ERR_BACKEND, "gles3: glMapBufferRange failed (copy_buffer_to_texture)");
         hl__gl_bind_buffer(dev, GL_PIXEL_UNPACK_BUFFER, 0);
-        hl_result r = hl__gl_upload(dev, t, dr, p, bytes_per_row);
+        r = hl__gl_upload(dev, t, dr, p, bytes_per_row);
         HL__GL(dev, glUnmapBuffer(GL_COPY_READ_BUFFER));
         return r;
     }
@@ -897,6 +899,12 @@ hl_result hl__gl_copy_texture_to_buffer(hl_rhi_cmd *cmd, hl__texture *src, const
     const hl__gl_format *gf = hl__gl_format_get(t->format);
     uint32_t texel = hl__format_texel_size(t->format);
     uint32_t layers = sr->depth_or_layers ? sr->depth_or_layers : 1u;
+    bool gpu_path = gf->cls != HL__GL_FMT_DEPTH && texel && hl__direct_readable(dev, gf);
+    if (!gpu_path) {
+        /* the CPU path reads into memory, which would block on unfinished rendering */
+        hl_result r = hl__gl_sync_for_read(dev, "copy_texture_to_buffer");
+        if (r) return r;
+    }
     for (uint32_t l = 0; l < layers; l++) {
         hl__gl_fbo_key rk;
         memset(&rk, 0, sizeof rk);
@@ -906,7 +914,7 @@ hl_result hl__gl_copy_texture_to_buffer(hl_rhi_cmd *cmd, hl__texture *src, const
         if (!rf) return HL_ERR_BACKEND;
         hl__gl_bind_read_fbo(dev, rf);
         uint64_t off = dst_offset + (uint64_t)l * bytes_per_row * sr->height;
-        if (gf->cls != HL__GL_FMT_DEPTH && texel && hl__direct_readable(dev, gf)) {
+        if (gpu_path) {
             /* GPU path: glReadPixels into the buffer bound as PIXEL_PACK. */
             hl__gl_bind_buffer(dev, GL_PIXEL_PACK_BUFFER, dst->be.u32[0]);
             hl__gl_pixel_store(dev, GL_PACK_ALIGNMENT, 1);

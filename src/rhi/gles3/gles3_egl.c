@@ -1,9 +1,13 @@
 /* Headless EGL: display selection (device platform, then Mesa surfaceless, then the default
- * display), ES 3 config and context, surfaceless make-current (1x1 pbuffer otherwise), probe.
+ * display), ES 3 config and context, surfaceless make-current (1x1 pbuffer otherwise), probe,
+ * and the thread hand-over of a context.
  *
  * EGL displays are per-platform singletons shared by every device of the process, so
- * eglTerminate runs only when the last user of a display goes away (a small refcount table;
- * like the rest of the RHI, devices are not thread-safe). */
+ * eglTerminate runs only when the last user of a display goes away (a small refcount table).
+ * Devices on different threads open and close displays concurrently: choosing, initialising,
+ * referencing and terminating displays happen under one lock. A context is current on its
+ * owner thread only (the core enforces the owner; detach/attach move it). */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,7 +19,9 @@ static struct {
     EGLDisplay display;
     uint32_t refs;
 } hl__egl_displays[HL__EGL_MAX_DISPLAYS];
+static pthread_mutex_t hl__egl_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The device whose context is current on this thread (NULL: none of ours). */
 static _Thread_local hl_rhi_device *hl__gl_current;
 
 static bool hl__has_ext(const char *list, const char *name) {
@@ -135,14 +141,17 @@ static bool hl__pick_display(hl__egl_pick *out, uint32_t *calls) {
 hl_result hl__gl_egl_open(hl_rhi_device *dev, hl__gl_device *g) {
     uint32_t calls = 0;
     hl__egl_pick pick = {0};
+    pthread_mutex_lock(&hl__egl_lock);
     bool ok = hl__pick_display(&pick, &calls);
+    EGLint pick_err = ok ? EGL_SUCCESS : eglGetError();
+    if (ok) hl__display_ref(pick.display);
+    pthread_mutex_unlock(&hl__egl_lock);
     dev->stats.native_calls += calls;
     if (!ok)
         return hl__fail(HL_ERR_UNSUPPORTED,
                         "gles3: no EGL display with an OpenGL ES 3 config (tried device, surfaceless and "
                         "default platforms; EGL error 0x%x)",
-                        (unsigned)eglGetError());
-    hl__display_ref(pick.display);
+                        (unsigned)pick_err);
     g->display = pick.display;
     g->platform = pick.platform;
     g->pbuffer = EGL_NO_SURFACE;
@@ -184,9 +193,19 @@ void hl__gl_egl_close(hl_rhi_device *dev, hl__gl_device *g) {
         HL__GL(dev, eglMakeCurrent(g->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
     if (g->context != EGL_NO_CONTEXT) HL__GL(dev, eglDestroyContext(g->display, g->context));
     if (g->pbuffer != EGL_NO_SURFACE) HL__GL(dev, eglDestroySurface(g->display, g->pbuffer));
+    pthread_mutex_lock(&hl__egl_lock);
     HL__GL(dev, hl__display_unref(g->display));
+    pthread_mutex_unlock(&hl__egl_lock);
     /* Frees EGL's per-thread state, unless another device's context is current here. */
     if (!hl__gl_current) HL__GL(dev, eglReleaseThread());
+    g->display = EGL_NO_DISPLAY;
+    g->context = EGL_NO_CONTEXT;
+    g->pbuffer = EGL_NO_SURFACE;
+}
+
+void hl__gl_egl_abandon(hl_rhi_device *dev, hl__gl_device *g) {
+    if (g->display == EGL_NO_DISPLAY) return;
+    hl__gl_thread_detach(dev);
     g->display = EGL_NO_DISPLAY;
     g->context = EGL_NO_CONTEXT;
     g->pbuffer = EGL_NO_SURFACE;
@@ -196,6 +215,30 @@ void hl__gl_make_current(hl_rhi_device *dev) {
     if (hl__gl_current == dev) return;
     hl__gl_device *g = hl__gl(dev);
     if (HL__GL(dev, eglMakeCurrent(g->display, g->pbuffer, g->pbuffer, g->context))) hl__gl_current = dev;
+}
+
+void hl__gl_thread_detach(hl_rhi_device *dev) {
+    hl__gl_device *g = hl__gl(dev);
+    if (!g || g->display == EGL_NO_DISPLAY) return;
+    /* Releasing a context flushes it, so its commands still reach the GPU. */
+    if (HL__GL(dev, eglGetCurrentContext()) == g->context)
+        HL__GL(dev, eglMakeCurrent(g->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
+    if (hl__gl_current == dev) hl__gl_current = NULL;
+    /* Frees EGL's per-thread state (the thread may exit next), unless another device's
+     * context is current here. */
+    if (!hl__gl_current) HL__GL(dev, eglReleaseThread());
+}
+
+hl_result hl__gl_thread_attach(hl_rhi_device *dev) {
+    hl__gl_device *g = hl__gl(dev);
+    if (!g || g->display == EGL_NO_DISPLAY) return HL_OK;
+    if (!HL__GL(dev, eglMakeCurrent(g->display, g->pbuffer, g->pbuffer, g->context)))
+        return hl__fail(HL_ERR_BACKEND,
+                        "gles3: eglMakeCurrent on the new owner thread failed (0x%x): is the context still "
+                        "current on another thread?",
+                        (unsigned)eglGetError());
+    hl__gl_current = dev;
+    return HL_OK;
 }
 
 hl_result hl__gl_probe(const hl_rhi_requirements *req, const hl_rhi_device_desc *desc, char *adapter_name,
@@ -212,15 +255,20 @@ hl_result hl__gl_probe(const hl_rhi_requirements *req, const hl_rhi_device_desc 
     }
     uint32_t calls = 0;
     hl__egl_pick pick = {0};
-    if (!hl__pick_display(&pick, &calls))
+    pthread_mutex_lock(&hl__egl_lock);
+    if (!hl__pick_display(&pick, &calls)) {
+        EGLint err = eglGetError();
+        pthread_mutex_unlock(&hl__egl_lock);
         return hl__fail(HL_ERR_UNSUPPORTED, "gles3: no EGL display with an OpenGL ES 3 config (EGL error 0x%x)",
-                        (unsigned)eglGetError());
+                        (unsigned)err);
+    }
     if (adapter_name && adapter_name_size) {
         /* The GL renderer string needs a context; the EGL vendor and platform are cheap. */
         const char *vendor = eglQueryString(pick.display, EGL_VENDOR);
         snprintf(adapter_name, adapter_name_size, "%s (EGL %s platform)", vendor ? vendor : "EGL", pick.platform);
     }
     if (!hl__display_in_use(pick.display)) eglTerminate(pick.display);
+    pthread_mutex_unlock(&hl__egl_lock);
     if (!hl__gl_current) eglReleaseThread();
     return HL_OK;
 }

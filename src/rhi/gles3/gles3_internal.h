@@ -266,8 +266,16 @@ static inline hl__gl_texture *hl__gl_tex(const hl__texture *t) { return (hl__gl_
 /* ---- gles3_egl.c ---- */
 hl_result hl__gl_egl_open(hl_rhi_device *dev, hl__gl_device *g);
 void hl__gl_egl_close(hl_rhi_device *dev, hl__gl_device *g);
+/* For a device whose GPU work still runs at destroy: releases the context from this thread
+ * but neither destroys it nor its surface nor the display reference (llvmpipe's
+ * eglDestroyContext blocks until its rasterizer finished, possibly never). EGL keeps them
+ * until the process exits. */
+void hl__gl_egl_abandon(hl_rhi_device *dev, hl__gl_device *g);
 /* Makes the device's context current on this thread when it is not. */
 void hl__gl_make_current(hl_rhi_device *dev);
+/* Thread hand-over (the core's owner rule): release the context here / make it current here. */
+void hl__gl_thread_detach(hl_rhi_device *dev);
+hl_result hl__gl_thread_attach(hl_rhi_device *dev);
 hl_result hl__gl_probe(const hl_rhi_requirements *req, const hl_rhi_device_desc *desc, char *adapter_name,
                        size_t adapter_name_size);
 
@@ -313,6 +321,12 @@ void hl__gl_bind_group_destroy(hl_rhi_device *dev, hl__bind_group *group);
 hl_result hl__gl_sampler_create(hl_rhi_device *dev, const hl_rhi_sampler_desc *desc, hl__native *be);
 void hl__gl_sampler_destroy(hl_rhi_device *dev, hl__native be);
 void hl__gl_programs_release(hl_rhi_device *dev);
+
+/* ---- gles3_backend.c ---- */
+/* Before a CPU read of GPU results (glReadPixels into memory, glMapBufferRange for reading):
+ * a fence after every command issued so far, waited for at most the device's wait timeout,
+ * so the read cannot block on unfinished GPU work without limit (HL_ERR_TIMEOUT naming what). */
+hl_result hl__gl_sync_for_read(hl_rhi_device *dev, const char *what);
 
 /* ---- gles3_commands.c ---- */
 /* Framebuffer from the cache (created on a miss); 0 with a message when incomplete. */

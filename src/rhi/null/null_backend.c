@@ -1,14 +1,23 @@
 /* The null backend: no GPU. Objects get counter ids; buffers and textures keep CPU copies so
  * uploads, readbacks, copies and clears behave like a real device; draws only count. Every
  * function counts one native call, as a stand-in for a native API. Submissions complete at
- * the next poll or wait. */
+ * the next poll or wait, or, with a simulated latency (hl__rhi_null_set_latency, for tests of
+ * waits and timeouts), one after the other, each `latency` after the previous one. */
 #include <string.h>
+#include <time.h>
 
 #include "rhi_internal.h"
+
+#define HL__NULL_PENDING 64 /* simulated submissions in flight tracked */
 
 typedef struct hl__null_device {
     uint64_t next_id;
     uint64_t submitted; /* highest serial submitted */
+    uint64_t completed; /* highest serial complete */
+    uint64_t latency_ns;
+    /* simulated GPU queue: completion times, in submission order */
+    struct { uint64_t serial, done_at; } pending[HL__NULL_PENDING];
+    uint32_t pending_head, pending_count;
 } hl__null_device;
 
 static hl__null_device *hl__nd(hl_rhi_device *dev) { return dev->be; }
@@ -254,10 +263,44 @@ static hl_result hl__null_begin_frame(hl_rhi_device *dev, uint64_t serial) {
     HL__NATIVE(dev);
     return HL_OK;
 }
+void hl__rhi_null_set_latency(hl_rhi_device *dev, uint64_t latency_ns) {
+    if (dev && dev->caps.backend == HL_RHI_BACKEND_NULL && dev->be) hl__nd(dev)->latency_ns = latency_ns;
+}
+
 static hl_result hl__null_end_frame(hl_rhi_device *dev, uint64_t serial) {
     HL__NATIVE(dev);
-    hl__nd(dev)->submitted = serial;
+    hl__null_device *nd = hl__nd(dev);
+    nd->submitted = serial;
+    if (!nd->latency_ns && !nd->pending_count) {
+        nd->completed = serial;
+        return HL_OK;
+    }
+    /* A full queue folds its oldest entry into the next one (that serial completes with it). */
+    if (nd->pending_count == HL__NULL_PENDING) {
+        nd->pending_head = (nd->pending_head + 1u) % HL__NULL_PENDING;
+        nd->pending_count--;
+    }
+    uint64_t start = hl__now_ns();
+    if (nd->pending_count) {
+        uint64_t prev = nd->pending[(nd->pending_head + nd->pending_count - 1u) % HL__NULL_PENDING].done_at;
+        if (prev > start) start = prev;
+    }
+    uint32_t i = (nd->pending_head + nd->pending_count) % HL__NULL_PENDING;
+    nd->pending[i].serial = serial;
+    nd->pending[i].done_at = start + nd->latency_ns;
+    nd->pending_count++;
     return HL_OK;
+}
+
+/* Pops the simulated submissions whose time has come. */
+static void hl__null_retire(hl__null_device *nd) {
+    uint64_t now = hl__now_ns();
+    while (nd->pending_count && nd->pending[nd->pending_head].done_at <= now) {
+        nd->completed = nd->pending[nd->pending_head].serial;
+        nd->pending_head = (nd->pending_head + 1u) % HL__NULL_PENDING;
+        nd->pending_count--;
+    }
+    if (!nd->pending_count) nd->completed = nd->submitted;
 }
 static void hl__null_abort_frame(hl_rhi_device *dev, uint64_t serial) {
     (void)serial;
@@ -265,14 +308,30 @@ static void hl__null_abort_frame(hl_rhi_device *dev, uint64_t serial) {
 }
 static hl_result hl__null_poll(hl_rhi_device *dev, uint64_t *completed) {
     HL__NATIVE(dev);
-    *completed = hl__nd(dev)->submitted;
+    hl__null_retire(hl__nd(dev));
+    *completed = hl__nd(dev)->completed;
     return HL_OK;
 }
 static hl_result hl__null_wait(hl_rhi_device *dev, uint64_t serial, uint64_t timeout_ns) {
-    (void)serial;
-    (void)timeout_ns;
     HL__NATIVE(dev);
-    return HL_OK;
+    hl__null_device *nd = hl__nd(dev);
+    uint64_t deadline = hl__deadline(timeout_ns);
+    for (;;) {
+        hl__null_retire(nd);
+        if (nd->completed >= serial || !nd->pending_count) return HL_OK;
+        uint64_t left = hl__time_left(deadline);
+        if (!left) {
+            char t[32];
+            return hl__fail(HL_ERR_TIMEOUT, "null: submission %llu still runs after %s (simulated latency)",
+                            (unsigned long long)serial, hl__duration_text(timeout_ns, t, sizeof t));
+        }
+        /* sleep until the oldest pending submission completes, or the deadline */
+        uint64_t until = nd->pending[nd->pending_head].done_at, now = hl__now_ns();
+        uint64_t nap = until > now ? until - now : 0;
+        if (nap > left) nap = left;
+        struct timespec ts = {(time_t)(nap / 1000000000u), (long)(nap % 1000000000u)};
+        nanosleep(&ts, NULL);
+    }
 }
 
 /* ---- commands -------------------------------------------------------------------------------- */

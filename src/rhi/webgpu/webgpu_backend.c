@@ -1,6 +1,7 @@
 /* hilo3d webgpu backend: loading Dawn, probe, device creation, capabilities, error
  * callbacks and the backend function table. */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +15,10 @@
 
 hl__wgpu_procs hl__wgpu;
 static void *hl__wgpu_lib; /* kept for the life of the process once loaded */
+static pthread_mutex_t hl__wgpu_load_lock = PTHREAD_MUTEX_INITIALIZER; /* devices on several threads */
 
 /* ---- loading -------------------------------------------------------------------------------- */
-static hl_result load_dawn(const char *desc_path) {
+static hl_result load_dawn_locked(const char *desc_path) {
     if (hl__wgpu_lib) return HL_OK;
     const char *path = getenv("HL_DAWN_LIBRARY");
     if (!path || !path[0]) path = desc_path;
@@ -42,6 +44,13 @@ static hl_result load_dawn(const char *desc_path) {
     hl__wgpu = procs;
     hl__wgpu_lib = lib;
     return HL_OK;
+}
+
+static hl_result load_dawn(const char *desc_path) {
+    pthread_mutex_lock(&hl__wgpu_load_lock);
+    hl_result r = load_dawn_locked(desc_path);
+    pthread_mutex_unlock(&hl__wgpu_load_lock);
+    return r;
 }
 
 /* ---- errors ----------------------------------------------------------------------------------- */
@@ -100,20 +109,57 @@ static void nap(long ns) {
     nanosleep(&ts, NULL);
 }
 
+void hl__wgpu_req_finish(hl__wgpu_req *req) {
+    if (!req->abandoned) {
+        req->done = 1;
+        return;
+    }
+    if (req->orphan) req->orphan(req);
+    hl__free(req);
+}
+
+bool hl__wgpu_pump(hl_rhi_device *dev, WGPUInstance instance, hl__wgpu_req *req, uint64_t deadline,
+                   uint64_t *calls) {
+    for (uint32_t spins = 0;; spins++) {
+        (*calls)++;
+        hl__wgpu.InstanceProcessEvents(instance);
+        if (req->done) return true;
+        if ((dev && dev->lost) || !hl__time_left(deadline)) return false;
+        /* spin a little (answers usually come at once), then nap so the wait costs no CPU */
+        if (spins > 16) nap(20000);
+    }
+}
+
 hl_result hl__wgpu_wait_flag(hl_rhi_device *dev, volatile int *flag, const char *what) {
     hl__wgpu_device *be = hl__wgpu_be(dev);
-    /* The callback's userdata lives on the caller's stack, so even after a device loss keep
-     * processing until Dawn delivers it (a lost device completes pending callbacks as
-     * cancelled); give up only after a long grace period. */
-    uint32_t after_loss = 0;
+    uint64_t deadline = hl__deadline(dev->wait_timeout_ns);
     for (uint32_t spins = 0; !*flag; spins++) {
         WGPU(dev, InstanceProcessEvents)(be->instance);
         if (*flag) break;
-        if (dev->lost && ++after_loss > 50000) return hl__wgpu_take_error(dev, what);
+        if (dev->lost) return hl__wgpu_take_error(dev, what);
+        if (!hl__time_left(deadline)) {
+            char t[32];
+            return hl__fail(HL_ERR_TIMEOUT, "webgpu: %s: no answer from Dawn within %s", what,
+                            hl__duration_text(dev->wait_timeout_ns, t, sizeof t));
+        }
         if (spins > 16) nap(20000);
     }
+    return dev->lost ? hl__wgpu_take_error(dev, what) : HL_OK;
+}
+
+hl_result hl__wgpu_wait_req(hl_rhi_device *dev, hl__wgpu_req *req, const char *what) {
+    hl__wgpu_device *be = hl__wgpu_be(dev);
+    if (hl__wgpu_pump(dev, be->instance, req, hl__deadline(dev->wait_timeout_ns), &dev->stats.native_calls)) {
+        if (dev->lost) return hl__wgpu_take_error(dev, what);
+        return HL_OK;
+    }
+    req->abandoned = 1; /* its callback frees it when Dawn delivers it */
     if (dev->lost) return hl__wgpu_take_error(dev, what);
-    return HL_OK;
+    char t[32];
+    return hl__fail(HL_ERR_TIMEOUT,
+                    "webgpu: %s: timed out after %s waiting for Dawn's answer; the work stays queued: try "
+                    "again later or raise the device's wait timeout",
+                    what, hl__duration_text(dev->wait_timeout_ns, t, sizeof t));
 }
 
 /* ---- enums ---------------------------------------------------------------------------------- */
@@ -175,11 +221,16 @@ static const char *backend_type_name(uint32_t t) {
 
 /* ---- instance + adapter -------------------------------------------------------------------- */
 typedef struct adapter_request {
-    volatile int done;
+    hl__wgpu_req head;
     uint32_t status;
     WGPUAdapter adapter;
     char message[512];
 } adapter_request;
+
+static void adapter_orphan(hl__wgpu_req *req) {
+    adapter_request *ar = (adapter_request *)req;
+    if (ar->adapter) hl__wgpu.AdapterRelease(ar->adapter);
+}
 
 static void on_adapter(uint32_t status, WGPUAdapter adapter, WGPUStringView message, void *userdata1,
                        void *userdata2) {
@@ -188,7 +239,7 @@ static void on_adapter(uint32_t status, WGPUAdapter adapter, WGPUStringView mess
     req->status = status;
     req->adapter = adapter;
     copy_message(req->message, sizeof req->message, message);
-    req->done = 1;
+    hl__wgpu_req_finish(&req->head);
 }
 
 /* The engine's feature set on Dawn: everything but FLOAT32_FILTERABLE is core WebGPU. */
@@ -210,9 +261,10 @@ static hl_result check_features(uint32_t have, uint32_t need) {
                     hl_rhi_feature_name(bit));
 }
 
-/* Creates an instance and requests an adapter; *calls counts native calls. */
-static hl_result open_adapter(const hl_rhi_requirements *req, WGPUInstance *out_instance, WGPUAdapter *out_adapter,
-                              uint64_t *calls) {
+/* Creates an instance and requests an adapter (waiting at most timeout_ns for the answer);
+ * *calls counts native calls. */
+static hl_result open_adapter(const hl_rhi_requirements *req, uint64_t timeout_ns, WGPUInstance *out_instance,
+                              WGPUAdapter *out_adapter, uint64_t *calls) {
     (*calls)++;
     WGPUInstance instance = hl__wgpu.CreateInstance(NULL);
     if (!instance) return hl__fail(HL_ERR_UNSUPPORTED, "webgpu: wgpuCreateInstance failed");
@@ -220,24 +272,38 @@ static hl_result open_adapter(const hl_rhi_requirements *req, WGPUInstance *out_
     memset(&opts, 0, sizeof opts);
     opts.featureLevel = WGPUFeatureLevel_Core;
     opts.powerPreference = req ? power_preference(req->power_preference) : WGPUPowerPreference_Undefined;
-    adapter_request ar;
-    memset(&ar, 0, sizeof ar);
-    WGPUCallbackInfo cb = {NULL, WGPUCallbackMode_AllowProcessEvents, (void (*)(void))on_adapter, &ar, NULL};
-    (*calls)++;
-    hl__wgpu.InstanceRequestAdapter(instance, &opts, cb);
-    for (uint32_t spins = 0; !ar.done; spins++) {
-        (*calls)++;
-        hl__wgpu.InstanceProcessEvents(instance);
-        if (!ar.done && spins > 16) nap(100000);
-    }
-    if (ar.status != WGPU_CALLBACK_STATUS_SUCCESS || !ar.adapter) {
+    adapter_request *ar = hl__calloc(1, sizeof *ar);
+    if (!ar) {
         (*calls)++;
         hl__wgpu.InstanceRelease(instance);
-        return hl__fail(HL_ERR_UNSUPPORTED, "webgpu: no adapter (status %u): %s", ar.status,
-                        ar.message[0] ? ar.message : "Dawn found no usable GPU");
+        return hl__fail(HL_ERR_OUT_OF_MEMORY, "webgpu: out of memory for an adapter request");
+    }
+    ar->head.orphan = adapter_orphan;
+    WGPUCallbackInfo cb = {NULL, WGPUCallbackMode_AllowProcessEvents, (void (*)(void))on_adapter, ar, NULL};
+    (*calls)++;
+    hl__wgpu.InstanceRequestAdapter(instance, &opts, cb);
+    if (!hl__wgpu_pump(NULL, instance, &ar->head, hl__deadline(timeout_ns), calls)) {
+        ar->head.abandoned = 1; /* the release below delivers the callback, which frees it */
+        (*calls)++;
+        hl__wgpu.InstanceRelease(instance);
+        char t[32];
+        return hl__fail(HL_ERR_TIMEOUT, "webgpu: no answer to the adapter request within %s",
+                        hl__duration_text(timeout_ns, t, sizeof t));
+    }
+    uint32_t status = ar->status;
+    WGPUAdapter adapter = ar->adapter;
+    char message[sizeof ar->message];
+    memcpy(message, ar->message, sizeof message);
+    hl__free(ar);
+    if (status != WGPU_CALLBACK_STATUS_SUCCESS || !adapter) {
+        (*calls)++;
+        if (adapter) hl__wgpu.AdapterRelease(adapter);
+        hl__wgpu.InstanceRelease(instance);
+        return hl__fail(HL_ERR_UNSUPPORTED, "webgpu: no adapter (status %u): %s", status,
+                        message[0] ? message : "Dawn found no usable GPU");
     }
     *out_instance = instance;
-    *out_adapter = ar.adapter;
+    *out_adapter = adapter;
     return HL_OK;
 }
 
@@ -273,7 +339,7 @@ static hl_result wgpu_probe(const hl_rhi_requirements *req, const hl_rhi_device_
     uint64_t calls = 0;
     WGPUInstance instance = NULL;
     WGPUAdapter adapter = NULL;
-    r = open_adapter(req, &instance, &adapter, &calls);
+    r = open_adapter(req, hl__wait_timeout_ns(desc ? desc->wait_timeout_ms : 0), &instance, &adapter, &calls);
     if (r) return r;
     r = check_features(adapter_features(adapter, &calls), req ? req->features : 0);
     if (!r && name && name_size) adapter_name(adapter, name, name_size, NULL, 0, &calls);
@@ -351,11 +417,16 @@ static void fill_format_caps(hl_rhi_caps *caps) {
 
 /* ---- device ------------------------------------------------------------------------------- */
 typedef struct device_request {
-    volatile int done;
+    hl__wgpu_req head;
     uint32_t status;
     WGPUDevice device;
     char message[512];
 } device_request;
+
+static void device_orphan(hl__wgpu_req *req) {
+    device_request *dr = (device_request *)req;
+    if (dr->device) hl__wgpu.DeviceRelease(dr->device);
+}
 
 static void on_device(uint32_t status, WGPUDevice device, WGPUStringView message, void *userdata1,
                       void *userdata2) {
@@ -364,7 +435,7 @@ static void on_device(uint32_t status, WGPUDevice device, WGPUStringView message
     req->status = status;
     req->device = device;
     copy_message(req->message, sizeof req->message, message);
-    req->done = 1;
+    hl__wgpu_req_finish(&req->head);
 }
 
 static void wgpu_device_destroy(hl_rhi_device *dev);
@@ -376,7 +447,12 @@ static hl_result wgpu_device_create(hl_rhi_device *dev, const hl_rhi_device_desc
     if (!be) return hl__fail(HL_ERR_OUT_OF_MEMORY, "webgpu: out of memory for the device state");
     dev->be = be;
 
-    r = open_adapter(&desc->requirements, &be->instance, &be->adapter, &dev->stats.native_calls);
+    be->tracker = hl__calloc(1, sizeof *be->tracker);
+    if (!be->tracker) {
+        r = hl__fail(HL_ERR_OUT_OF_MEMORY, "webgpu: out of memory for the device state");
+        goto fail;
+    }
+    r = open_adapter(&desc->requirements, dev->wait_timeout_ns, &be->instance, &be->adapter, &dev->stats.native_calls);
     if (r) goto fail;
     uint32_t features = adapter_features(be->adapter, &dev->stats.native_calls);
     r = check_features(features, desc->requirements.features);
@@ -396,20 +472,30 @@ static hl_result wgpu_device_create(hl_rhi_device *dev, const hl_rhi_device_desc
     dd.deviceLostCallbackInfo =
         (WGPUCallbackInfo){NULL, WGPUCallbackMode_AllowProcessEvents, (void (*)(void))on_device_lost, dev, NULL};
     dd.uncapturedErrorCallbackInfo = (WGPUUncapturedErrorCallbackInfo){NULL, on_uncaptured_error, dev, NULL};
-    device_request dr;
-    memset(&dr, 0, sizeof dr);
-    WGPU(dev, AdapterRequestDevice)(be->adapter, &dd,
-                                    (WGPUCallbackInfo){NULL, WGPUCallbackMode_AllowProcessEvents,
-                                                       (void (*)(void))on_device, &dr, NULL});
-    for (uint32_t spins = 0; !dr.done; spins++) {
-        WGPU(dev, InstanceProcessEvents)(be->instance);
-        if (!dr.done && spins > 16) nap(100000);
-    }
-    if (dr.status != WGPU_CALLBACK_STATUS_SUCCESS || !dr.device) {
-        r = hl__fail(HL_ERR_UNSUPPORTED, "webgpu: device request failed (status %u): %s", dr.status, dr.message);
+    device_request *dr = hl__calloc(1, sizeof *dr);
+    if (!dr) {
+        r = hl__fail(HL_ERR_OUT_OF_MEMORY, "webgpu: out of memory for a device request");
         goto fail;
     }
-    be->device = dr.device;
+    dr->head.orphan = device_orphan;
+    WGPU(dev, AdapterRequestDevice)(be->adapter, &dd,
+                                    (WGPUCallbackInfo){NULL, WGPUCallbackMode_AllowProcessEvents,
+                                                       (void (*)(void))on_device, dr, NULL});
+    if (!hl__wgpu_pump(NULL, be->instance, &dr->head, hl__deadline(dev->wait_timeout_ns), &dev->stats.native_calls)) {
+        dr->head.abandoned = 1; /* releasing the instance (below) delivers it */
+        char t[32];
+        r = hl__fail(HL_ERR_TIMEOUT, "webgpu: no answer to the device request within %s",
+                     hl__duration_text(dev->wait_timeout_ns, t, sizeof t));
+        goto fail;
+    }
+    uint32_t dr_status = dr->status;
+    be->device = dr->device;
+    if (dr_status != WGPU_CALLBACK_STATUS_SUCCESS || !be->device) {
+        r = hl__fail(HL_ERR_UNSUPPORTED, "webgpu: device request failed (status %u): %s", dr_status, dr->message);
+        hl__free(dr);
+        goto fail;
+    }
+    hl__free(dr);
     be->queue = WGPU(dev, DeviceGetQueue)(be->device);
 
     hl_rhi_caps *caps = &dev->caps;
@@ -432,6 +518,30 @@ fail:
     return r;
 }
 
+/* Devices whose GPU work still ran at destroy: wgpuDeviceDestroy would wait until the GPU
+ * finished (possibly never), so their native objects are kept here, reachable, until the
+ * process exits. Only a runaway shader gets a device here. */
+#define HL__WGPU_PARKED_MAX 16
+static struct {
+    WGPUInstance instance;
+    WGPUAdapter adapter;
+    WGPUDevice device;
+    WGPUQueue queue;
+} hl__wgpu_parked[HL__WGPU_PARKED_MAX];
+static uint32_t hl__wgpu_parked_count;
+
+static void park_device(hl__wgpu_device *be) {
+    pthread_mutex_lock(&hl__wgpu_load_lock);
+    if (hl__wgpu_parked_count < HL__WGPU_PARKED_MAX) {
+        uint32_t i = hl__wgpu_parked_count++;
+        hl__wgpu_parked[i].instance = be->instance;
+        hl__wgpu_parked[i].adapter = be->adapter;
+        hl__wgpu_parked[i].device = be->device;
+        hl__wgpu_parked[i].queue = be->queue;
+    }
+    pthread_mutex_unlock(&hl__wgpu_load_lock);
+}
+
 static void wgpu_device_destroy(hl_rhi_device *dev) {
     hl__wgpu_device *be = hl__wgpu_be(dev);
     if (!be) return;
@@ -441,15 +551,28 @@ static void wgpu_device_destroy(hl_rhi_device *dev) {
     be->compute_pass = NULL;
     be->render_pass = NULL;
     be->encoder = NULL;
+    bool busy = false;
     if (be->device) {
-        /* let outstanding work-done callbacks arrive while `be` is alive */
-        for (uint32_t spins = 0; be->pending_callbacks && !dev->lost && spins < 100000; spins++) {
+        /* let outstanding work-done callbacks arrive (until the core's destroy deadline) */
+        for (uint32_t spins = 0; be->tracker->pending && !dev->lost && hl__time_left(dev->destroy_deadline); spins++) {
             WGPU(dev, InstanceProcessEvents)(be->instance);
-            if (be->pending_callbacks && spins > 16) nap(20000);
+            if (be->tracker->pending && spins > 16) nap(20000);
         }
+        busy = be->tracker->pending && !dev->lost;
         hl__wgpu_mipmap_release(dev);
     }
     be->destroying = true;
+    if (busy) {
+        /* the tracker stays with the callbacks Dawn still owes (reachable through the parked
+         * instance) */
+        be->tracker->orphaned = 1;
+        park_device(be);
+        hl__free(be);
+        dev->be = NULL;
+        hl__fail(HL_ERR_TIMEOUT, "webgpu: hl_rhi_device_destroy: the GPU was still busy at the wait timeout; the "
+                                 "Dawn device is left alive (destroying it would block until the GPU finished)");
+        return;
+    }
     if (be->queue) WGPU(dev, QueueRelease)(be->queue);
     if (be->device) {
         WGPU(dev, DeviceDestroy)(be->device);
@@ -458,6 +581,14 @@ static void wgpu_device_destroy(hl_rhi_device *dev) {
     if (be->instance) WGPU(dev, InstanceProcessEvents)(be->instance);
     if (be->adapter) WGPU(dev, AdapterRelease)(be->adapter);
     if (be->instance) WGPU(dev, InstanceRelease)(be->instance);
+    /* Destroying the device cancels the outstanding callbacks; any that Dawn still owes free
+     * the tracker when they come. */
+    if (be->tracker) {
+        if (be->tracker->pending)
+            be->tracker->orphaned = 1;
+        else
+            hl__free(be->tracker);
+    }
     hl__free(be);
     dev->be = NULL;
 }

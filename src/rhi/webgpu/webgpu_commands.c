@@ -27,11 +27,12 @@ hl_result hl__wgpu_begin_frame(hl_rhi_device *dev, uint64_t serial) {
 static void on_work_done(uint32_t status, WGPUStringView message, void *userdata1, void *userdata2) {
     (void)status;
     (void)message;
-    hl__wgpu_device *be = userdata1;
+    hl__wgpu_tracker *t = userdata1;
     uint64_t serial = (uint64_t)(uintptr_t)userdata2;
     /* a cancelled callback (device lost / destroyed) also ends the wait for that serial */
-    if (serial > be->completed_serial) be->completed_serial = serial;
-    if (be->pending_callbacks) be->pending_callbacks--;
+    if (serial > t->completed_serial) t->completed_serial = serial;
+    if (t->pending) t->pending--;
+    if (t->orphaned && !t->pending) hl__free(t); /* the device is gone and this was the last one */
 }
 
 static void release_passes(hl_rhi_device *dev) {
@@ -57,9 +58,9 @@ hl_result hl__wgpu_end_frame(hl_rhi_device *dev, uint64_t serial) {
     }
     WGPU(dev, QueueSubmit)(be->queue, 1, &cb);
     WGPU(dev, CommandBufferRelease)(cb);
-    be->pending_callbacks++;
+    be->tracker->pending++;
     WGPU(dev, QueueOnSubmittedWorkDone)(be->queue, (WGPUCallbackInfo){NULL, WGPUCallbackMode_AllowProcessEvents,
-                                                                      (void (*)(void))on_work_done, be,
+                                                                      (void (*)(void))on_work_done, be->tracker,
                                                                       (void *)(uintptr_t)serial});
     be->submitted_serial = serial;
     return hl__wgpu_take_error(dev, "end_frame (submit)");
@@ -76,28 +77,24 @@ void hl__wgpu_abort_frame(hl_rhi_device *dev, uint64_t serial) {
 hl_result hl__wgpu_poll(hl_rhi_device *dev, uint64_t *completed_serial) {
     hl__wgpu_device *be = hl__wgpu_be(dev);
     WGPU(dev, InstanceProcessEvents)(be->instance);
-    *completed_serial = be->completed_serial;
+    *completed_serial = be->tracker->completed_serial;
     return hl__wgpu_take_error(dev, "poll");
-}
-
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 hl_result hl__wgpu_wait(hl_rhi_device *dev, uint64_t serial, uint64_t timeout_ns) {
     hl__wgpu_device *be = hl__wgpu_be(dev);
     /* a serial that was never submitted (aborted frame) waits for what was */
     if (serial > be->submitted_serial) serial = be->submitted_serial;
-    uint64_t start = now_ns();
+    uint64_t deadline = hl__deadline(timeout_ns);
     for (uint32_t spins = 0;; spins++) {
         WGPU(dev, InstanceProcessEvents)(be->instance);
-        if (be->completed_serial >= serial) break;
+        if (be->tracker->completed_serial >= serial) break;
         if (dev->lost) return hl__wgpu_take_error(dev, "wait");
-        if (timeout_ns != UINT64_MAX && now_ns() - start >= timeout_ns)
-            return hl__fail(HL_ERR_TIMEOUT, "webgpu: submission %llu not complete after %llu ns",
-                            (unsigned long long)serial, (unsigned long long)timeout_ns);
+        if (!hl__time_left(deadline)) {
+            char t[32];
+            return hl__fail(HL_ERR_TIMEOUT, "webgpu: the work-done callback of submission %llu did not come within %s",
+                            (unsigned long long)serial, hl__duration_text(timeout_ns, t, sizeof t));
+        }
         if (spins > 8) {
             struct timespec ts = {0, 20000};
             nanosleep(&ts, NULL);

@@ -8,6 +8,12 @@
  * uncaptured-error callback, synchronously inside the failing call. The callback remembers
  * the first one; the next backend call that can fail returns it (hl__wgpu_take_error).
  * Device loss sets dev->lost and makes those calls return HL_ERR_DEVICE_LOST.
+ *
+ * Waits: Dawn answers through callbacks delivered by wgpuInstanceProcessEvents. Every wait
+ * polls against a deadline (the device's wait timeout). A callback's record (hl__wgpu_req) is
+ * on the heap so that a wait that gives up can leave it to the callback, which frees it when
+ * it finally runs; the work-done callbacks of submissions share one heap record per device
+ * (hl__wgpu_tracker) that outlives the device state while callbacks are outstanding.
  */
 #ifndef HL_WEBGPU_INTERNAL_H
 #define HL_WEBGPU_INTERNAL_H
@@ -19,6 +25,28 @@ extern hl__wgpu_procs hl__wgpu;
 
 #define WGPU(dev, name) (HL__NATIVE(dev), hl__wgpu.name)
 
+/* The head of every callback record. */
+typedef struct hl__wgpu_req {
+    int done;      /* the callback ran */
+    int abandoned; /* the waiter gave up: the callback frees the record */
+    /* optional: releases what a late answer holds (a device, an adapter) before the free */
+    void (*orphan)(struct hl__wgpu_req *req);
+} hl__wgpu_req;
+
+/* Ends every callback: marks the record done, or frees it when its waiter gave up. */
+void hl__wgpu_req_finish(hl__wgpu_req *req);
+/* Processes Dawn events until req->done, the deadline or (dev only) a device loss; dev may be
+ * NULL (adapter requests), calls counts native calls. True when the callback ran. */
+bool hl__wgpu_pump(hl_rhi_device *dev, WGPUInstance instance, hl__wgpu_req *req, uint64_t deadline,
+                   uint64_t *calls);
+
+/* Work-done bookkeeping of the submissions (userdata of their callbacks). */
+typedef struct hl__wgpu_tracker {
+    uint64_t completed_serial; /* highest serial whose work-done callback arrived */
+    uint32_t pending;          /* callbacks not yet delivered */
+    int orphaned;              /* the device is gone: the last callback frees the tracker */
+} hl__wgpu_tracker;
+
 typedef struct hl__wgpu_device {
     WGPUInstance instance;
     WGPUAdapter adapter;
@@ -29,9 +57,8 @@ typedef struct hl__wgpu_device {
     WGPUCommandEncoder encoder;
     WGPURenderPassEncoder render_pass;
     WGPUComputePassEncoder compute_pass;
-    uint64_t completed_serial; /* highest serial whose work-done callback arrived */
+    hl__wgpu_tracker *tracker;
     uint64_t submitted_serial;
-    uint32_t pending_callbacks; /* work-done callbacks not yet delivered */
 
     /* first Dawn error since the last report */
     hl_result error_code;
@@ -63,7 +90,13 @@ static inline WGPUStringView hl__wgpu_str(const char *s) {
 
 /* Returns HL_OK, or the remembered Dawn error / device loss as a failure naming `what`. */
 hl_result hl__wgpu_take_error(hl_rhi_device *dev, const char *what);
-/* Processes Dawn events until *flag becomes non-zero (or the device is lost). */
+/* Waits for req's callback within the device's wait timeout. HL_OK: the callback ran, the
+ * caller frees req. Otherwise (HL_ERR_TIMEOUT naming what, or the device's loss) req now
+ * belongs to its callback: the caller must not touch it again. */
+hl_result hl__wgpu_wait_req(hl_rhi_device *dev, hl__wgpu_req *req, const char *what);
+/* For callers with their own flag (bench/): processes events until *flag becomes non-zero,
+ * the device is lost or the wait timeout passed. The flag must stay valid until its callback
+ * runs, even after a timeout. */
 hl_result hl__wgpu_wait_flag(hl_rhi_device *dev, volatile int *flag, const char *what);
 
 uint32_t hl__wgpu_format(hl_rhi_format f);

@@ -201,7 +201,7 @@ hl_result hl__wgpu_buffer_write(hl_rhi_device *dev, hl__buffer *buf, uint64_t of
 }
 
 typedef struct map_request {
-    volatile int done;
+    hl__wgpu_req head;
     uint32_t status;
     char message[256];
 } map_request;
@@ -214,7 +214,7 @@ static void on_mapped(uint32_t status, WGPUStringView message, void *userdata1, 
     if (n >= sizeof req->message) n = sizeof req->message - 1;
     if (n) memcpy(req->message, message.data, n);
     req->message[n] = '\0';
-    req->done = 1;
+    hl__wgpu_req_finish(&req->head);
 }
 
 /* Submits `enc`, maps `staging` for reading and returns its contents through *out. The caller
@@ -230,22 +230,23 @@ static hl_result submit_and_map(hl_rhi_device *dev, WGPUCommandEncoder enc, WGPU
     }
     WGPU(dev, QueueSubmit)(be->queue, 1, &cb);
     WGPU(dev, CommandBufferRelease)(cb);
-    map_request req;
-    memset(&req, 0, sizeof req);
+    map_request *req = hl__calloc(1, sizeof *req);
+    if (!req) return hl__fail(HL_ERR_OUT_OF_MEMORY, "webgpu: %s: out of memory for a map request", what);
     WGPU(dev, BufferMapAsync)(staging, WGPUMapMode_Read, 0, (size_t)size,
                               (WGPUCallbackInfo){NULL, WGPUCallbackMode_AllowProcessEvents,
-                                                 (void (*)(void))on_mapped, &req, NULL});
-    r = hl__wgpu_wait_flag(dev, &req.done, what);
-    if (r && !req.done) {
-        /* req is on this stack: abort the mapping so Dawn delivers the callback now */
-        WGPU(dev, BufferDestroy)(staging);
-        for (uint32_t i = 0; i < 1000 && !req.done; i++) WGPU(dev, InstanceProcessEvents)(be->instance);
-    }
+                                                 (void (*)(void))on_mapped, req, NULL});
+    /* on failure req belongs to its callback; the caller destroys the staging buffer, which
+     * aborts the mapping */
+    r = hl__wgpu_wait_req(dev, &req->head, what);
     if (r) return r;
+    uint32_t status = req->status;
+    char message[sizeof req->message];
+    memcpy(message, req->message, sizeof message);
+    hl__free(req);
     r = hl__wgpu_take_error(dev, what);
     if (r) return r;
-    if (req.status != WGPU_CALLBACK_STATUS_SUCCESS)
-        return hl__fail(HL_ERR_BACKEND, "webgpu: %s: map failed (status %u): %s", what, req.status, req.message);
+    if (status != WGPU_CALLBACK_STATUS_SUCCESS)
+        return hl__fail(HL_ERR_BACKEND, "webgpu: %s: map failed (status %u): %s", what, status, message);
     *out = WGPU(dev, BufferGetConstMappedRange)(staging, 0, (size_t)size);
     if (!*out) return hl__fail(HL_ERR_BACKEND, "webgpu: %s: no mapped range", what);
     return HL_OK;
@@ -576,7 +577,7 @@ void hl__wgpu_bind_group_destroy(hl_rhi_device *dev, hl__bind_group *group) {
 
 /* ---- shader modules ------------------------------------------------------------------------ */
 typedef struct compilation_request {
-    volatile int done;
+    hl__wgpu_req head;
     char message[1024];
     uint32_t errors;
 } compilation_request;
@@ -601,7 +602,7 @@ static void on_compilation_info(uint32_t status, const WGPUCompilationInfo *info
             if (used >= sizeof req->message) break;
         }
     }
-    req->done = 1;
+    hl__wgpu_req_finish(&req->head);
 }
 
 hl_result hl__wgpu_shader_create(hl_rhi_device *dev, const hl_rhi_shader_desc *desc, hl__shader *shader) {
@@ -637,15 +638,21 @@ hl_result hl__wgpu_shader_create(hl_rhi_device *dev, const hl_rhi_shader_desc *d
     compilation_request req;
     memset(&req, 0, sizeof req);
     if (m) {
-        WGPU(dev, ShaderModuleGetCompilationInfo)(m, (WGPUCallbackInfo){NULL, WGPUCallbackMode_AllowProcessEvents,
-                                                                        (void (*)(void))on_compilation_info,
-                                                                        &req, NULL});
-        hl_result r = hl__wgpu_wait_flag(dev, &req.done, "shader_create");
+        compilation_request *cr = hl__calloc(1, sizeof *cr);
+        hl_result r = cr ? HL_OK : hl__fail(HL_ERR_OUT_OF_MEMORY, "webgpu: shader_create: out of memory");
+        if (cr) {
+            WGPU(dev, ShaderModuleGetCompilationInfo)(m, (WGPUCallbackInfo){NULL, WGPUCallbackMode_AllowProcessEvents,
+                                                                            (void (*)(void))on_compilation_info,
+                                                                            cr, NULL});
+            r = hl__wgpu_wait_req(dev, &cr->head, "shader_create"); /* on failure cr is its callback's */
+        }
         if (r) {
             WGPU(dev, ShaderModuleRelease)(m);
             hl__free(s);
             return r;
         }
+        req = *cr;
+        hl__free(cr);
     }
     /* the compile error also reached the uncaptured-error callback: report it as a shader error */
     bool had_error = be->error_code != HL_OK && !dev->lost;
