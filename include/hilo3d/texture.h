@@ -4,6 +4,14 @@
  * renderer uploads it when hl_texture_revision differs from what it uploaded last
  * (revision.h); changing the sampler bumps hl_texture_sampler_revision only.
  * Reference counted: created with one reference; materials retain the textures they use.
+ *
+ * Image files: PNG (libpng), JPEG (libjpeg-turbo) and Radiance HDR (.hdr, RGBE) only. The
+ * format is recognised from the first bytes, never from the file name. Every image becomes
+ * RGBA8: PNG 16-bit channels keep their high byte, grey and palette images are expanded, a
+ * missing alpha is 255; JPEG greyscale/YCbCr/RGB/CMYK become RGB with alpha 255; HDR colours
+ * are mapped to 8 bits as round(255 * min(1, c^(1/2.2))) with alpha 255 (no exposure, no
+ * tone mapping). Width and height are checked against HL_TEXTURE_MAX_DIMENSION and the
+ * memory the decode would need against the decode limit BEFORE any pixel is decoded.
  */
 #ifndef HILO3D_TEXTURE_H
 #define HILO3D_TEXTURE_H
@@ -49,15 +57,39 @@ typedef struct hl_sampler_desc {
     hl_filter mag_filter, min_filter, mip_filter;
 } hl_sampler_desc;
 
-/* width, height: required (1..16384) unless loading a file. pixels: RGBA8 data copied at
- * creation; NULL = transparent black. mipmaps/color_space/sampler: 0 = defaults above. */
+/* The largest width or height of any texture (created, resized or loaded): WebGPU's
+ * guaranteed maxTextureDimension2D, which both backends support, so a texture that is valid on
+ * one backend is valid on all. Larger sizes are HL_ERR_VALIDATION at creation, never a failure
+ * in a later frame. */
+#define HL_TEXTURE_MAX_DIMENSION 8192u
+
+/* The default decode limit: the most bytes of whole-image buffers one image decode may need,
+ * counted before decoding: the RGBA8 result (4 bytes per pixel) plus the decoder's whole-image
+ * intermediates (progressive or multi-scan JPEG: about 2 bytes per sample of coefficients; HDR:
+ * 16 bytes per pixel of floats). Every PNG, baseline JPEG and chroma-subsampled progressive
+ * JPEG up to HL_TEXTURE_MAX_DIMENSION fits within it; progressive JPEGs without subsampling
+ * above about 7300x7300 and HDR images above about 4700x4700 do not (raise
+ * hl_texture_desc.decode_limit). A file loaded by hl_texture_load_file may also be at most the
+ * decode limit long. */
+#define HL_TEXTURE_DECODE_LIMIT_DEFAULT ((size_t)512 << 20)
+
+/* width, height: required (1..HL_TEXTURE_MAX_DIMENSION) unless loading a file.
+ * pixels: RGBA8 data (width * height * 4 bytes) copied at creation; NULL = transparent black.
+ * pixels_size: the number of bytes readable at pixels; must be at least width * height * 4 when
+ *   pixels is set (only that many are read) and 0 when pixels is NULL.
+ * mipmaps/color_space/sampler: 0 = defaults above. label: copied; NULL = none.
+ * decode_limit: loading only (hl_texture_load_*): the decode limit in bytes (see
+ *   HL_TEXTURE_DECODE_LIMIT_DEFAULT, the value used for 0); an image that needs more is
+ *   HL_ERR_VALIDATION before any pixel is decoded. Must be 0 for hl_texture_create. */
 typedef struct hl_texture_desc {
     uint32_t width, height;
     const void *pixels;
+    size_t pixels_size;
     hl_mipmaps mipmaps;
     hl_color_space color_space;
     hl_sampler_desc sampler;
     const char *label;
+    size_t decode_limit;
 } hl_texture_desc;
 
 /* What the renderer reads: the resolved settings (no DEFAULT values left). */
@@ -71,17 +103,33 @@ typedef struct hl_texture_info {
 
 typedef struct hl_texture hl_texture;
 
+/* HL_ERR_VALIDATION (message naming the field) for a bad desc: a size outside
+ * 1..HL_TEXTURE_MAX_DIMENSION, pixels_size below width * height * 4, an invalid enum. */
 hl_result hl_texture_create(const hl_texture_desc *desc, hl_texture **out);
-/* Decodes a PNG/JPEG/... file with stb_image, converted to RGBA8. desc is optional (sampler,
- * mipmaps, colour space, label; width/height/pixels must be 0). HL_ERR_IO when the file cannot
- * be read, HL_ERR_PARSE when it cannot be decoded. */
-hl_result hl_texture_load_file(const char *path, const hl_texture_desc *desc, hl_texture **out);
+/* Decodes a PNG, JPEG or Radiance HDR image (see the top of this file) held in memory; data is
+ * only read during the call. desc is optional (sampler, mipmaps, colour space, label,
+ * decode_limit; width/height/pixels/pixels_size must be 0). Results:
+ *   HL_ERR_UNSUPPORTED  a recognised image format other than these three (GIF, BMP, PSD, PNM,
+ *                       WebP, TIFF, ...); the message names the format.
+ *   HL_ERR_PARSE        not an image of a known format, or a corrupt or truncated PNG/JPEG/HDR
+ *                       (JPEG data libjpeg reports as corrupt counts, even where it could go on).
+ *   HL_ERR_VALIDATION   a bad desc, or an image wider or taller than HL_TEXTURE_MAX_DIMENSION or
+ *                       needing more than the decode limit (checked before decoding).
+ *   HL_ERR_OUT_OF_MEMORY an allocation failed. */
 hl_result hl_texture_load_memory(const void *data, size_t size, const hl_texture_desc *desc, hl_texture **out);
+/* Reads the whole file, then decodes it exactly as hl_texture_load_memory. HL_ERR_IO, with a
+ * message naming the path and the reason (strerror), when it cannot be opened, is a directory
+ * or not a regular file, is empty, is longer than the decode limit, or cannot be read whole. */
+hl_result hl_texture_load_file(const char *path, const hl_texture_desc *desc, hl_texture **out);
 void hl_texture_retain(hl_texture *t);
 void hl_texture_release(hl_texture *t); /* NULL is a no-op */
 
-/* Replaces the whole content (and size when width/height differ); bumps the revision. */
-hl_result hl_texture_set_pixels(hl_texture *t, uint32_t width, uint32_t height, const void *pixels);
+/* Replaces the whole content (and size when width/height differ); bumps the revision.
+ * pixels: width * height * 4 bytes of RGBA8; pixels_size: the bytes readable at pixels (at least
+ * width * height * 4). Sizes outside 1..HL_TEXTURE_MAX_DIMENSION or a short buffer are
+ * HL_ERR_VALIDATION and leave the texture unchanged. */
+hl_result hl_texture_set_pixels(hl_texture *t, uint32_t width, uint32_t height, const void *pixels,
+                                size_t pixels_size);
 /* Replaces the sampler settings; bumps the sampler revision. */
 hl_result hl_texture_set_sampler(hl_texture *t, const hl_sampler_desc *sampler);
 

@@ -1,33 +1,14 @@
-/* Textures: RGBA8 CPU content with a revision, sampler settings, stb_image decoding. */
+/* Textures: RGBA8 CPU content with a revision, sampler settings; files read here and decoded
+ * by image_decode.c (PNG, JPEG, HDR). */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "image_decode.h"
 #include "scene_internal.h"
-
-/* stb_image: private (static) copy, allocating through the project's hook. */
-#define STB_IMAGE_STATIC
-#define STB_IMAGE_IMPLEMENTATION
-#define STBI_MALLOC(sz) hl__malloc(sz)
-#define STBI_REALLOC(p, newsz) hl__realloc(p, newsz)
-#define STBI_FREE(p) hl__free(p)
-#define STBI_NO_STDIO /* files are read here so the IO error names the path */
-#define STBI_ASSERT(x) ((void)0)
-#if defined(__GNUC__)
-/* stays off for the whole file: gcc reports stb's unused static declarations at its end */
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wpedantic"
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#endif
-#include <stb/stb_image.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
-
-#define HL__MAX_TEXTURE_SIZE 16384u
 
 struct hl_texture {
     uint32_t refs;
@@ -73,22 +54,38 @@ static hl_result hl__validate_sampler(const char *fn, const hl_sampler_desc *s) 
 }
 
 static hl_result hl__validate_size(const char *fn, uint32_t w, uint32_t h) {
-    if (w == 0 || w > HL__MAX_TEXTURE_SIZE)
-        return hl__fail(HL_ERR_VALIDATION, "%s: width %u must be 1..%u", fn, w, HL__MAX_TEXTURE_SIZE);
-    if (h == 0 || h > HL__MAX_TEXTURE_SIZE)
-        return hl__fail(HL_ERR_VALIDATION, "%s: height %u must be 1..%u", fn, h, HL__MAX_TEXTURE_SIZE);
+    if (w == 0 || w > HL_TEXTURE_MAX_DIMENSION || h == 0 || h > HL_TEXTURE_MAX_DIMENSION)
+        return hl__fail(HL_ERR_VALIDATION, "%s: size %ux%u: width and height must be 1..%u (HL_TEXTURE_MAX_DIMENSION)",
+                        fn, w, h, HL_TEXTURE_MAX_DIMENSION);
     return HL_OK;
 }
 
-/* Takes ownership of pixels (w * h * 4 bytes, from hl__malloc or stb). */
+/* The caller's buffer: at least w * h * 4 bytes (w, h already within the maximum). */
+static hl_result hl__validate_buffer(const char *fn, const char *field, uint32_t w, uint32_t h, size_t size,
+                                     size_t *bytes) {
+    if (!hl__mul_size((size_t)w * h, 4u, bytes))
+        return hl__fail(HL_ERR_VALIDATION, "%s: %ux%u RGBA8 pixels overflow size_t", fn, w, h);
+    if (size < *bytes)
+        return hl__fail(HL_ERR_VALIDATION, "%s: %s is %zu bytes, %ux%u RGBA8 pixels need %zu", fn, field, size, w, h,
+                        *bytes);
+    return HL_OK;
+}
+
+/* The settings a texture keeps whatever its pixels' origin. */
+static hl_result hl__validate_settings(const char *fn, const hl_texture_desc *d) {
+    hl_result r = hl__validate_sampler(fn, &d->sampler);
+    if (!r && (unsigned)d->mipmaps > HL_MIPMAPS_NONE)
+        r = hl__fail(HL_ERR_VALIDATION, "%s: mipmaps %d is invalid", fn, (int)d->mipmaps);
+    if (!r && (unsigned)d->color_space > HL_COLOR_SPACE_LINEAR)
+        r = hl__fail(HL_ERR_VALIDATION, "%s: color_space %d is invalid", fn, (int)d->color_space);
+    return r;
+}
+
+/* Takes ownership of pixels (w * h * 4 bytes from hl__malloc), also on failure. */
 static hl_result hl__texture_make(const char *fn, const hl_texture_desc *desc, uint32_t w, uint32_t h, uint8_t *pixels,
                                   hl_texture **out) {
     hl_texture_desc d = desc ? *desc : (hl_texture_desc){0};
-    hl_result r = hl__validate_sampler(fn, &d.sampler);
-    if (!r && (unsigned)d.mipmaps > HL_MIPMAPS_NONE)
-        r = hl__fail(HL_ERR_VALIDATION, "%s: mipmaps %d is invalid", fn, (int)d.mipmaps);
-    if (!r && (unsigned)d.color_space > HL_COLOR_SPACE_LINEAR)
-        r = hl__fail(HL_ERR_VALIDATION, "%s: color_space %d is invalid", fn, (int)d.color_space);
+    hl_result r = hl__validate_settings(fn, &d);
     hl_texture *t = NULL;
     if (!r) {
         t = hl__calloc(1, sizeof *t);
@@ -122,35 +119,102 @@ hl_result hl_texture_create(const hl_texture_desc *desc, hl_texture **out) {
     if (!desc) return hl__fail(HL_ERR_VALIDATION, "%s: desc is NULL (width and height are required)", fn);
     hl_result r = hl__validate_size(fn, desc->width, desc->height);
     if (r) return r;
-    size_t bytes = (size_t)desc->width * desc->height * 4u;
+    if (desc->decode_limit)
+        return hl__fail(HL_ERR_VALIDATION, "%s: desc.decode_limit is for loading images and must be 0 here", fn);
+    size_t bytes = 0;
+    if (desc->pixels) {
+        r = hl__validate_buffer(fn, "desc.pixels_size", desc->width, desc->height, desc->pixels_size, &bytes);
+        if (r) return r;
+    } else if (desc->pixels_size) {
+        return hl__fail(HL_ERR_VALIDATION, "%s: desc.pixels_size is %zu but desc.pixels is NULL", fn, desc->pixels_size);
+    } else {
+        bytes = (size_t)desc->width * desc->height * 4u; /* within the maximum: no overflow */
+    }
     uint8_t *px = desc->pixels ? hl__malloc(bytes) : hl__calloc(1, bytes);
     if (!px) return hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: out of memory for %ux%u pixels", fn, desc->width, desc->height);
     if (desc->pixels) memcpy(px, desc->pixels, bytes);
     return hl__texture_make(fn, desc, desc->width, desc->height, px, out);
 }
 
+/* The one path of both loaders: the bytes of an image, from memory or from a whole file. */
 static hl_result hl__texture_decode(const char *fn, const char *what, const void *data, size_t size,
-                                    const hl_texture_desc *desc, hl_texture **out) {
-    if (desc && (desc->width || desc->height || desc->pixels))
-        return hl__fail(HL_ERR_VALIDATION, "%s: desc.width/height/pixels must be 0 when loading an image", fn);
-    if (size > 0x7fffffff) return hl__fail(HL_ERR_VALIDATION, "%s: %s is larger than 2 GiB", fn, what);
-    int w = 0, h = 0, comp = 0;
-    stbi_uc *px = stbi_load_from_memory((const stbi_uc *)data, (int)size, &w, &h, &comp, 4);
-    if (!px) return hl__fail(HL_ERR_PARSE, "%s: cannot decode %s: %s", fn, what, stbi_failure_reason());
-    hl_result r = hl__validate_size(fn, (uint32_t)w, (uint32_t)h);
-    if (r) {
-        stbi_image_free(px);
-        return r;
-    }
-    return hl__texture_make(fn, desc, (uint32_t)w, (uint32_t)h, px, out);
+                                    const hl_texture_desc *desc, size_t limit, hl_texture **out) {
+    hl__image_job job = {fn, what, data, size, limit};
+    hl__image img;
+    hl_result r = hl__image_decode(&job, &img);
+    if (r) return r;
+    return hl__texture_make(fn, desc, img.width, img.height, img.rgba, out);
+}
+
+/* desc of a load call: only the settings a decoded image keeps; the decode limit it sets. */
+static hl_result hl__validate_load_desc(const char *fn, const hl_texture_desc *desc, size_t *limit) {
+    if (desc && (desc->width || desc->height || desc->pixels || desc->pixels_size))
+        return hl__fail(HL_ERR_VALIDATION, "%s: desc.width/height/pixels/pixels_size must be 0 when loading an image",
+                        fn);
+    *limit = desc && desc->decode_limit ? desc->decode_limit : HL_TEXTURE_DECODE_LIMIT_DEFAULT;
+    return desc ? hl__validate_settings(fn, desc) : HL_OK; /* before reading or decoding anything */
 }
 
 hl_result hl_texture_load_memory(const void *data, size_t size, const hl_texture_desc *desc, hl_texture **out) {
     static const char fn[] = "hl_texture_load_memory";
     if (!out) return hl__fail(HL_ERR_VALIDATION, "%s: out is NULL", fn);
     *out = NULL;
+    size_t limit = 0;
+    hl_result r = hl__validate_load_desc(fn, desc, &limit);
+    if (r) return r;
     if (!data || size == 0) return hl__fail(HL_ERR_VALIDATION, "%s: data is NULL or size is 0", fn);
-    return hl__texture_decode(fn, "the image data", data, size, desc, out);
+    return hl__texture_decode(fn, "the image data", data, size, desc, limit, out);
+}
+
+/* Reads the whole regular file at path into *data (hl__malloc). HL_ERR_IO naming the reason. */
+static hl_result hl__read_file(const char *fn, const char *path, size_t limit, uint8_t **data, size_t *size) {
+    *data = NULL;
+    *size = 0;
+    int fd;
+    do {
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block the open */
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) return hl__fail(HL_ERR_IO, "%s: cannot open \"%s\": %s", fn, path, strerror(errno));
+    struct stat st;
+    hl_result r = HL_OK;
+    if (fstat(fd, &st) != 0) {
+        r = hl__fail(HL_ERR_IO, "%s: cannot stat \"%s\": %s", fn, path, strerror(errno));
+    } else if (S_ISDIR(st.st_mode)) {
+        r = hl__fail(HL_ERR_IO, "%s: cannot read \"%s\": %s", fn, path, strerror(EISDIR));
+    } else if (!S_ISREG(st.st_mode)) {
+        r = hl__fail(HL_ERR_IO, "%s: cannot read \"%s\": not a regular file", fn, path);
+    } else if (st.st_size <= 0) {
+        r = hl__fail(HL_ERR_IO, "%s: cannot read \"%s\": the file is empty", fn, path);
+    } else if ((uint64_t)st.st_size > limit) {
+        r = hl__fail(HL_ERR_IO, "%s: cannot read \"%s\": the file is %lld bytes, more than the decode limit of %zu",
+                     fn, path, (long long)st.st_size, limit);
+    }
+    uint8_t *buf = NULL;
+    size_t want = r ? 0 : (size_t)st.st_size, got = 0;
+    if (!r) {
+        buf = hl__malloc(want);
+        if (!buf) r = hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: out of memory reading \"%s\" (%zu bytes)", fn, path, want);
+    }
+    while (!r && got < want) {
+        ssize_t n = read(fd, buf + got, want - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            r = hl__fail(HL_ERR_IO, "%s: cannot read \"%s\": %s", fn, path, strerror(errno));
+        } else if (n == 0) {
+            r = hl__fail(HL_ERR_IO, "%s: cannot read \"%s\": short read (%zu of %zu bytes; did the file shrink?)", fn,
+                         path, got, want);
+        } else {
+            got += (size_t)n;
+        }
+    }
+    close(fd);
+    if (r) {
+        hl__free(buf);
+        return r;
+    }
+    *data = buf;
+    *size = want;
+    return HL_OK;
 }
 
 hl_result hl_texture_load_file(const char *path, const hl_texture_desc *desc, hl_texture **out) {
@@ -158,28 +222,16 @@ hl_result hl_texture_load_file(const char *path, const hl_texture_desc *desc, hl
     if (!out) return hl__fail(HL_ERR_VALIDATION, "%s: out is NULL", fn);
     *out = NULL;
     if (!path || !*path) return hl__fail(HL_ERR_VALIDATION, "%s: path is NULL or empty", fn);
-    FILE *f = fopen(path, "rb");
-    if (!f) return hl__fail(HL_ERR_IO, "%s: cannot open \"%s\"", fn, path);
-    long size = -1;
-    if (fseek(f, 0, SEEK_END) == 0) size = ftell(f);
-    if (size <= 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return hl__fail(HL_ERR_IO, "%s: cannot read \"%s\" (empty or not seekable)", fn, path);
-    }
-    void *buf = hl__malloc((size_t)size);
-    if (!buf) {
-        fclose(f);
-        return hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: out of memory reading \"%s\"", fn, path);
-    }
-    size_t got = fread(buf, 1, (size_t)size, f);
-    fclose(f);
-    if (got != (size_t)size) {
-        hl__free(buf);
-        return hl__fail(HL_ERR_IO, "%s: short read on \"%s\"", fn, path);
-    }
-    char what[300];
+    size_t limit = 0;
+    hl_result r = hl__validate_load_desc(fn, desc, &limit);
+    if (r) return r;
+    uint8_t *buf = NULL;
+    size_t size = 0;
+    r = hl__read_file(fn, path, limit, &buf, &size);
+    if (r) return r;
+    char what[512];
     snprintf(what, sizeof what, "\"%s\"", path);
-    hl_result r = hl__texture_decode(fn, what, buf, (size_t)size, desc, out);
+    r = hl__texture_decode(fn, what, buf, size, desc, limit, out);
     hl__free(buf);
     return r;
 }
@@ -195,13 +247,15 @@ void hl_texture_release(hl_texture *t) {
     hl__free(t);
 }
 
-hl_result hl_texture_set_pixels(hl_texture *t, uint32_t width, uint32_t height, const void *pixels) {
+hl_result hl_texture_set_pixels(hl_texture *t, uint32_t width, uint32_t height, const void *pixels,
+                                size_t pixels_size) {
     static const char fn[] = "hl_texture_set_pixels";
     if (!t) return hl__fail(HL_ERR_VALIDATION, "%s: texture is NULL", fn);
     if (!pixels) return hl__fail(HL_ERR_VALIDATION, "%s: pixels is NULL", fn);
     hl_result r = hl__validate_size(fn, width, height);
+    size_t bytes = 0;
+    if (!r) r = hl__validate_buffer(fn, "pixels_size", width, height, pixels_size, &bytes);
     if (r) return r;
-    size_t bytes = (size_t)width * height * 4u;
     if (width != t->info.width || height != t->info.height) {
         uint8_t *px = hl__malloc(bytes);
         if (!px) return hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: out of memory for %ux%u pixels", fn, width, height);
