@@ -198,7 +198,7 @@ static void test_custom_quantised(void) {
     /* revisions and dirty ranges */
     hl_dirty_range r;
     uint64_t rev0 = hl_geometry_revision(g);
-    HL_CHECK_EQ(rev0, 1);
+    HL_CHECK(rev0 != 0);
     HL_CHECK_EQ(hl_geometry_vertex_upload(g, 0, &r), HL_UPLOAD_FULL);
     HL_CHECK_EQ(r.offset, 0);
     HL_CHECK_EQ(r.size, 128);
@@ -207,7 +207,7 @@ static void test_custom_quantised(void) {
 
     const uint16_t uv1[2] = {100, 200};
     HL_CHECK_OK(hl_geometry_update_attribute(g, HL_ATTR_TEXCOORD_0, 1, 1, uv1));
-    HL_CHECK_EQ(hl_geometry_revision(g), 2);
+    HL_CHECK(hl_geometry_revision(g) > rev0);
     HL_CHECK_EQ(hl_geometry_vertex_upload(g, rev0, &r), HL_UPLOAD_RANGE);
     HL_CHECK_EQ(r.offset, 68);
     HL_CHECK_EQ(r.size, 4);
@@ -251,9 +251,10 @@ static void test_custom_quantised(void) {
     d.index_format = HL_INDEX_UINT16;
     HL_CHECK_OK(hl_geometry_create(&d, &g));
     HL_CHECK_EQ(hl_geometry_get_layout(g)->index_bytes, 12);
+    uint64_t created = hl_geometry_revision(g);
     const uint16_t one = 3;
     HL_CHECK_OK(hl_geometry_update_indices(g, 1, 1, &one));
-    HL_CHECK_EQ(hl_geometry_index_upload(g, 1, &r), HL_UPLOAD_RANGE);
+    HL_CHECK_EQ(hl_geometry_index_upload(g, created, &r), HL_UPLOAD_RANGE);
     HL_CHECK_EQ(r.offset, 0);
     HL_CHECK_EQ(r.size, 4);
     hl_geometry_release(g);

@@ -39,28 +39,31 @@ static void test_textures(void) {
     HL_CHECK_EQ(info->sampler.wrap_u, HL_WRAP_REPEAT);
     HL_CHECK_EQ(info->sampler.min_filter, HL_FILTER_LINEAR);
     HL_CHECK(memcmp(hl_texture_pixels(t), px, sizeof px) == 0);
-    HL_CHECK_EQ(hl_texture_revision(t), 1);
+    uint64_t trev = hl_texture_revision(t);
+    HL_CHECK(trev != 0);
 
-    /* content and sampler revisions move independently */
+    /* content and sampler revisions move independently (values: revision.h, compare only) */
     px[0] = 1;
-    HL_CHECK_OK(hl_texture_set_pixels(t, 4, 2, px));
-    HL_CHECK_EQ(hl_texture_revision(t), 2);
+    HL_CHECK_OK(hl_texture_set_pixels(t, 4, 2, px, sizeof px));
+    HL_CHECK(hl_texture_revision(t) > trev);
+    trev = hl_texture_revision(t);
     HL_CHECK_EQ(hl_texture_pixels(t)[0], 1);
     uint64_t srev = hl_texture_sampler_revision(t);
     HL_CHECK_OK(
         hl_texture_set_sampler(t, &(hl_sampler_desc){.wrap_u = HL_WRAP_CLAMP, .mag_filter = HL_FILTER_NEAREST}));
-    HL_CHECK_EQ(hl_texture_sampler_revision(t), srev + 1);
-    HL_CHECK_EQ(hl_texture_revision(t), 2);
+    HL_CHECK(hl_texture_sampler_revision(t) > srev);
+    srev = hl_texture_sampler_revision(t);
+    HL_CHECK_EQ(hl_texture_revision(t), trev);
     HL_CHECK_EQ(info->sampler.wrap_u, HL_WRAP_CLAMP);
     HL_CHECK_EQ(info->sampler.wrap_v, HL_WRAP_REPEAT);
     HL_CHECK_OK(
         hl_texture_set_sampler(t, &(hl_sampler_desc){.wrap_u = HL_WRAP_CLAMP, .mag_filter = HL_FILTER_NEAREST}));
-    HL_CHECK_EQ(hl_texture_sampler_revision(t), srev + 1); /* unchanged */
+    HL_CHECK_EQ(hl_texture_sampler_revision(t), srev); /* unchanged */
     HL_CHECK_RESULT(hl_texture_set_sampler(t, &(hl_sampler_desc){.wrap_v = (hl_wrap)9}), HL_ERR_VALIDATION);
     HL_CHECK(strstr(hl_last_error(), "wrap_v") != NULL);
     /* resize through set_pixels */
     uint8_t big[8 * 8 * 4] = {0};
-    HL_CHECK_OK(hl_texture_set_pixels(t, 8, 8, big));
+    HL_CHECK_OK(hl_texture_set_pixels(t, 8, 8, big, sizeof big));
     HL_CHECK_EQ(info->width, 8);
     HL_CHECK_EQ(info->mip_levels, 4);
     hl_texture_release(t);
@@ -104,7 +107,7 @@ static void test_basic_and_pbr(void) {
     HL_CHECK(hl_material_revision(basic) > rev);
     HL_CHECK_EQ(hl_material_variant_revision(basic), vrev); /* a factor: same variant */
     HL_CHECK_OK(hl_material_set_texture(basic, HL_TEXTURE_BASE_COLOR, tex, 0));
-    HL_CHECK_EQ(hl_material_variant_revision(basic), vrev + 1);
+    HL_CHECK(hl_material_variant_revision(basic) > vrev);
     HL_CHECK_EQ(v->texture_mask, 1u << HL_TEXTURE_BASE_COLOR);
     rev = hl_material_revision(basic);
     HL_CHECK_OK(hl_material_set_texture(basic, HL_TEXTURE_BASE_COLOR, tex, 0)); /* same: nothing */
@@ -143,13 +146,14 @@ static void test_basic_and_pbr(void) {
     HL_CHECK(hl_material_is_transparent(pbr));
     HL_CHECK_EQ(v->alpha_mode, HL_ALPHA_BLEND);
     HL_CHECK(!v->depth_write); /* blend defaults to no depth write */
-    HL_CHECK_EQ(hl_material_variant_revision(pbr), vrev + 1);
+    HL_CHECK(hl_material_variant_revision(pbr) > vrev);
+    vrev = hl_material_variant_revision(pbr);
     HL_CHECK_OK(hl_material_set_alpha_mode(pbr, HL_ALPHA_MASK, 0.3f));
     HL_CHECK(v->depth_write && v->alpha_mode == HL_ALPHA_MASK);
     HL_CHECK(f->alpha_cutoff == 0.3f);
     HL_CHECK_OK(hl_material_set_double_sided(pbr, true));
     HL_CHECK(v->double_sided);
-    HL_CHECK_EQ(hl_material_variant_revision(pbr), vrev + 3);
+    HL_CHECK(hl_material_variant_revision(pbr) > vrev);
     HL_CHECK_OK(hl_material_set_texture(pbr, HL_TEXTURE_NORMAL, NULL, 0));
     HL_CHECK_EQ(v->texture_mask, 1u << HL_TEXTURE_BASE_COLOR);
     HL_CHECK_EQ(v->texcoord1_mask, 0);
@@ -251,7 +255,7 @@ static void test_shader_material(void) {
     bad.attributes = (const hl_material_attribute[]){{"a_pos", HL_ATTR_POSITION}, {"a_pos", HL_ATTR_NORMAL}};
     bad.attribute_count = 2;
     HL_CHECK_RESULT(hl_material_create_shader(&bad, &(hl_material *){0}), HL_ERR_VALIDATION);
-    HL_CHECK(strstr(hl_last_error(), "attributes[1].name \"a_pos\" repeats") != NULL);
+    HL_CHECK(strstr(hl_last_error(), "\"a_pos\" is mapped twice") != NULL);
     bad = d;
     bad.uniform_blocks = (const hl_material_uniform_block[]){{"EffectBlock", NULL}};
     HL_CHECK_RESULT(hl_material_create_shader(&bad, &(hl_material *){0}), HL_ERR_VALIDATION);

@@ -11,6 +11,12 @@
  * FLOAT32 x1..4, UNORM8/SNORM8/UINT8 x4, UNORM16/SNORM16 x2 or x4, UINT16 x4. UNORM/SNORM
  * are normalised (quantised) values the GPU reads as floats.
  *
+ * Limits (HL_ERR_VALIDATION naming the numbers, before anything is allocated): at most
+ * HL_GEOMETRY_MAX_VERTICES vertices; the vertex block (the sum over present attributes of
+ * stride * vertex_count) and the index block (index_count * index size) each at most
+ * HL_GEOMETRY_MAX_BLOCK_BYTES, because offsets, sizes and dirty ranges are uint32 byte counts.
+ * A device may allow less (its buffer size limit): the renderer checks that when it uploads.
+ *
  * Reference counted: created with one reference; meshes retain their geometry.
  */
 #ifndef HILO3D_GEOMETRY_H
@@ -26,6 +32,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#define HL_GEOMETRY_MAX_VERTICES (1u << 26)   /* 67,108,864 */
+#define HL_GEOMETRY_MAX_BLOCK_BYTES 0xfffffffcu /* 4 GiB - 4: the largest 4-aligned uint32 size */
 
 /* Semantics; the value doubles as an index into the attribute arrays. Default component
  * counts: POSITION 3, NORMAL 3, TANGENT 4 (w = handedness), TEXCOORD_0/1 2, COLOR_0 4,
@@ -80,7 +89,7 @@ typedef struct hl_attribute_desc {
     uint32_t components;
 } hl_attribute_desc;
 
-/* vertex_count: required (> 0). attributes[HL_ATTR_POSITION]: required. indices: NULL = draw
+/* vertex_count: required (1..HL_GEOMETRY_MAX_VERTICES). attributes[HL_ATTR_POSITION]: required. indices: NULL = draw
  * vertices in order; else index_count values of index_format (each < vertex_count).
  * dynamic: a hint that the content will be updated often. */
 typedef struct hl_geometry_desc {
@@ -128,16 +137,17 @@ void hl_geometry_release(hl_geometry *g); /* NULL is a no-op */
 /* ---- generators (all indexed, with POSITION, NORMAL, TEXCOORD_0, TANGENT; centred at the
  * origin; UINT16 indices when they fit). Zero fields take the defaults listed. ---- */
 
-/* width, height, depth: 1. 24 vertices, 36 indices. */
+/* The segment counts below are bounded so that every generated shape fits the limits above.
+ * width, height, depth: 1. 24 vertices, 36 indices. */
 typedef struct hl_box_desc { float width, height, depth; } hl_box_desc;
-/* radius 0.5; width_segments 32 (>= 3), height_segments 16 (>= 2).
+/* radius 0.5; width_segments 32 (3..1024), height_segments 16 (2..1024).
  * (ws + 1) * (hs + 1) vertices, 6 * ws * (hs - 1) indices (no degenerate pole triangles). */
 typedef struct hl_sphere_desc { float radius; uint32_t width_segments, height_segments; } hl_sphere_desc;
-/* In the XY plane facing +Z. width, height: 1; segments 1. (ws + 1) * (hs + 1) vertices,
+/* In the XY plane facing +Z. width, height: 1; segments 1 (each at most 4096). (ws + 1) * (hs + 1) vertices,
  * 6 * ws * hs indices. */
 typedef struct hl_plane_desc { float width, height; uint32_t width_segments, height_segments; } hl_plane_desc;
 /* Along Y. radius_top, radius_bottom: 0.5 (use a tiny value for a cone); height 1;
- * radial_segments 16 (>= 3), height_segments 1; caps unless open_ended.
+ * radial_segments 16 (3..1024), height_segments 1 (at most 1024); caps unless open_ended.
  * (rs + 1) * (hs + 1) + (open_ended ? 0 : 2 * (rs + 2)) vertices,
  * 6 * rs * hs + (open_ended ? 0 : 6 * rs) indices. */
 typedef struct hl_cylinder_desc {
@@ -155,11 +165,14 @@ hl_result hl_geometry_create_cylinder(const hl_cylinder_desc *desc, hl_geometry 
 /* ---- content updates ---- */
 
 /* Overwrites count vertices of attribute attr starting at first_vertex with tightly packed
- * data in the attribute's own format; merges the touched bytes into the vertex dirty range,
- * bumps the revision and, for POSITION, recomputes the bounds. */
+ * data in the attribute's own format (count * components * component size bytes are read);
+ * merges the touched bytes into the vertex dirty range, bumps the revision and, for POSITION,
+ * recomputes the bounds. HL_ERR_VALIDATION when [first_vertex, first_vertex + count) is not
+ * inside the vertex count (computed without wrapping). */
 hl_result hl_geometry_update_attribute(hl_geometry *g, hl_attribute attr, uint32_t first_vertex, uint32_t count,
                                        const void *data);
-/* Overwrites count indices from first (values < vertex_count, in the index format). */
+/* Overwrites count indices from first (values < vertex_count, in the index format; count *
+ * index size bytes are read). HL_ERR_VALIDATION when the range is not inside index_count. */
 hl_result hl_geometry_update_indices(hl_geometry *g, uint32_t first, uint32_t count, const void *data);
 
 /* ---- what the renderer reads ---- */
@@ -170,7 +183,7 @@ const void *hl_geometry_index_data(const hl_geometry *g); /* NULL when not index
 /* Reads vertex i of attr as floats (normalised types decoded; missing components 0, w 1).
  * HL_ERR_VALIDATION for an absent attribute or i out of range. */
 hl_result hl_geometry_read_vertex(const hl_geometry *g, hl_attribute attr, uint32_t i, float out[4]);
-uint64_t hl_geometry_revision(const hl_geometry *g);
+uint64_t hl_geometry_revision(const hl_geometry *g); /* process-unique (revision.h); 0 for NULL */
 hl_upload_kind hl_geometry_vertex_upload(const hl_geometry *g, uint64_t uploaded_revision, hl_dirty_range *range);
 hl_upload_kind hl_geometry_index_upload(const hl_geometry *g, uint64_t uploaded_revision, hl_dirty_range *range);
 void hl_geometry_clear_dirty(hl_geometry *g);

@@ -114,7 +114,24 @@ typedef struct hl_material_texture {
     hl_texture *texture;
 } hl_material_texture;
 
-/* vs, fs: required GLSL ES 3.00 sources (first line `#version 300 es`), copied. */
+/* Most blocks / named textures one shader material holds (creation and the set_* calls). */
+#define HL_MATERIAL_MAX_UNIFORM_BLOCKS 32
+#define HL_MATERIAL_MAX_TEXTURES 32
+
+/* vs, fs: required GLSL ES 3.00 sources (first line `#version 300 es`), copied.
+ * attributes / uniform_blocks / textures: arrays of the given counts (an array is required
+ * when its count is non-zero). hl_material_create_shader checks, before any device is
+ * involved, and fails with HL_ERR_VALIDATION naming the entry:
+ *   - every name a GLSL identifier, not NULL, not starting with the reserved "gl_";
+ *     block names at most 63 characters (the block registry's limit);
+ *   - attributes: each semantic valid; one vertex input mapped at most once, and each
+ *     semantic feeding at most one input (so attribute_count <= HL_ATTR_COUNT);
+ *   - uniform block names unique, each with a buffer; uniform_block_count at most
+ *     HL_MATERIAL_MAX_UNIFORM_BLOCKS;
+ *   - texture names unique, each with a texture; texture_count at most HL_MATERIAL_MAX_TEXTURES;
+ *   - the render state as for every kind.
+ * What only the compiled shader can tell (an input without mapping, an unregistered block)
+ * fails at the first render, with the same code on every backend. */
 typedef struct hl_shader_material_desc {
     const char *vs, *fs;
     const hl_material_attribute *attributes;
@@ -168,9 +185,11 @@ hl_result hl_material_set_texture(hl_material *m, hl_texture_slot slot, hl_textu
 hl_result hl_material_set_alpha_mode(hl_material *m, hl_alpha_mode mode, float cutoff); /* cutoff 0 = 0.5 */
 hl_result hl_material_set_double_sided(hl_material *m, bool double_sided);
 hl_result hl_material_set_state(hl_material *m, const hl_material_state *state); /* NULL = defaults */
-/* Shader material: replaces (or adds) the buffer bound to block `name`. */
+/* Shader material: replaces (or adds) the buffer bound to block `name` (name rules and the
+ * block limit as at creation). */
 hl_result hl_material_set_uniform_block(hl_material *m, const char *name, hl_uniform_buffer *buffer);
-/* Shader material: replaces (or adds) the texture of sampler `name`. */
+/* Shader material: replaces (or adds) the texture of sampler `name` (name rules and the
+ * texture limit as at creation). */
 hl_result hl_material_set_named_texture(hl_material *m, const char *name, hl_texture *texture);
 
 /* ---- what the renderer reads ---- */
@@ -179,6 +198,7 @@ const hl_material_variant *hl_material_get_variant(const hl_material *m);
 const hl_material_factors *hl_material_get_factors(const hl_material *m);
 /* The map in slot (NULL when none); *texcoord optional. */
 hl_texture *hl_material_get_texture(const hl_material *m, hl_texture_slot slot, uint32_t *texcoord);
+/* Process-unique values (revision.h); 0 for NULL. */
 uint64_t hl_material_revision(const hl_material *m);
 uint64_t hl_material_variant_revision(const hl_material *m);
 const char *hl_material_label(const hl_material *m); /* "" when none */

@@ -1,15 +1,27 @@
 /* hilo3d: how CPU-side scene data tells a renderer what to upload.
  *
  * Every object with GPU-visible content (geometry, uniform buffer, texture, material) keeps a
- * monotonically increasing revision, starting at 1 when created. A consumer (one renderer /
- * device) remembers the revision it last uploaded (0 = never) and asks the object what it must
- * send now:
+ * revision. A consumer (one renderer / device) remembers the revision it last uploaded
+ * (0 = never) and asks the object what it must send now:
  *   - HL_UPLOAD_NONE : nothing changed since that revision;
  *   - HL_UPLOAD_RANGE: only the merged dirty byte range changed;
  *   - HL_UPLOAD_FULL : the consumer is older than the dirty range's start (or new): send all.
  * After a frame that uploaded successfully was submitted, the renderer calls the object's
  * *_clear_dirty so later ranges start from the current revision. Several consumers stay
  * correct: one that has not caught up gets HL_UPLOAD_FULL.
+ *
+ * Revision values (every *_revision getter of the scene layer: geometry, uniform buffer,
+ * texture and its sampler, material and its variant, mesh, node world matrix, camera, light,
+ * stage structure) come from ONE process-wide atomic counter:
+ *   - never 0 for a live object (0 is what the getters return for NULL / a wrong object);
+ *   - strictly increasing per object: a change gives a value greater than every earlier one;
+ *   - unique per process: no two states of any two objects, of any kind, share a value. A new
+ *     object created at the address of a destroyed one therefore never repeats a revision the
+ *     old one had, so a cache keyed by (address, revision) cannot mistake it for the old one;
+ *   - not consecutive: an object's revisions start at an arbitrary value and step by arbitrary
+ *     amounts. Compare them with == / != (or order them for the same object); never compute
+ *     with them or expect "+1".
+ * Safe to bump from several threads (the counter is atomic); each object itself is not.
  */
 #ifndef HILO3D_REVISION_H
 #define HILO3D_REVISION_H

@@ -4,6 +4,18 @@
  * camera and light are nodes with a kind-specific part; hl_mesh_node / hl_node_mesh (and the
  * camera / light pairs) convert between the typed pointer and its node (same object).
  *
+ * Node kinds are checked: every hl_mesh_* / hl_camera_* / hl_light_* function reads the node
+ * kind first, so a typed pointer that is really another kind of node (say
+ * `(hl_camera *)hl_mesh_node(mesh)`) is refused exactly like NULL: functions returning
+ * hl_result fail with HL_ERR_VALIDATION naming the kind expected and the kind received;
+ * setters returning void do nothing; getters return the value they document for NULL (NULL
+ * pointers, 0 revisions, false flags, zero vectors and bounds). hl_mesh_check /
+ * hl_camera_check / hl_light_check validate a pointer once before use. (Only pointers to some
+ * hl_node can be told apart; a pointer to anything else is undefined behaviour.)
+ *
+ * Revisions (node world, stage structure, mesh, camera, light) follow revision.h: unique in
+ * the process, increasing per object, never consecutive by contract.
+ *
  * Ownership: a node without a parent belongs to the caller (hl_node_destroy). Adding it to a
  * parent hands it to the parent; removing it hands it back. Destroying a node destroys its
  * whole subtree; hl_stage_destroy destroys every node in the stage. A camera need not be in
@@ -48,7 +60,8 @@ typedef enum hl_node_kind {
  * Defaults: translation 0, rotation identity, scale 1, visible, render_order 0, no name. */
 hl_result hl_node_create(const char *name, hl_node **out); /* a group node; name may be NULL */
 void hl_node_destroy(hl_node *n); /* any kind; detaches from the parent, destroys the subtree */
-hl_node_kind hl_node_get_kind(const hl_node *n);
+hl_node_kind hl_node_get_kind(const hl_node *n); /* HL_NODE_GROUP for NULL */
+const char *hl_node_kind_name(hl_node_kind kind); /* "group", "mesh", "camera", "light"; "unknown" */
 const char *hl_node_name(const hl_node *n); /* "" when none */
 hl_result hl_node_set_name(hl_node *n, const char *name);
 
@@ -83,7 +96,7 @@ void *hl_node_user_data(const hl_node *n);
 hl_mat4 hl_node_local_matrix(const hl_node *n);
 /* World matrix as of the last hl_stage_update / hl_node_update_world. */
 const hl_mat4 *hl_node_world_matrix(const hl_node *n);
-/* Bumps every time the world matrix is recomputed. */
+/* Changes every time the world matrix is recomputed (revision.h); 0 for NULL. */
 uint64_t hl_node_world_revision(const hl_node *n);
 hl_vec3 hl_node_world_position(const hl_node *n);
 /* Updates the world matrices of n's ancestors and n (not its children). */
@@ -120,7 +133,7 @@ hl_result hl_stage_update(hl_stage *s);
 hl_mesh *const *hl_stage_meshes(const hl_stage *s, uint32_t *count);
 hl_light *const *hl_stage_lights(const hl_stage *s, uint32_t *count);
 hl_camera *const *hl_stage_cameras(const hl_stage *s, uint32_t *count);
-/* Bumps when the set or order of listed nodes may have changed (structure, visibility). */
+/* Changes when the set or order of listed nodes may have changed (structure, visibility). */
 uint64_t hl_stage_structure_revision(const hl_stage *s);
 void hl_stage_set_fog(hl_stage *s, const hl_fog *fog); /* NULL = no fog; defaults resolved here */
 const hl_fog *hl_stage_fog(const hl_stage *s);
@@ -141,7 +154,9 @@ typedef struct hl_mesh_desc {
 } hl_mesh_desc;
 
 hl_result hl_mesh_create(const hl_mesh_desc *desc, hl_mesh **out);
-hl_node *hl_mesh_node(hl_mesh *m);
+/* HL_OK when m is a mesh; HL_ERR_VALIDATION for NULL or another node kind (named). */
+hl_result hl_mesh_check(const hl_mesh *m);
+hl_node *hl_mesh_node(hl_mesh *m); /* NULL when m is NULL or not a mesh (as for every hl_mesh_* getter) */
 hl_mesh *hl_node_mesh(hl_node *n); /* NULL when n is not a mesh */
 hl_geometry *hl_mesh_geometry(const hl_mesh *m);
 hl_material *hl_mesh_material(const hl_mesh *m);
@@ -152,9 +167,9 @@ bool hl_mesh_instanced(const hl_mesh *m);
 void hl_mesh_set_shadows(hl_mesh *m, bool cast, bool receive);
 bool hl_mesh_cast_shadows(const hl_mesh *m);
 bool hl_mesh_receive_shadows(const hl_mesh *m);
-/* Bumps on geometry/material swap and flag changes (not on transform changes). */
+/* Changes on geometry/material swap and flag changes (not on transform changes); 0 for NULL. */
 uint64_t hl_mesh_revision(const hl_mesh *m);
-/* World-space bounds from the geometry bounds and the current world matrix. */
+/* World-space bounds from the geometry bounds and the current world matrix (zero for NULL). */
 hl_aabb hl_mesh_world_aabb(const hl_mesh *m);
 hl_sphere hl_mesh_world_sphere(const hl_mesh *m);
 
@@ -177,15 +192,20 @@ typedef struct hl_camera_desc {
 } hl_camera_desc;
 
 hl_result hl_camera_create(const hl_camera_desc *desc, hl_camera **out); /* desc may be NULL */
-hl_node *hl_camera_node(hl_camera *c);
+/* HL_OK when c is a camera; HL_ERR_VALIDATION for NULL or another node kind (named). A
+ * renderer calls this (or checks hl_camera_update's result) before reading a camera. */
+hl_result hl_camera_check(const hl_camera *c);
+hl_node *hl_camera_node(hl_camera *c); /* NULL when c is NULL or not a camera */
 hl_camera *hl_node_camera(hl_node *n);
 /* Replaces the projection parameters (same defaults). */
 hl_result hl_camera_set_desc(hl_camera *c, const hl_camera_desc *desc);
 const hl_camera_desc *hl_camera_get_desc(const hl_camera *c); /* resolved */
 void hl_camera_set_aspect(hl_camera *c, float aspect);
 /* Updates the camera's world matrix (through hl_node_update_world) and its view, projection,
- * view-projection and frustum; bumps the camera revision when any of them changed. */
-void hl_camera_update(hl_camera *c);
+ * view-projection and frustum; bumps the camera revision when any of them changed.
+ * HL_ERR_VALIDATION (nothing updated) when c is NULL or not a camera. */
+hl_result hl_camera_update(hl_camera *c);
+/* Getters: NULL (pointers), 0 (revision) or the zero vector when c is NULL or not a camera. */
 const hl_mat4 *hl_camera_view(const hl_camera *c);
 const hl_mat4 *hl_camera_projection(const hl_camera *c);
 const hl_mat4 *hl_camera_view_projection(const hl_camera *c);
@@ -230,7 +250,9 @@ typedef struct hl_light_desc {
 } hl_light_desc;
 
 hl_result hl_light_create(const hl_light_desc *desc, hl_light **out);
-hl_node *hl_light_node(hl_light *l);
+/* HL_OK when l is a light; HL_ERR_VALIDATION for NULL or another node kind (named). */
+hl_result hl_light_check(const hl_light *l);
+hl_node *hl_light_node(hl_light *l); /* NULL when l is NULL or not a light */
 hl_light *hl_node_light(hl_node *n);
 /* Replaces every parameter (same defaults); validation as at creation. */
 hl_result hl_light_set_desc(hl_light *l, const hl_light_desc *desc);
@@ -239,10 +261,11 @@ void hl_light_set_color(hl_light *l, hl_color c);
 void hl_light_set_intensity(hl_light *l, float intensity); /* literal, 0 allowed */
 void hl_light_set_cast_shadows(hl_light *l, bool cast);
 /* World-space unit direction the light travels (-Z of the world matrix) and position, as
- * of the last update. */
+ * of the last update; (0, 0, -1) and the origin for NULL or a non-light. */
 hl_vec3 hl_light_direction(const hl_light *l);
 hl_vec3 hl_light_position(const hl_light *l);
-/* Bumps on parameter changes (not transform changes: see hl_node_world_revision). */
+/* Changes on parameter changes (not transform changes: see hl_node_world_revision); 0 for
+ * NULL or a non-light. */
 uint64_t hl_light_revision(const hl_light *l);
 
 #ifdef __cplusplus

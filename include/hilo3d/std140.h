@@ -24,6 +24,13 @@
 extern "C" {
 #endif
 
+/* Limits of a schema (HL_ERR_VALIDATION beyond them): array_count at most
+ * HL_STD140_MAX_ARRAY_COUNT; a block (every member's offset + size) at most
+ * HL_STD140_MAX_BLOCK_SIZE bytes, the largest multiple of 16 a uint32 holds. Devices bind far
+ * less as one uniform block (often 16-64 KiB): the renderer checks its own limit. */
+#define HL_STD140_MAX_ARRAY_COUNT 65536u
+#define HL_STD140_MAX_BLOCK_SIZE 0xfffffff0u
+
 typedef enum hl_std140_type {
     HL_STD140_INVALID = 0,
     HL_STD140_FLOAT,
@@ -70,17 +77,21 @@ typedef struct hl_std140_member {
     uint32_t matrix_stride;
 } hl_std140_member;
 
-/* Fills members[count] and *out_size (block size, multiple of 16). Fails with
- * HL_ERR_VALIDATION naming the entry on: NULL/empty/non-identifier/duplicate name, invalid
- * type, count == 0. */
+/* Fills members[0..count-1] (the caller's array holds count members: the entries and the
+ * members are parallel arrays of one size) and *out_size (block size, multiple of 16). Fails
+ * with HL_ERR_VALIDATION naming the entry on: NULL/empty/non-identifier/duplicate name, invalid
+ * type, count == 0, array_count or block size over the limits above; members and *out_size
+ * may then be partly written. */
 hl_result hl_std140_compute(const hl_std140_entry *entries, uint32_t count, hl_std140_member *members,
                             uint32_t *out_size);
 
-/* Scatters value_count tightly packed scalars into block at member m (of type t with
- * array_count elements, 0 = not an array). value_count must be the full
- * hl_std140_type_scalars(t) * max(array_count, 1). Returns HL_ERR_VALIDATION otherwise or
- * when the member does not fit block_size. *changed (optional) says whether any byte
- * changed; *dirty_lo / *dirty_hi (optional) get the written byte range [lo, hi). */
+/* Scatters value_count tightly packed scalars (values holds value_count * 4 bytes) into block
+ * (block_size bytes) at member m (of type t with array_count elements, 0 = not an array).
+ * value_count must be the full hl_std140_type_scalars(t) * max(array_count, 1). Returns
+ * HL_ERR_VALIDATION otherwise, or when any byte the write would touch (from m->offset, m->size
+ * and the strides in m, whatever produced them) lies outside block_size; nothing is written
+ * then. *changed (optional) says whether any byte changed; *dirty_lo / *dirty_hi (optional)
+ * get the written byte range [lo, hi). */
 hl_result hl_std140_write(void *block, uint32_t block_size, const hl_std140_member *m, hl_std140_type t,
                           uint32_t array_count, const void *values, uint32_t value_count, int *changed,
                           uint32_t *dirty_lo, uint32_t *dirty_hi);

@@ -27,7 +27,8 @@ extern "C" {
 /* ---- std140 layout ---------------------------------------------------------------------------
  * An immutable, reference-counted std140 layout with its member names. Created with one
  * reference; names are copied. hash is a 64-bit digest of (name, type, array_count) of every
- * member in order, so two stages can check they declare the same block. */
+ * member in order, so two stages can check they declare the same block. Schema rules and
+ * size limits: hl_std140_compute (std140.h); sizes are uint32 byte counts. */
 typedef struct hl_std140_layout hl_std140_layout;
 
 hl_result hl_std140_layout_create(const hl_std140_entry *entries, uint32_t count, hl_std140_layout **out);
@@ -52,8 +53,9 @@ typedef struct hl_uniform_buffer hl_uniform_buffer;
 hl_result hl_uniform_buffer_create(hl_std140_layout *layout, hl_uniform_buffer **out);
 void hl_uniform_buffer_retain(hl_uniform_buffer *ub);
 void hl_uniform_buffer_release(hl_uniform_buffer *ub); /* NULL is a no-op */
-/* values: value_count tightly packed 4-byte scalars (see std140.h), exactly the member's
- * full scalar count. HL_ERR_NOT_FOUND for an unknown name, HL_ERR_VALIDATION for a wrong count. */
+/* values: value_count tightly packed 4-byte scalars (see std140.h; value_count * 4 bytes are
+ * read), exactly the member's full scalar count. HL_ERR_NOT_FOUND for an unknown name,
+ * HL_ERR_VALIDATION for a wrong count. */
 hl_result hl_uniform_buffer_set(hl_uniform_buffer *ub, const char *name, const void *values, uint32_t value_count);
 /* Same by member index (hl_std140_layout_find), no string compare: the renderer's path. */
 hl_result hl_uniform_buffer_set_index(hl_uniform_buffer *ub, uint32_t member, const void *values,
@@ -61,7 +63,7 @@ hl_result hl_uniform_buffer_set_index(hl_uniform_buffer *ub, uint32_t member, co
 hl_std140_layout *hl_uniform_buffer_layout(const hl_uniform_buffer *ub);
 const void *hl_uniform_buffer_data(const hl_uniform_buffer *ub);
 uint32_t hl_uniform_buffer_size(const hl_uniform_buffer *ub);
-uint64_t hl_uniform_buffer_revision(const hl_uniform_buffer *ub);
+uint64_t hl_uniform_buffer_revision(const hl_uniform_buffer *ub); /* process-unique (revision.h) */
 hl_upload_kind hl_uniform_buffer_upload(const hl_uniform_buffer *ub, uint64_t uploaded_revision,
                                         hl_dirty_range *range);
 void hl_uniform_buffer_clear_dirty(hl_uniform_buffer *ub);

@@ -64,17 +64,23 @@ hl_result hl_camera_create(const hl_camera_desc *desc, hl_camera **out) {
     }
     c->desc = d;
     c->proj_dirty = true;
-    c->revision = 1;
-    hl__camera_recompute(c);
+    hl__camera_recompute(c); /* draws the first revision */
     *out = c;
     return HL_OK;
 }
 
-hl_node *hl_camera_node(hl_camera *c) { return c ? &c->node : NULL; }
+/* A typed camera pointer that is NULL or another node kind (a mesh cast through its node)
+ * behaves like NULL everywhere below: only the hl_node head is read to tell. */
+#define HL__CAMERA(c) hl__is_kind((c), HL_NODE_CAMERA)
+
+hl_result hl_camera_check(const hl_camera *c) { return hl__check_node_kind("hl_camera_check", c, HL_NODE_CAMERA); }
+
+hl_node *hl_camera_node(hl_camera *c) { return HL__CAMERA(c) ? &c->node : NULL; }
 hl_camera *hl_node_camera(hl_node *n) { return n && n->kind == HL_NODE_CAMERA ? (hl_camera *)n : NULL; }
 
 hl_result hl_camera_set_desc(hl_camera *c, const hl_camera_desc *desc) {
-    if (!c) return hl__fail(HL_ERR_VALIDATION, "hl_camera_set_desc: camera is NULL");
+    hl_result res = hl__check_node_kind("hl_camera_set_desc", c, HL_NODE_CAMERA);
+    if (res) return res;
     hl_camera_desc d;
     hl_result r = hl__resolve_camera("hl_camera_set_desc", desc, &d);
     if (r) return r;
@@ -83,10 +89,10 @@ hl_result hl_camera_set_desc(hl_camera *c, const hl_camera_desc *desc) {
     return HL_OK;
 }
 
-const hl_camera_desc *hl_camera_get_desc(const hl_camera *c) { return c ? &c->desc : NULL; }
+const hl_camera_desc *hl_camera_get_desc(const hl_camera *c) { return HL__CAMERA(c) ? &c->desc : NULL; }
 
 void hl_camera_set_aspect(hl_camera *c, float aspect) {
-    if (!c || !(aspect > 0) || !isfinite(aspect) || c->desc.aspect == aspect) return;
+    if (!HL__CAMERA(c) || !(aspect > 0) || !isfinite(aspect) || c->desc.aspect == aspect) return;
     c->desc.aspect = aspect;
     c->proj_dirty = true;
 }
@@ -104,23 +110,25 @@ void hl__camera_recompute(hl_camera *c) {
     c->frustum = hl_frustum_from_matrix(&c->view_projection);
     c->seen_world_revision = c->node.world_revision;
     c->proj_dirty = false;
-    c->revision++;
+    c->revision = hl__next_revision();
 }
 
-void hl_camera_update(hl_camera *c) {
-    if (!c) return;
+hl_result hl_camera_update(hl_camera *c) {
+    hl_result r = hl__check_node_kind("hl_camera_update", c, HL_NODE_CAMERA);
+    if (r) return r;
     hl_node_update_world(&c->node);
     if (c->proj_dirty || c->seen_world_revision != c->node.world_revision) hl__camera_recompute(c);
+    return HL_OK;
 }
 
-const hl_mat4 *hl_camera_view(const hl_camera *c) { return c ? &c->view : NULL; }
-const hl_mat4 *hl_camera_projection(const hl_camera *c) { return c ? &c->projection : NULL; }
-const hl_mat4 *hl_camera_view_projection(const hl_camera *c) { return c ? &c->view_projection : NULL; }
-const hl_frustum *hl_camera_frustum(const hl_camera *c) { return c ? &c->frustum : NULL; }
-uint64_t hl_camera_revision(const hl_camera *c) { return c ? c->revision : 0; }
+const hl_mat4 *hl_camera_view(const hl_camera *c) { return HL__CAMERA(c) ? &c->view : NULL; }
+const hl_mat4 *hl_camera_projection(const hl_camera *c) { return HL__CAMERA(c) ? &c->projection : NULL; }
+const hl_mat4 *hl_camera_view_projection(const hl_camera *c) { return HL__CAMERA(c) ? &c->view_projection : NULL; }
+const hl_frustum *hl_camera_frustum(const hl_camera *c) { return HL__CAMERA(c) ? &c->frustum : NULL; }
+uint64_t hl_camera_revision(const hl_camera *c) { return HL__CAMERA(c) ? c->revision : 0; }
 
 hl_vec3 hl_camera_project(const hl_camera *c, hl_vec3 world) {
-    if (!c) return (hl_vec3){0, 0, 0};
+    if (!HL__CAMERA(c)) return (hl_vec3){0, 0, 0};
     return hl_mat4_transform_point(&c->view_projection, world);
 }
 
@@ -178,51 +186,57 @@ hl_result hl_light_create(const hl_light_desc *desc, hl_light **out) {
         return HL_ERR_OUT_OF_MEMORY;
     }
     l->desc = d;
-    l->revision = 1;
+    l->revision = hl__next_revision();
     *out = l;
     return HL_OK;
 }
 
-hl_node *hl_light_node(hl_light *l) { return l ? &l->node : NULL; }
+/* A typed light pointer that is NULL or another node kind behaves like NULL everywhere below. */
+#define HL__LIGHT(l) hl__is_kind((l), HL_NODE_LIGHT)
+
+hl_result hl_light_check(const hl_light *l) { return hl__check_node_kind("hl_light_check", l, HL_NODE_LIGHT); }
+
+hl_node *hl_light_node(hl_light *l) { return HL__LIGHT(l) ? &l->node : NULL; }
 hl_light *hl_node_light(hl_node *n) { return n && n->kind == HL_NODE_LIGHT ? (hl_light *)n : NULL; }
 
 hl_result hl_light_set_desc(hl_light *l, const hl_light_desc *desc) {
-    if (!l) return hl__fail(HL_ERR_VALIDATION, "hl_light_set_desc: light is NULL");
+    hl_result res = hl__check_node_kind("hl_light_set_desc", l, HL_NODE_LIGHT);
+    if (res) return res;
     hl_light_desc d;
     hl_result r = hl__resolve_light("hl_light_set_desc", desc, &d);
     if (r) return r;
     if (memcmp(&d, &l->desc, sizeof d) != 0) {
         l->desc = d;
-        l->revision++;
+        l->revision = hl__next_revision();
     }
     return HL_OK;
 }
 
-const hl_light_desc *hl_light_get_desc(const hl_light *l) { return l ? &l->desc : NULL; }
+const hl_light_desc *hl_light_get_desc(const hl_light *l) { return HL__LIGHT(l) ? &l->desc : NULL; }
 
 void hl_light_set_color(hl_light *l, hl_color c) {
-    if (!l || memcmp(&c, &l->desc.color, sizeof c) == 0) return;
+    if (!HL__LIGHT(l) || memcmp(&c, &l->desc.color, sizeof c) == 0) return;
     l->desc.color = c;
-    l->revision++;
+    l->revision = hl__next_revision();
 }
 
 void hl_light_set_intensity(hl_light *l, float intensity) {
-    if (!l || !(intensity >= 0) || !isfinite(intensity) || l->desc.intensity == intensity) return;
+    if (!HL__LIGHT(l) || !(intensity >= 0) || !isfinite(intensity) || l->desc.intensity == intensity) return;
     l->desc.intensity = intensity;
-    l->revision++;
+    l->revision = hl__next_revision();
 }
 
 void hl_light_set_cast_shadows(hl_light *l, bool cast) {
-    if (!l || l->desc.kind == HL_LIGHT_AMBIENT || l->desc.cast_shadows == cast) return;
+    if (!HL__LIGHT(l) || l->desc.kind == HL_LIGHT_AMBIENT || l->desc.cast_shadows == cast) return;
     l->desc.cast_shadows = cast;
-    l->revision++;
+    l->revision = hl__next_revision();
 }
 
 hl_vec3 hl_light_direction(const hl_light *l) {
-    if (!l) return (hl_vec3){0, 0, -1};
+    if (!HL__LIGHT(l)) return (hl_vec3){0, 0, -1};
     hl_vec3 d = hl_vec3_normalize(hl_mat4_transform_dir(&l->node.world, (hl_vec3){0, 0, -1}));
     return (d.x == 0 && d.y == 0 && d.z == 0) ? (hl_vec3){0, 0, -1} : d;
 }
 
-hl_vec3 hl_light_position(const hl_light *l) { return hl_node_world_position(l ? &l->node : NULL); }
-uint64_t hl_light_revision(const hl_light *l) { return l ? l->revision : 0; }
+hl_vec3 hl_light_position(const hl_light *l) { return hl_node_world_position(HL__LIGHT(l) ? &l->node : NULL); }
+uint64_t hl_light_revision(const hl_light *l) { return HL__LIGHT(l) ? l->revision : 0; }

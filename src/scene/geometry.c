@@ -168,8 +168,9 @@ static hl_result hl__check_indices(const char *fn, hl_index_format f, const void
 static hl_result hl__validate_geometry(const hl_geometry_desc *d) {
     static const char fn[] = "hl_geometry_create";
     if (d->vertex_count == 0) return hl__fail(HL_ERR_VALIDATION, "%s: vertex_count is 0", fn);
-    if (d->vertex_count > (1u << 26))
-        return hl__fail(HL_ERR_VALIDATION, "%s: vertex_count %u is too large", fn, d->vertex_count);
+    if (d->vertex_count > HL_GEOMETRY_MAX_VERTICES)
+        return hl__fail(HL_ERR_VALIDATION, "%s: vertex_count %u exceeds the limit of %u vertices", fn, d->vertex_count,
+                        (uint32_t)HL_GEOMETRY_MAX_VERTICES);
     if (!d->attributes[HL_ATTR_POSITION].data)
         return hl__fail(HL_ERR_VALIDATION, "%s: attributes[POSITION].data is NULL (POSITION is required)", fn);
     for (int a = 0; a < HL_ATTR_COUNT; ++a) {
@@ -193,6 +194,24 @@ static hl_result hl__validate_geometry(const hl_geometry_desc *d) {
         if (a == HL_ATTR_POSITION && n < 2)
             return hl__fail(HL_ERR_VALIDATION, "%s: attributes[POSITION].components is %u (needs 2..4)", fn, n);
     }
+    /* the vertex block: every attribute array at a uint32 offset, so it must fit 32 bits */
+    uint32_t vertex_bytes = 0;
+    uint64_t true_bytes = 0; /* exact (at most 8 * 16 * 2^26), for the message */
+    bool fits = true;
+    for (int a = 0; a < HL_ATTR_COUNT; ++a) {
+        const hl_attribute_desc *ad = &d->attributes[a];
+        if (!ad->data) continue;
+        uint32_t n = ad->components ? ad->components : hl__attr_default_components[a];
+        uint32_t stride = (n * hl_component_size(ad->type) + 3u) & ~3u, bytes = 0;
+        true_bytes += (uint64_t)stride * d->vertex_count;
+        fits = fits && hl__mul_u32(stride, d->vertex_count, &bytes) &&
+               hl__add_u32(vertex_bytes, bytes, &vertex_bytes) && vertex_bytes <= HL_GEOMETRY_MAX_BLOCK_BYTES;
+    }
+    if (!fits)
+        return hl__fail(HL_ERR_VALIDATION,
+                        "%s: the vertex block of %u vertices needs %llu bytes, over the limit of %u bytes "
+                        "(HL_GEOMETRY_MAX_BLOCK_BYTES: attribute offsets are uint32)",
+                        fn, d->vertex_count, (unsigned long long)true_bytes, (uint32_t)HL_GEOMETRY_MAX_BLOCK_BYTES);
     if ((unsigned)d->topology > HL_TOPOLOGY_POINTS)
         return hl__fail(HL_ERR_VALIDATION, "%s: topology %d is invalid", fn, (int)d->topology);
     if ((unsigned)d->index_format > HL_INDEX_UINT32)
@@ -201,6 +220,17 @@ static hl_result hl__validate_geometry(const hl_geometry_desc *d) {
         return hl__fail(HL_ERR_VALIDATION, "%s: index_count is %u but indices is NULL", fn, d->index_count);
     if (d->indices && d->index_count == 0)
         return hl__fail(HL_ERR_VALIDATION, "%s: indices given with index_count 0", fn);
+    if (d->indices) {
+        hl_index_format f = d->index_format == HL_INDEX_FORMAT_DEFAULT ? HL_INDEX_UINT32 : d->index_format;
+        uint32_t bytes = 0;
+        if (!hl__mul_u32(d->index_count, hl__index_size(f), &bytes) || bytes > HL_GEOMETRY_MAX_BLOCK_BYTES)
+            return hl__fail(HL_ERR_VALIDATION,
+                            "%s: index_count %u of %u-byte indices needs %llu bytes, over the limit of %u bytes "
+                            "(HL_GEOMETRY_MAX_BLOCK_BYTES)",
+                            fn, d->index_count, hl__index_size(f),
+                            (unsigned long long)d->index_count * hl__index_size(f),
+                            (uint32_t)HL_GEOMETRY_MAX_BLOCK_BYTES);
+    }
     uint32_t prim = d->topology == HL_TOPOLOGY_TRIANGLES ? 3u : d->topology == HL_TOPOLOGY_LINES ? 2u : 1u;
     uint32_t n = d->indices ? d->index_count : d->vertex_count;
     if (n % prim)
@@ -228,7 +258,7 @@ hl_result hl_geometry_create(const hl_geometry_desc *desc, hl_geometry **out) {
     L->topology = desc->topology;
     L->dynamic = desc->dynamic;
     uint64_t key = HL__HASH_SEED;
-    uint64_t offset = 0;
+    uint32_t offset = 0; /* sums fit 32 bits: checked by hl__validate_geometry */
     for (int a = 0; a < HL_ATTR_COUNT; ++a) {
         const hl_attribute_desc *ad = &desc->attributes[a];
         hl_vertex_attribute_info *ai = &L->attributes[a];
@@ -238,18 +268,18 @@ hl_result hl_geometry_create(const hl_geometry_desc *desc, hl_geometry **out) {
             ai->components = ad->components ? ad->components : hl__attr_default_components[a];
             ai->normalized = !hl__is_integer(ad->type) && ad->type != HL_COMPONENT_FLOAT32;
             ai->stride = (hl__elem_size(ai) + 3u) & ~3u;
-            ai->offset = (uint32_t)offset;
-            offset += (uint64_t)ai->stride * desc->vertex_count;
+            ai->offset = offset;
+            offset += ai->stride * desc->vertex_count;
             L->attribute_mask |= 1u << a;
         }
         uint32_t k[4] = {ai->present, (uint32_t)ai->type, ai->components, ai->stride};
         key = hl__hash_bytes(key, k, sizeof k);
     }
-    L->vertex_bytes = (uint32_t)offset;
+    L->vertex_bytes = offset;
     if (desc->indices) {
         L->index_count = desc->index_count;
         L->index_format = desc->index_format == HL_INDEX_FORMAT_DEFAULT ? HL_INDEX_UINT32 : desc->index_format;
-        L->index_bytes = (desc->index_count * hl__index_size(L->index_format) + 3u) & ~3u;
+        L->index_bytes = (desc->index_count * hl__index_size(L->index_format) + 3u) & ~3u; /* <= the limit */
     }
     uint32_t k2[2] = {(uint32_t)L->topology, (uint32_t)L->index_format};
     L->layout_key = hl__hash_bytes(key, k2, sizeof k2);
@@ -260,7 +290,9 @@ hl_result hl_geometry_create(const hl_geometry_desc *desc, hl_geometry **out) {
         hl__free(g->vertices);
         hl__free(g->indices);
         hl__free(g);
-        return hl__fail(HL_ERR_OUT_OF_MEMORY, "hl_geometry_create: out of memory for %u vertex bytes", L->vertex_bytes);
+        return hl__fail(HL_ERR_OUT_OF_MEMORY,
+                        "hl_geometry_create: out of memory for %u vertex bytes and %u index bytes", L->vertex_bytes,
+                        L->index_bytes);
     }
     for (int a = 0; a < HL_ATTR_COUNT; ++a) {
         hl_vertex_attribute_info *ai = &L->attributes[a];
@@ -270,9 +302,9 @@ hl_result hl_geometry_create(const hl_geometry_desc *desc, hl_geometry **out) {
     }
     if (desc->indices) memcpy(g->indices, desc->indices, (size_t)desc->index_count * hl__index_size(L->index_format));
     g->refs = 1;
-    g->revision = 1;
+    g->revision = hl__next_revision();
     for (int b = 0; b < 2; ++b)
-        g->changed_at[b] = g->dirty_base[b] = 1;
+        g->changed_at[b] = g->dirty_base[b] = g->revision;
     hl__compute_bounds(g);
     *out = g;
     return HL_OK;
@@ -291,7 +323,7 @@ void hl_geometry_release(hl_geometry *g) {
 }
 
 static void hl__mark(hl_geometry *g, int block, uint32_t lo, uint32_t hi) {
-    g->revision++;
+    g->revision = hl__next_revision();
     g->changed_at[block] = g->revision;
     hl__range_merge(&g->dirty[block], lo, hi);
 }
@@ -307,9 +339,11 @@ hl_result hl_geometry_update_attribute(hl_geometry *g, hl_attribute attr, uint32
     if (!data) return hl__fail(HL_ERR_VALIDATION, "%s(%s): data is NULL", fn, hl__attr_names[attr]);
     if (count == 0) return HL_OK;
     if ((uint64_t)first_vertex + count > g->layout.vertex_count)
-        return hl__fail(HL_ERR_VALIDATION, "%s(%s): vertices %u..%u exceed vertex_count %u", fn, hl__attr_names[attr],
-                        first_vertex, first_vertex + count, g->layout.vertex_count);
+        return hl__fail(HL_ERR_VALIDATION, "%s(%s): vertices [%u, %llu) exceed vertex_count %u", fn,
+                        hl__attr_names[attr], first_vertex, (unsigned long long)first_vertex + count,
+                        g->layout.vertex_count);
     hl__write_attr(g, attr, first_vertex, count, data);
+    /* inside the vertex block, whose size fits 32 bits */
     uint32_t lo = a->offset + first_vertex * a->stride;
     hl__mark(g, HL__BLOCK_VERTEX, lo, lo + count * a->stride);
     if (attr == HL_ATTR_POSITION) hl__compute_bounds(g);
@@ -323,13 +357,13 @@ hl_result hl_geometry_update_indices(hl_geometry *g, uint32_t first, uint32_t co
     if (!data) return hl__fail(HL_ERR_VALIDATION, "%s: data is NULL", fn);
     if (count == 0) return HL_OK;
     if ((uint64_t)first + count > g->layout.index_count)
-        return hl__fail(HL_ERR_VALIDATION, "%s: indices %u..%u exceed index_count %u", fn, first, first + count,
-                        g->layout.index_count);
+        return hl__fail(HL_ERR_VALIDATION, "%s: indices [%u, %llu) exceed index_count %u", fn, first,
+                        (unsigned long long)first + count, g->layout.index_count);
     hl_result r = hl__check_indices(fn, g->layout.index_format, data, first, count, g->layout.vertex_count);
     if (r) return r;
     uint32_t is = hl__index_size(g->layout.index_format);
     memcpy(g->indices + (size_t)first * is, data, (size_t)count * is);
-    /* GPU copies want 4-byte aligned ranges; the block is padded to 4 */
+    /* GPU copies want 4-byte aligned ranges; the block is padded to 4 and fits 32 bits */
     uint32_t lo = (first * is) & ~3u, hi = ((first + count) * is + 3u) & ~3u;
     hl__mark(g, HL__BLOCK_INDEX, lo, hi);
     return HL_OK;

@@ -13,15 +13,26 @@ typedef struct hl__shape {
     uint32_t *idx;
 } hl__shape;
 
+/* count * size bytes, NULL when that overflows size_t or allocation fails. */
+static void *hl__alloc_array(size_t count, size_t size) {
+    size_t bytes;
+    return hl__mul_size(count, size, &bytes) ? hl__malloc(bytes) : NULL;
+}
+
+/* vc and ic come from segment counts each generator bounds (at most 4097^2 vertices and
+ * 6 * 4096^2 indices), so they fit uint32 and hl_geometry_create's limits. */
 static hl_result hl__shape_alloc(hl__shape *s, uint32_t vc, uint32_t ic, const char *fn) {
     memset(s, 0, sizeof *s);
+    if (vc > HL_GEOMETRY_MAX_VERTICES)
+        return hl__fail(HL_ERR_VALIDATION, "%s: %u vertices exceed the limit of %u", fn, vc,
+                        (uint32_t)HL_GEOMETRY_MAX_VERTICES);
     s->vertex_count = vc;
     s->index_count = ic;
-    s->pos = hl__malloc(sizeof(float) * 3 * vc);
-    s->nrm = hl__malloc(sizeof(float) * 3 * vc);
-    s->tan = hl__malloc(sizeof(float) * 4 * vc);
-    s->uv = hl__malloc(sizeof(float) * 2 * vc);
-    s->idx = hl__malloc(sizeof(uint32_t) * ic);
+    s->pos = hl__alloc_array(vc, sizeof(float) * 3);
+    s->nrm = hl__alloc_array(vc, sizeof(float) * 3);
+    s->tan = hl__alloc_array(vc, sizeof(float) * 4);
+    s->uv = hl__alloc_array(vc, sizeof(float) * 2);
+    s->idx = hl__alloc_array(ic, sizeof(uint32_t));
     if (!s->pos || !s->nrm || !s->tan || !s->uv || !s->idx) {
         hl__free(s->pos);
         hl__free(s->nrm);
@@ -29,7 +40,7 @@ static hl_result hl__shape_alloc(hl__shape *s, uint32_t vc, uint32_t ic, const c
         hl__free(s->uv);
         hl__free(s->idx);
         memset(s, 0, sizeof *s);
-        return hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: out of memory for %u vertices", fn, vc);
+        return hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: out of memory for %u vertices and %u indices", fn, vc, ic);
     }
     return HL_OK;
 }
@@ -60,7 +71,7 @@ static hl_result hl__shape_finish(hl__shape *s, const char *label, hl_geometry *
     d.label = label;
     uint16_t *idx16 = NULL;
     if (s->nv <= 65536) {
-        idx16 = hl__malloc(sizeof(uint16_t) * (s->ni ? s->ni : 1));
+        idx16 = hl__alloc_array(s->ni ? s->ni : 1, sizeof(uint16_t));
         if (idx16) {
             for (uint32_t i = 0; i < s->ni; ++i)
                 idx16[i] = (uint16_t)s->idx[i];

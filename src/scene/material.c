@@ -1,5 +1,6 @@
 /* Materials: basic, PBR metallic-roughness and shader materials with their variant. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "scene_internal.h"
@@ -70,11 +71,11 @@ static void hl__changed(hl_material *m) {
     }
     if (m->kind == HL_MATERIAL_SHADER) v.shader_hash = hl__hash_str(hl__hash_str(HL__HASH_SEED, m->vs), m->fs);
     m->factors.alpha_cutoff = m->state.alpha_cutoff == 0.0f ? 0.5f : m->state.alpha_cutoff;
+    m->revision = hl__next_revision();
     if (memcmp(&v, &m->variant, sizeof v) != 0) {
         m->variant = v;
-        m->variant_revision++;
+        m->variant_revision = m->revision; /* unique too: the revision was just drawn */
     }
-    m->revision++;
 }
 
 static hl_material *hl__material_new(hl_material_kind kind, const hl_material_state *state) {
@@ -168,7 +169,9 @@ static bool hl__starts_with_version(const char *src) {
 }
 
 static hl_result hl__add_block(hl_material *m, const char *name, hl_uniform_buffer *ub) {
-    void *p = hl__realloc(m->blocks, sizeof *m->blocks * (m->block_count + 1));
+    size_t bytes = 0;
+    void *p = hl__mul_size(sizeof *m->blocks, (size_t)m->block_count + 1u, &bytes) ? hl__realloc(m->blocks, bytes)
+                                                                                  : NULL;
     if (!p) return hl__fail(HL_ERR_OUT_OF_MEMORY, "out of memory adding uniform block \"%s\"", name);
     m->blocks = p;
     char *copy = hl__strdup(name);
@@ -179,7 +182,10 @@ static hl_result hl__add_block(hl_material *m, const char *name, hl_uniform_buff
 }
 
 static hl_result hl__add_named_texture(hl_material *m, const char *name, hl_texture *t) {
-    void *p = hl__realloc(m->named_textures, sizeof *m->named_textures * (m->named_texture_count + 1));
+    size_t bytes = 0;
+    void *p = hl__mul_size(sizeof *m->named_textures, (size_t)m->named_texture_count + 1u, &bytes)
+                  ? hl__realloc(m->named_textures, bytes)
+                  : NULL;
     if (!p) return hl__fail(HL_ERR_OUT_OF_MEMORY, "out of memory adding texture \"%s\"", name);
     m->named_textures = p;
     char *copy = hl__strdup(name);
@@ -211,6 +217,30 @@ static void hl__material_free(hl_material *m) {
     hl__free(m);
 }
 
+/* A name the GLSL side declares: an identifier, not in the reserved gl_ namespace (GLSL ES
+ * 3.00 section 3.8: declaring one is a compile error), and for blocks short enough for the
+ * block registry. what/index name the field in the message; index UINT32_MAX = no index. */
+static hl_result hl__check_glsl_name(const char *fn, const char *what, uint32_t index, const char *name,
+                                     size_t max_len) {
+    char field[48];
+    if (index == UINT32_MAX)
+        snprintf(field, sizeof field, "%s", what);
+    else
+        snprintf(field, sizeof field, "%s[%u].name", what, index);
+    if (!name) return hl__fail(HL_ERR_VALIDATION, "%s: %s is NULL", fn, field);
+    if (!hl__is_identifier(name))
+        return hl__fail(HL_ERR_VALIDATION, "%s: %s \"%.64s\" is not a GLSL identifier", fn, field, name);
+    if (strncmp(name, "gl_", 3) == 0)
+        return hl__fail(HL_ERR_VALIDATION, "%s: %s \"%.64s\" uses the reserved prefix gl_", fn, field, name);
+    if (max_len && strlen(name) > max_len)
+        return hl__fail(HL_ERR_VALIDATION, "%s: %s \"%.32s...\" is longer than %zu characters", fn, field, name,
+                        max_len);
+    return HL_OK;
+}
+
+/* Block names must fit the uniform-block registry (uniform.h). */
+#define HL__BLOCK_NAME_MAX 63u
+
 static hl_result hl__validate_shader_desc(const char *fn, const hl_shader_material_desc *d) {
     if (!d->vs) return hl__fail(HL_ERR_VALIDATION, "%s: vs is NULL", fn);
     if (!d->fs) return hl__fail(HL_ERR_VALIDATION, "%s: fs is NULL", fn);
@@ -225,24 +255,40 @@ static hl_result hl__validate_shader_desc(const char *fn, const hl_shader_materi
                         d->uniform_block_count);
     if (d->texture_count && !d->textures)
         return hl__fail(HL_ERR_VALIDATION, "%s: texture_count is %u but textures is NULL", fn, d->texture_count);
+    /* each semantic feeds one input at most, so more entries than semantics must repeat one */
+    if (d->attribute_count > HL_ATTR_COUNT)
+        return hl__fail(HL_ERR_VALIDATION, "%s: attribute_count %u exceeds the %d vertex semantics", fn,
+                        d->attribute_count, HL_ATTR_COUNT);
+    if (d->uniform_block_count > HL_MATERIAL_MAX_UNIFORM_BLOCKS)
+        return hl__fail(HL_ERR_VALIDATION, "%s: uniform_block_count %u exceeds %d (HL_MATERIAL_MAX_UNIFORM_BLOCKS)", fn,
+                        d->uniform_block_count, HL_MATERIAL_MAX_UNIFORM_BLOCKS);
+    if (d->texture_count > HL_MATERIAL_MAX_TEXTURES)
+        return hl__fail(HL_ERR_VALIDATION, "%s: texture_count %u exceeds %d (HL_MATERIAL_MAX_TEXTURES)", fn,
+                        d->texture_count, HL_MATERIAL_MAX_TEXTURES);
+    hl_result r;
     for (uint32_t i = 0; i < d->attribute_count; ++i) {
         const hl_material_attribute *a = &d->attributes[i];
-        if (!hl__is_identifier(a->name))
-            return hl__fail(HL_ERR_VALIDATION, "%s: attributes[%u].name \"%s\" is not a GLSL identifier", fn, i,
-                            a->name ? a->name : "(null)");
+        if ((r = hl__check_glsl_name(fn, "attributes", i, a->name, 0))) return r;
         if ((unsigned)a->semantic >= HL_ATTR_COUNT)
             return hl__fail(HL_ERR_VALIDATION, "%s: attributes[%u] (\"%s\") has invalid semantic %d", fn, i, a->name,
                             (int)a->semantic);
-        for (uint32_t j = 0; j < i; ++j)
-            if (strcmp(d->attributes[j].name, a->name) == 0)
-                return hl__fail(HL_ERR_VALIDATION, "%s: attributes[%u].name \"%s\" repeats attributes[%u]", fn, i,
-                                a->name, j);
+        for (uint32_t j = 0; j < i; ++j) {
+            const hl_material_attribute *b = &d->attributes[j];
+            if (strcmp(b->name, a->name) == 0)
+                return hl__fail(HL_ERR_VALIDATION,
+                                "%s: vertex input \"%s\" is mapped twice: attributes[%u] to %s and attributes[%u] "
+                                "to %s",
+                                fn, a->name, j, hl_attribute_name(b->semantic), i, hl_attribute_name(a->semantic));
+            if (b->semantic == a->semantic)
+                return hl__fail(HL_ERR_VALIDATION,
+                                "%s: vertex inputs \"%s\" (attributes[%u]) and \"%s\" (attributes[%u]) are both "
+                                "mapped to semantic %s (one input per semantic)",
+                                fn, b->name, j, a->name, i, hl_attribute_name(a->semantic));
+        }
     }
     for (uint32_t i = 0; i < d->uniform_block_count; ++i) {
         const hl_material_uniform_block *b = &d->uniform_blocks[i];
-        if (!hl__is_identifier(b->name))
-            return hl__fail(HL_ERR_VALIDATION, "%s: uniform_blocks[%u].name \"%s\" is not a GLSL identifier", fn, i,
-                            b->name ? b->name : "(null)");
+        if ((r = hl__check_glsl_name(fn, "uniform_blocks", i, b->name, HL__BLOCK_NAME_MAX))) return r;
         if (!b->buffer)
             return hl__fail(HL_ERR_VALIDATION, "%s: uniform_blocks[%u] (\"%s\") has no buffer", fn, i, b->name);
         for (uint32_t j = 0; j < i; ++j)
@@ -252,9 +298,7 @@ static hl_result hl__validate_shader_desc(const char *fn, const hl_shader_materi
     }
     for (uint32_t i = 0; i < d->texture_count; ++i) {
         const hl_material_texture *t = &d->textures[i];
-        if (!hl__is_identifier(t->name))
-            return hl__fail(HL_ERR_VALIDATION, "%s: textures[%u].name \"%s\" is not a GLSL identifier", fn, i,
-                            t->name ? t->name : "(null)");
+        if ((r = hl__check_glsl_name(fn, "textures", i, t->name, 0))) return r;
         if (!t->texture) return hl__fail(HL_ERR_VALIDATION, "%s: textures[%u] (\"%s\") has no texture", fn, i, t->name);
         for (uint32_t j = 0; j < i; ++j)
             if (strcmp(d->textures[j].name, t->name) == 0)
@@ -397,9 +441,8 @@ hl_result hl_material_set_double_sided(hl_material *m, bool double_sided) {
 hl_result hl_material_set_uniform_block(hl_material *m, const char *name, hl_uniform_buffer *buffer) {
     static const char fn[] = "hl_material_set_uniform_block";
     hl_result r = hl__need(m, fn, HL__K(HL_MATERIAL_SHADER));
+    if (!r) r = hl__check_glsl_name(fn, "name", UINT32_MAX, name, HL__BLOCK_NAME_MAX);
     if (r) return r;
-    if (!hl__is_identifier(name))
-        return hl__fail(HL_ERR_VALIDATION, "%s: name \"%s\" is not a GLSL identifier", fn, name ? name : "(null)");
     if (!buffer) return hl__fail(HL_ERR_VALIDATION, "%s(\"%s\"): buffer is NULL", fn, name);
     for (uint32_t i = 0; i < m->block_count; ++i) {
         if (strcmp(m->blocks[i].name, name) != 0) continue;
@@ -410,6 +453,10 @@ hl_result hl_material_set_uniform_block(hl_material *m, const char *name, hl_uni
         hl__changed(m);
         return HL_OK;
     }
+    if (m->block_count >= HL_MATERIAL_MAX_UNIFORM_BLOCKS)
+        return hl__fail(HL_ERR_VALIDATION,
+                        "%s(\"%s\"): the material already has %d blocks (HL_MATERIAL_MAX_UNIFORM_BLOCKS)", fn, name,
+                        HL_MATERIAL_MAX_UNIFORM_BLOCKS);
     if ((r = hl__add_block(m, name, buffer))) return r;
     hl__changed(m);
     return HL_OK;
@@ -418,9 +465,8 @@ hl_result hl_material_set_uniform_block(hl_material *m, const char *name, hl_uni
 hl_result hl_material_set_named_texture(hl_material *m, const char *name, hl_texture *texture) {
     static const char fn[] = "hl_material_set_named_texture";
     hl_result r = hl__need(m, fn, HL__K(HL_MATERIAL_SHADER));
+    if (!r) r = hl__check_glsl_name(fn, "name", UINT32_MAX, name, 0);
     if (r) return r;
-    if (!hl__is_identifier(name))
-        return hl__fail(HL_ERR_VALIDATION, "%s: name \"%s\" is not a GLSL identifier", fn, name ? name : "(null)");
     if (!texture) return hl__fail(HL_ERR_VALIDATION, "%s(\"%s\"): texture is NULL", fn, name);
     for (uint32_t i = 0; i < m->named_texture_count; ++i) {
         if (strcmp(m->named_textures[i].name, name) != 0) continue;
@@ -431,6 +477,10 @@ hl_result hl_material_set_named_texture(hl_material *m, const char *name, hl_tex
         hl__changed(m);
         return HL_OK;
     }
+    if (m->named_texture_count >= HL_MATERIAL_MAX_TEXTURES)
+        return hl__fail(HL_ERR_VALIDATION,
+                        "%s(\"%s\"): the material already has %d textures (HL_MATERIAL_MAX_TEXTURES)", fn, name,
+                        HL_MATERIAL_MAX_TEXTURES);
     if ((r = hl__add_named_texture(m, name, texture))) return r;
     hl__changed(m);
     return HL_OK;

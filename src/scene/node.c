@@ -23,7 +23,7 @@ void hl__node_init(hl_node *n, hl_node_kind kind) {
     n->rotation = hl_quat_identity();
     n->scale = (hl_vec3){1, 1, 1};
     n->world = hl_mat4_identity();
-    n->world_revision = 1;
+    n->world_revision = hl__next_revision();
     n->local_dirty = true;
     n->visible = true;
     n->effective_visible = true;
@@ -40,7 +40,7 @@ static hl_stage *hl__stage_of(const hl_node *n) {
 static void hl__stage_touch(const hl_node *n) {
     hl_stage *s = hl__stage_of(n);
     if (!s) return;
-    s->structure_revision++;
+    s->structure_revision = hl__next_revision();
     s->mesh_count = s->light_count = s->camera_count = 0;
 }
 
@@ -261,7 +261,7 @@ static void hl__compute_world(hl_node *n) {
     hl_mat4 local = hl_mat4_from_trs(n->translation, n->rotation, n->scale);
     n->world = n->parent ? hl_mat4_mul(&n->parent->world, &local) : local;
     n->parent_rev_seen = n->parent ? n->parent->world_revision : 0;
-    n->world_revision++;
+    n->world_revision = hl__next_revision();
     n->local_dirty = false;
 }
 
@@ -286,7 +286,7 @@ hl_result hl_stage_create(hl_stage **out) {
     hl__node_init(&s->root, HL_NODE_GROUP);
     s->root.stage_of_root = s;
     s->clear_color = (hl_color){0, 0, 0, 1};
-    s->structure_revision = 1;
+    s->structure_revision = hl__next_revision();
     *out = s;
     return HL_OK;
 }
@@ -397,63 +397,72 @@ hl_result hl_mesh_create(const hl_mesh_desc *desc, hl_mesh **out) {
     m->instanced = desc->instanced;
     m->cast_shadows = desc->cast_shadows;
     m->receive_shadows = desc->receive_shadows;
-    m->revision = 1;
+    m->revision = hl__next_revision();
     *out = m;
     return HL_OK;
 }
 
-hl_node *hl_mesh_node(hl_mesh *m) { return m ? &m->node : NULL; }
+/* A typed mesh pointer that is NULL or another node kind behaves like NULL everywhere below. */
+#define HL__MESH(m) hl__is_kind((m), HL_NODE_MESH)
+
+hl_node *hl_mesh_node(hl_mesh *m) { return HL__MESH(m) ? &m->node : NULL; }
 hl_mesh *hl_node_mesh(hl_node *n) { return n && n->kind == HL_NODE_MESH ? (hl_mesh *)n : NULL; }
-hl_geometry *hl_mesh_geometry(const hl_mesh *m) { return m ? m->geometry : NULL; }
-hl_material *hl_mesh_material(const hl_mesh *m) { return m ? m->material : NULL; }
+hl_geometry *hl_mesh_geometry(const hl_mesh *m) { return HL__MESH(m) ? m->geometry : NULL; }
+hl_material *hl_mesh_material(const hl_mesh *m) { return HL__MESH(m) ? m->material : NULL; }
+
+hl_result hl_mesh_check(const hl_mesh *m) { return hl__check_node_kind("hl_mesh_check", m, HL_NODE_MESH); }
 
 hl_result hl_mesh_set_geometry(hl_mesh *m, hl_geometry *g) {
-    if (!m || !g) return hl__fail(HL_ERR_VALIDATION, "hl_mesh_set_geometry: %s is NULL", m ? "geometry" : "mesh");
+    hl_result r = hl__check_node_kind("hl_mesh_set_geometry", m, HL_NODE_MESH);
+    if (r) return r;
+    if (!g) return hl__fail(HL_ERR_VALIDATION, "hl_mesh_set_geometry: geometry is NULL");
     if (m->geometry == g) return HL_OK;
     hl_geometry_retain(g);
     hl_geometry_release(m->geometry);
     m->geometry = g;
-    m->revision++;
+    m->revision = hl__next_revision();
     return HL_OK;
 }
 
 hl_result hl_mesh_set_material(hl_mesh *m, hl_material *mat) {
-    if (!m || !mat) return hl__fail(HL_ERR_VALIDATION, "hl_mesh_set_material: %s is NULL", m ? "material" : "mesh");
+    hl_result r = hl__check_node_kind("hl_mesh_set_material", m, HL_NODE_MESH);
+    if (r) return r;
+    if (!mat) return hl__fail(HL_ERR_VALIDATION, "hl_mesh_set_material: material is NULL");
     if (m->material == mat) return HL_OK;
     hl_material_retain(mat);
     hl_material_release(m->material);
     m->material = mat;
-    m->revision++;
+    m->revision = hl__next_revision();
     return HL_OK;
 }
 
 void hl_mesh_set_instanced(hl_mesh *m, bool instanced) {
-    if (!m || m->instanced == instanced) return;
+    if (!HL__MESH(m) || m->instanced == instanced) return;
     m->instanced = instanced;
-    m->revision++;
+    m->revision = hl__next_revision();
 }
 
-bool hl_mesh_instanced(const hl_mesh *m) { return m && m->instanced; }
+bool hl_mesh_instanced(const hl_mesh *m) { return HL__MESH(m) && m->instanced; }
 
 void hl_mesh_set_shadows(hl_mesh *m, bool cast, bool receive) {
-    if (!m || (m->cast_shadows == cast && m->receive_shadows == receive)) return;
+    if (!HL__MESH(m) || (m->cast_shadows == cast && m->receive_shadows == receive)) return;
     m->cast_shadows = cast;
     m->receive_shadows = receive;
-    m->revision++;
+    m->revision = hl__next_revision();
 }
 
-bool hl_mesh_cast_shadows(const hl_mesh *m) { return m && m->cast_shadows; }
-bool hl_mesh_receive_shadows(const hl_mesh *m) { return m && m->receive_shadows; }
-uint64_t hl_mesh_revision(const hl_mesh *m) { return m ? m->revision : 0; }
+bool hl_mesh_cast_shadows(const hl_mesh *m) { return HL__MESH(m) && m->cast_shadows; }
+bool hl_mesh_receive_shadows(const hl_mesh *m) { return HL__MESH(m) && m->receive_shadows; }
+uint64_t hl_mesh_revision(const hl_mesh *m) { return HL__MESH(m) ? m->revision : 0; }
 
 hl_aabb hl_mesh_world_aabb(const hl_mesh *m) {
-    if (!m) return (hl_aabb){{0, 0, 0}, {0, 0, 0}};
+    if (!HL__MESH(m)) return (hl_aabb){{0, 0, 0}, {0, 0, 0}};
     hl_aabb b = hl_geometry_aabb(m->geometry);
     return hl_aabb_transform(&b, &m->node.world);
 }
 
 hl_sphere hl_mesh_world_sphere(const hl_mesh *m) {
-    if (!m) return (hl_sphere){{0, 0, 0}, 0};
+    if (!HL__MESH(m)) return (hl_sphere){{0, 0, 0}, 0};
     hl_sphere s = hl_geometry_bounding_sphere(m->geometry);
     return hl_sphere_transform(&s, &m->node.world);
 }

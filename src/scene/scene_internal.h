@@ -15,6 +15,10 @@
 bool hl__is_identifier(const char *s);
 /* Replaces *dst with a copy of src (NULL clears). false on out of memory (message set). */
 bool hl__set_string(char **dst, const char *src);
+/* The next value of the one process-wide revision counter (atomic, never 0, strictly
+ * increasing): every revision of every scene object and texture comes from here, so no two
+ * states of any two objects share a revision (revision.h). */
+uint64_t hl__next_revision(void);
 static inline void hl__range_merge(hl_dirty_range *r, uint32_t lo, uint32_t hi) {
     if (hi <= lo) return;
     if (r->size == 0) {
@@ -87,6 +91,14 @@ struct hl_light {
 };
 
 void hl__node_init(hl_node *n, hl_node_kind kind);
+/* Mesh, camera and light start with their hl_node, so a typed pointer that is really some
+ * other node (a cast through hl_*_node) still points at a readable hl_node: its kind decides.
+ * hl__is_kind: false for NULL or another kind. hl__check_node_kind: HL_ERR_VALIDATION naming
+ * fn, the kind expected and the kind received. */
+static inline bool hl__is_kind(const void *object, hl_node_kind kind) {
+    return object && ((const hl_node *)object)->kind == kind;
+}
+hl_result hl__check_node_kind(const char *fn, const void *object, hl_node_kind want);
 void hl__camera_recompute(hl_camera *c);
 
 #endif

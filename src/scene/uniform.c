@@ -120,8 +120,8 @@ hl_result hl_uniform_buffer_create(hl_std140_layout *layout, hl_uniform_buffer *
     ub->layout = layout;
     hl_std140_layout_retain(layout);
     ub->data = data;
-    ub->revision = 1;
-    ub->dirty_base = 1;
+    ub->revision = hl__next_revision();
+    ub->dirty_base = ub->revision;
     *out = ub;
     return HL_OK;
 }
@@ -150,13 +150,13 @@ hl_result hl_uniform_buffer_set_index(hl_uniform_buffer *ub, uint32_t member, co
     hl_result r = hl_std140_write(ub->data, l->size, &l->members[member], l->types[member], l->array_counts[member],
                                   values, value_count, &changed, &lo, &hi);
     if (r)
-        return hl__fail(r, "hl_uniform_buffer_set(\"%s\"): a %s%s takes %u values, got %u", l->names[member],
+        return hl__fail(r, "hl_uniform_buffer_set(\"%s\"): a %s%s takes %llu values, got %u", l->names[member],
                         hl_std140_type_name(l->types[member]), l->array_counts[member] ? "[]" : "",
-                        hl_std140_type_scalars(l->types[member]) *
+                        (unsigned long long)hl_std140_type_scalars(l->types[member]) *
                             (l->array_counts[member] ? l->array_counts[member] : 1u),
                         value_count);
     if (changed) {
-        ub->revision++;
+        ub->revision = hl__next_revision();
         hl__range_merge(&ub->dirty, lo, hi);
     }
     return HL_OK;

@@ -63,9 +63,9 @@ hl_result hl_std140_compute(const hl_std140_entry *entries, uint32_t count, hl_s
         if (!hl__std140_valid(e->type))
             return hl__fail(HL_ERR_VALIDATION, "std140 schema: entries[%u] (\"%s\") has invalid type %d", i, e->name,
                             (int)e->type);
-        if (e->array_count > 65536)
-            return hl__fail(HL_ERR_VALIDATION, "std140 schema: entries[%u] (\"%s\") array_count %u is too large", i,
-                            e->name, e->array_count);
+        if (e->array_count > HL_STD140_MAX_ARRAY_COUNT)
+            return hl__fail(HL_ERR_VALIDATION, "std140 schema: entries[%u] (\"%s\") array_count %u exceeds %u", i,
+                            e->name, e->array_count, (uint32_t)HL_STD140_MAX_ARRAY_COUNT);
         const hl__std140_type_info *ti = &hl__std140_types[e->type];
         hl_std140_member m = {0};
         uint32_t vec_size = 4u * ti->components;
@@ -89,11 +89,21 @@ hl_result hl_std140_compute(const hl_std140_entry *entries, uint32_t count, hl_s
             m.align = vec_align;
             m.size = vec_size;
         }
-        m.offset = hl__round_up(cursor, m.align);
-        cursor = m.offset + m.size;
+        /* one member is at most 64 * 65536 bytes, but many of them can pass 32 bits */
+        uint32_t offset = 0, end = 0;
+        if (!hl__add_u32(cursor, m.align - 1u, &offset) || !hl__add_u32(offset / m.align * m.align, m.size, &end) ||
+            end > HL_STD140_MAX_BLOCK_SIZE)
+            return hl__fail(HL_ERR_VALIDATION,
+                            "std140 schema: entries[%u] (\"%s\", %u bytes) ends at byte %llu, past the %u-byte limit "
+                            "of a block (HL_STD140_MAX_BLOCK_SIZE)",
+                            i, e->name, m.size,
+                            ((unsigned long long)cursor + m.align - 1u) / m.align * m.align + m.size,
+                            (uint32_t)HL_STD140_MAX_BLOCK_SIZE);
+        m.offset = offset / m.align * m.align;
+        cursor = end;
         members[i] = m;
     }
-    *out_size = hl__round_up(cursor, 16);
+    *out_size = hl__round_up(cursor, 16); /* cursor <= HL_STD140_MAX_BLOCK_SIZE, a multiple of 16 */
     return HL_OK;
 }
 
@@ -107,19 +117,29 @@ hl_result hl_std140_write(void *block, uint32_t block_size, const hl_std140_memb
     if (!hl__std140_valid(t)) return hl__fail(HL_ERR_VALIDATION, "std140 write: invalid type %d", (int)t);
     const hl__std140_type_info *ti = &hl__std140_types[t];
     uint32_t elements = array_count ? array_count : 1u;
-    uint32_t need = hl_std140_type_scalars(t) * elements;
+    uint32_t need = 0;
+    if (!hl__mul_u32(hl_std140_type_scalars(t), elements, &need))
+        return hl__fail(HL_ERR_VALIDATION, "std140 write: a %s[%u] has more than 2^32 scalars", ti->name, array_count);
     if (value_count != need)
         return hl__fail(HL_ERR_VALIDATION, "std140 write: a %s%s expects %u values, got %u", ti->name,
                         array_count ? "[]" : "", need, value_count);
-    if ((uint64_t)m->offset + m->size > block_size)
-        return hl__fail(HL_ERR_VALIDATION, "std140 write: member at %u..%u exceeds the %u-byte block", m->offset,
-                        m->offset + m->size, block_size);
+    /* The bytes actually written (m is caller data: its size need not match its strides). The
+     * last element's last column ends furthest: every stride is unsigned. */
+    uint32_t chunk = 4u * ti->components;
+    uint64_t end = (uint64_t)m->offset + (uint64_t)(elements - 1u) * m->array_stride +
+                   (uint64_t)(ti->columns - 1u) * m->matrix_stride + chunk;
+    if ((uint64_t)m->offset + m->size > block_size || end > block_size)
+        return hl__fail(HL_ERR_VALIDATION,
+                        "std140 write: a %s%s member at offset %u (size %u, array_stride %u, matrix_stride %u) "
+                        "writes up to byte %llu, past the %u-byte block",
+                        ti->name, array_count ? "[]" : "", m->offset, m->size, m->array_stride, m->matrix_stride,
+                        (unsigned long long)(end > (uint64_t)m->offset + m->size ? end : (uint64_t)m->offset + m->size),
+                        block_size);
     uint8_t *dst = (uint8_t *)block;
     const uint8_t *src = (const uint8_t *)values;
     uint32_t lo = UINT32_MAX, hi = 0;
-    uint32_t chunk = 4u * ti->components;
     for (uint32_t e = 0; e < elements; ++e) {
-        uint32_t base = m->offset + e * m->array_stride;
+        uint32_t base = m->offset + e * m->array_stride; /* <= end <= block_size: no wrap */
         for (uint32_t c = 0; c < ti->columns; ++c) {
             uint32_t at = base + c * m->matrix_stride;
             if (memcmp(dst + at, src, chunk) != 0) {
