@@ -50,9 +50,10 @@ extern "C" {
 /* macro expansions nested in one another's replacement or arguments (chains of macros
  * naming macros, F(F(F(...))) calls) */
 #define HL_SHADER_MAX_MACRO_DEPTH 64u
-/* tokens produced by macro expansion: replacement lists, substituted arguments and the
- * pre-expansion of every argument; the work of the preprocessor beyond reading the source */
-#define HL_SHADER_MAX_EXPANSION_TOKENS (1u << 20)
+/* tokens produced by macro expansion (replacement lists with their arguments substituted)
+ * plus the tokens read again to pre-expand every argument, used or not: the preprocessor's
+ * work beyond reading the source (the engine's shaders use a few dozen) */
+#define HL_SHADER_MAX_EXPANSION_TOKENS (1u << 18)
 /* preprocessed text: each token's characters + 1 separator (4x the source limit) */
 #define HL_SHADER_MAX_EXPANDED_BYTES (4u << 20)
 

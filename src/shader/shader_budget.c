@@ -30,6 +30,7 @@ enum { TF_BOL = 1, TF_SPACE = 2, TF_NOEXPAND = 4 };
 typedef struct ptok {
     const char *s;
     uint32_t len;
+    uint32_t hash; /* of the text, for identifiers: macro lookups never rehash long names */
     uint8_t kind, flags;
 } ptok;
 
@@ -54,10 +55,11 @@ enum { MAC_PLAIN = 0, MAC_LINE, MAC_UNKNOWN_VALUE };
 
 typedef struct macro {
     const char *name;
-    uint32_t name_len;
+    uint32_t name_len, hash;
     tokvec body;
     tokvec params;
     bool function_like, defined, busy;
+    bool pastes; /* the replacement list has a ## */
     uint8_t special;
 } macro;
 
@@ -180,26 +182,32 @@ static const char *arena_put(guard *g, const char *a, uint32_t na, const char *b
 }
 
 /* ---- macro table ----------------------------------------------------------------------------- */
-static uint64_t name_hash(const char *s, uint32_t n) { return hl__hash_bytes(HL__HASH_SEED, s, n); }
+static uint32_t name_hash(const char *s, uint32_t n) {
+    uint64_t h = hl__hash_bytes(HL__HASH_SEED, s, n);
+    return (uint32_t)(h ^ (h >> 32));
+}
 
-static macro *lookup(guard *g, const char *s, uint32_t n) {
+static macro *lookup_hashed(guard *g, const char *s, uint32_t n, uint32_t h) {
     if (!g->table_cap)
         return NULL;
     uint32_t mask = g->table_cap - 1;
-    for (uint32_t i = (uint32_t)name_hash(s, n) & mask;; i = (i + 1) & mask) {
+    for (uint32_t i = h & mask;; i = (i + 1) & mask) {
         uint32_t m = g->table[i];
         if (!m)
             return NULL;
         macro *mc = &g->macros[m - 1];
-        if (mc->name_len == n && memcmp(mc->name, s, n) == 0)
+        if (mc->hash == h && mc->name_len == n && memcmp(mc->name, s, n) == 0)
             return mc;
     }
 }
 
+static macro *lookup(guard *g, const char *s, uint32_t n) { return lookup_hashed(g, s, n, name_hash(s, n)); }
+static macro *lookup_tok(guard *g, const ptok *t) { return lookup_hashed(g, t->s, t->len, t->hash); }
+
 static bool table_insert(guard *g, uint32_t index) {
     uint32_t mask = g->table_cap - 1;
     const macro *m = &g->macros[index];
-    uint32_t i = (uint32_t)name_hash(m->name, m->name_len) & mask;
+    uint32_t i = m->hash & mask;
     while (g->table[i])
         i = (i + 1) & mask;
     g->table[i] = index + 1;
@@ -228,6 +236,7 @@ static macro *macro_get(guard *g, const char *s, uint32_t n) {
     memset(m, 0, sizeof *m);
     m->name = s;
     m->name_len = n;
+    m->hash = name_hash(s, n);
     table_insert(g, g->macro_count++);
     return m;
 }
@@ -248,7 +257,7 @@ static bool add_builtin(guard *g, const char *name, const char *value, uint8_t s
         return false;
     m->defined = true;
     m->special = special;
-    ptok t = {value, (uint32_t)strlen(value), TK_NUMBER, 0};
+    ptok t = {value, (uint32_t)strlen(value), 0, TK_NUMBER, 0};
     return tv_push(g, &m->body, t);
 }
 
@@ -369,7 +378,7 @@ static bool scan_peek(guard *g, ptok *out) {
                 if (s[0] == k_punct2[i][0] && s[1] == k_punct2[i][1])
                     n = 2;
         }
-        g->peek = (ptok){s, n, kind, flags};
+        g->peek = (ptok){s, n, kind == TK_IDENT ? name_hash(s, n) : 0, kind, flags};
         g->pos += n;
         int64_t line = (int64_t)g->phys_line + g->line_delta;
         g->peek_line = line < 0 ? 0 : line > UINT32_MAX ? UINT32_MAX : (uint32_t)line;
@@ -449,7 +458,8 @@ static int raw_next(guard *g, ptok *out) {
         }
         if (f->pos < f->count) {
             *out = f->toks[f->pos++];
-            return count_work(g, 1) ? 1 : -1;
+            /* replacement lists were counted when made; re-reading an argument is work too */
+            return f->kind == FR_MACRO || count_work(g, 1) ? 1 : -1;
         }
         if (f->kind == FR_BARRIER)
             return 0;
@@ -526,6 +536,7 @@ static bool put_replacement(guard *g, tokvec *list, ptok t, bool *paste) {
         for (uint32_t i = 0; l->kind == TK_IDENT && i < l->len; i++)
             if (!ident_char(s[i]))
                 l->kind = TK_OTHER;
+        l->hash = l->kind == TK_IDENT ? name_hash(s, l->len) : 0;
         return true;
     }
     *paste = false;
@@ -601,6 +612,22 @@ static int start_macro(guard *g, macro *m) {
     frame f = {0};
     f.kind = FR_MACRO;
     f.mac = mi + 1;
+    if (!m->function_like && !m->pastes) {
+        /* read the replacement list in place: no #define runs while a macro expands */
+        if (!count_work(g, m->body.n)) {
+            g->macro_depth--;
+            goto done;
+        }
+        f.toks = m->body.v;
+        f.count = m->body.n;
+        if (!push_frame(g, f)) {
+            g->macro_depth--;
+            goto done;
+        }
+        g->macros[mi].busy = true;
+        result = 1;
+        goto done;
+    }
     bool paste = false, produced = false; /* produced: the previous element gave tokens */
     const tokvec *body = &m->body;
     for (uint32_t i = 0; i < body->n; i++) {
@@ -657,7 +684,7 @@ static int next_expanded(guard *g, ptok *out, bool in_expr) {
             return 1;
         if (in_expr && tok_eq(out, "defined"))
             return 1;
-        macro *m = lookup(g, out->s, out->len);
+        macro *m = lookup_tok(g, out);
         if (!m || !m->defined)
             return 1;
         if (m->busy) {
@@ -857,7 +884,7 @@ static bool ex_unary(expr *e, pval *out) {
                 if (raw_next(e->g, &c) <= 0 || !tok_punct(&c, ")"))
                     return ex_fail(e, "missing ')' after 'defined('");
             }
-            macro *m = lookup(e->g, n.s, n.len);
+            macro *m = lookup_tok(e->g, &n);
             *out = make_val(m && m->defined);
             if (!m && compiler_name(n.s, n.len)) {
                 out->unknown = true;
@@ -867,7 +894,7 @@ static bool ex_unary(expr *e, pval *out) {
         }
         /* an identifier left after expansion: 0, or unknown when a compiler may define it */
         *out = make_val(0);
-        macro *m = lookup(e->g, t.s, t.len);
+        macro *m = lookup_tok(e->g, &t);
         if ((m && m->defined) || (!m && compiler_name(t.s, t.len))) {
             out->unknown = true;
             note_unknown(e->g, &t);
@@ -1033,7 +1060,7 @@ static bool do_ifdef(guard *g, bool want) {
             gfail(g, HL_ERR_SHADER, "#ifdef / #ifndef without a macro name");
             return false;
         }
-        macro *m = lookup(g, n.s, n.len);
+        macro *m = lookup_tok(g, &n);
         bool def = m && m->defined;
         v = def == want ? ST_ACTIVE : ST_INACTIVE;
         if (!m && compiler_name(n.s, n.len)) {
@@ -1101,6 +1128,9 @@ static bool do_define(guard *g) {
     m->body = body;
     m->params = params;
     m->function_like = function_like;
+    m->pastes = false;
+    for (uint32_t i = 0; i < body.n; i++)
+        m->pastes |= tok_punct(&body.v[i], "##");
     m->defined = true;
     m->special = MAC_PLAIN;
     return true;
@@ -1203,7 +1233,7 @@ static bool directive(guard *g) {
     if (undef) {
         ptok n;
         if (line_next(g, &n) && n.kind == TK_IDENT) {
-            macro *m = lookup(g, n.s, n.len);
+            macro *m = lookup_tok(g, &n);
             if (m)
                 m->defined = false;
         }
