@@ -340,6 +340,8 @@ static void test_legitimate(hl_rhi_backend be) {
     HL_CHECK_EQ(st.max_if_depth, 1);
     HL_CHECK(st.expansion_tokens > 0 && st.expansion_tokens < 200);
     HL_CHECK_OK(hl__pp_guard(vs, true, NULL, &st));
+    /* include guards with "__" inside are ordinary names */
+    HL_CHECK_OK(hl__pp_guard("#ifndef MY__SHADER_H\n#define MY__SHADER_H 1\n#endif\n", false, NULL, NULL));
     /* a #define under an extension macro's condition, inside an inactive region, is fine */
     HL_CHECK_OK(hl__pp_guard("#if 0\n#ifdef GL_EXT_x\n#define A 1\n#endif\n#endif\n", false, NULL, NULL));
     /* self-reference ends (the macro is busy while its replacement is read) */

@@ -241,14 +241,11 @@ static macro *macro_get(guard *g, const char *s, uint32_t n) {
     return m;
 }
 
-/* Names a compiler may define on its own: GL_* and names with "__". */
+/* Names a compiler may define on its own: GL_* (extension macros) and __* (implementation
+ * macros). Names with "__" inside are reserved too, but no compiler defines any: an include
+ * guard like MY__SHADER_H stays an ordinary name. */
 static bool compiler_name(const char *s, uint32_t n) {
-    if (n >= 3 && memcmp(s, "GL_", 3) == 0)
-        return true;
-    for (uint32_t i = 0; i + 1 < n; i++)
-        if (s[i] == '_' && s[i + 1] == '_')
-            return true;
-    return false;
+    return n >= 2 && ((n >= 3 && memcmp(s, "GL_", 3) == 0) || (s[0] == '_' && s[1] == '_'));
 }
 
 static bool add_builtin(guard *g, const char *name, const char *value, uint8_t special) {
@@ -264,7 +261,7 @@ static bool add_builtin(guard *g, const char *name, const char *value, uint8_t s
 static bool add_builtins(guard *g) {
     /* the macros glslang (and, for GLSL ES, the GL driver) define for the target */
     bool ok = add_builtin(g, "GL_FRAGMENT_PRECISION_HIGH", "1", MAC_PLAIN) &&
-              add_builtin(g, "__LINE__", "0", MAC_LINE) && add_builtin(g, "__FILE__", "0", MAC_UNKNOWN_VALUE) &&
+              add_builtin(g, "__LINE__", "4294967295", MAC_LINE) && add_builtin(g, "__FILE__", "0", MAC_UNKNOWN_VALUE) &&
               add_builtin(g, "__VERSION__", g->vulkan ? "450" : "300", MAC_PLAIN);
     if (ok && g->vulkan)
         ok = add_builtin(g, "VULKAN", "100", MAC_PLAIN) && add_builtin(g, "GL_core_profile", "1", MAC_PLAIN);
@@ -713,6 +710,7 @@ static bool expand_text(guard *g) {
         if (g->frame_count == 1)
             g->outer = NULL;
         g->st.output_bytes += t.len + 1u;
+        g->st.output_tokens++;
         if (g->st.output_bytes > g->lim.expanded_bytes) {
             const macro *m = g->outer;
             gfail(g, HL_ERR_SHADER,

@@ -59,6 +59,7 @@ void hl__lex_free(hl__lex *lx);
 typedef struct hl__pp_stats {
     uint64_t expansion_tokens; /* against HL_SHADER_MAX_EXPANSION_TOKENS */
     uint64_t output_bytes;     /* against HL_SHADER_MAX_EXPANDED_BYTES */
+    uint64_t output_tokens;    /* so output_bytes - output_tokens is the tokens' characters */
     uint32_t defines;
     uint32_t max_macro_depth;
     uint32_t max_if_depth;
