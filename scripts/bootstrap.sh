@@ -35,7 +35,7 @@ apt-get update -q >/dev/null || die "apt-get update failed"
 base_pkgs=(build-essential cmake pkg-config git ca-certificates
   libegl-dev libgles-dev libvulkan1 libvulkan-dev
   glslang-dev glslang-tools spirv-tools libspirv-cross-c-shared-dev
-  libcjson-dev libstb-dev libcglm-dev libcmocka-dev
+  libcjson-dev libstb-dev libcglm-dev libpng-dev libjpeg62-turbo-dev
   clang libclang-rt-14-dev)
 # npm fetches Dawn; a machine that already has Node.js (e.g. from NodeSource) keeps it.
 command -v npm >/dev/null || base_pkgs+=(nodejs npm)
@@ -64,7 +64,7 @@ fi
 missing=()
 for h in /usr/include/EGL/egl.h /usr/include/GLES3/gl3.h /usr/include/glslang/Include/glslang_c_interface.h \
          /usr/include/spirv_cross/spirv_cross_c.h /usr/include/cjson/cJSON.h /usr/include/stb/stb_image.h \
-         /usr/include/cglm/cglm.h /usr/include/cmocka.h; do
+         /usr/include/cglm/cglm.h /usr/include/png.h /usr/include/jpeglib.h; do
   [ -f "$h" ] || missing+=("$h")
 done
 [ ${#missing[@]} -eq 0 ] || die "missing after install: ${missing[*]}"

@@ -3,6 +3,7 @@
  * second renderer, many shader materials. Pixels are checked with tolerance +-1 (sRGB encode;
  * NVIDIA rounds 0.5 down). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "hl_test_render.h"
 
@@ -329,6 +330,63 @@ static void render_order(void) {
     }
 }
 
+/* Several views into the output in one frame: each clears, so the last one shows, whatever
+ * the stages, cameras and fog of the views before it. */
+typedef struct views_ctx {
+    hl_stage *stages[3];
+    hl_camera *cams[3];
+    int order[3];
+} views_ctx;
+
+static hl_result record_views(hl_render_frame *f, void *user) {
+    views_ctx *c = user;
+    for (int i = 0; i < 3; i++) {
+        hl_result res = hl_render_frame_render(f, c->stages[c->order[i]], c->cams[c->order[i]]);
+        if (res) return res;
+    }
+    return HL_OK;
+}
+
+static void views_in_one_frame(void) {
+    enum { W = 16, H = 16 };
+    static const float clears[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    static const int orders[3][3] = {{0, 1, 2}, {2, 0, 1}, {1, 2, 0}};
+    hl_renderer *r = make_renderer(W, H, 1);
+    if (!r) return;
+    views_ctx c;
+    hl_geometry *g = plane(1, 1);
+    hl_material *m = basic(1, 1, 1, 1);
+    for (int i = 0; i < 3; i++) {
+        HL_CHECK_OK(hl_stage_create(&c.stages[i]));
+        hl_stage_set_clear_color(c.stages[i], (hl_color){clears[i][0], clears[i][1], clears[i][2], 1});
+        c.cams[i] = front_camera(c.stages[i]);
+        add_mesh(c.stages[i], g, m, (hl_vec3){i - 1.0f, 0, 0}); /* a white quad at a different place each */
+        if (i == 1) {
+            hl_fog fog = {0};
+            fog.mode = HL_FOG_LINEAR;
+            fog.color = (hl_color){1, 1, 1, 1};
+            fog.start = 0;
+            fog.end = 1;
+            hl_stage_set_fog(c.stages[i], &fog);
+        }
+    }
+    static uint8_t px[W * H * 4];
+    for (int o = 0; o < 3; o++) {
+        memcpy(c.order, orders[o], sizeof c.order);
+        HL_CHECK_OK(hl_renderer_render_frame(r, record_views, &c));
+        HL_CHECK_OK(hl_renderer_read_pixels(r, px, sizeof px));
+        int last = c.order[2];
+        /* a corner shows the last view's clear colour */
+        HL_CHECK_MSG(abs(px[0] - (int)(clears[last][0] * 255)) <= 1 && abs(px[1] - (int)(clears[last][1] * 255)) <= 1 &&
+                         abs(px[2] - (int)(clears[last][2] * 255)) <= 1,
+                     "order %d,%d,%d: corner %d,%d,%d", c.order[0], c.order[1], c.order[2], px[0], px[1], px[2]);
+    }
+    for (int i = 0; i < 3; i++) hl_stage_destroy(c.stages[i]);
+    hl_material_release(m);
+    hl_geometry_release(g);
+    hl_renderer_destroy(r);
+}
+
 int main(int argc, char **argv) {
     backend_of(argc, argv);
     static const uint32_t sizes[][2] = {{64, 64}, {256, 256}, {48, 96}, {96, 48}, {1, 1}};
@@ -343,5 +401,6 @@ int main(int argc, char **argv) {
     target_ownership();
     target_samples_itself();
     render_order();
+    views_in_one_frame();
     return hl_test_finish();
 }

@@ -18,6 +18,18 @@
  * Shading: colours and lights are linear; colour maps are sRGB; the output is sRGB-encoded
  * (hardware encode of the sRGB target). PBR is metallic-roughness (GGX, Smith, Schlick),
  * shadows are PCF-filtered from one depth atlas shared by directional, spot and point lights.
+ *
+ * Threading: a renderer belongs to one thread at a time, its owner: the thread that created
+ * it. Every call taking the renderer or one of its render targets must come from the owner;
+ * from any other thread it returns HL_ERR_INVALID_STATE with a message naming both threads
+ * and changes nothing (void calls do nothing and leave that message). The rule and the error
+ * are the same on both backends. To move a renderer to another thread, call
+ * hl_renderer_detach on the owner (outside hl_renderer_render_frame), then hl_renderer_attach
+ * on the new thread; detach it before its owning thread exits. A detached renderer may be
+ * destroyed from any thread. Several renderers may work on several threads at the same time,
+ * each used by its own thread. Scene objects (stages, nodes, geometries, materials, textures,
+ * cameras, lights) have no owner but are not thread-safe: use each from one thread at a time,
+ * and do not share them between renderers that run on different threads.
  */
 #ifndef HILO3D_RENDERER_H
 #define HILO3D_RENDERER_H
@@ -65,6 +77,12 @@ typedef struct hl_renderer_desc {
     const char *dawn_library_path; /* default: $HL_DAWN_LIBRARY, else the bootstrap location */
     hl_render_event_fn before_render, after_render;
     void *event_user;
+    /* How long any call waits for the GPU before it returns HL_ERR_TIMEOUT: read_pixels and
+     * target reads, wait_idle, a render that finds too many frames in flight, creation, and the
+     * wait in hl_renderer_destroy (which then releases everything anyway). 0 = 10000 ms;
+     * UINT32_MAX = no limit. A timeout changes nothing: the frame stays queued and a later call
+     * succeeds once the GPU has finished it (a shader that loops for ever never finishes). */
+    uint32_t wait_timeout_ms;
 } hl_renderer_desc;
 
 /* desc may be NULL: all defaults. */
@@ -83,8 +101,14 @@ hl_result hl_renderer_render(hl_renderer *r, hl_stage *stage, hl_camera *camera)
 /* Reads the output as RGBA8 (width * height * 4 bytes, row 0 = top, sRGB-encoded) into rgba,
  * which holds `size` bytes: a smaller buffer is HL_ERR_VALIDATION (nothing written). */
 hl_result hl_renderer_read_pixels(hl_renderer *r, uint8_t *rgba, size_t size);
-/* Waits for every submitted frame. */
+/* Waits for every submitted frame (at most wait_timeout_ms: then HL_ERR_TIMEOUT). */
 hl_result hl_renderer_wait_idle(hl_renderer *r);
+/* Thread hand-over (see "Threading" above): detach on the owning thread (not inside
+ * hl_renderer_render_frame); the renderer then has no owner until a thread calls attach and
+ * becomes its owner. attach on the owner itself is HL_OK without effect; while another thread
+ * owns the renderer it is HL_ERR_INVALID_STATE. */
+hl_result hl_renderer_detach(hl_renderer *r);
+hl_result hl_renderer_attach(hl_renderer *r);
 
 /* ---- render targets -------------------------------------------------------------------------- */
 typedef enum hl_target_format {

@@ -95,6 +95,7 @@ hl_result hl_scene_demo_create(float aspect, hl_scene_demo *out) {
     hl_texture_desc td = {0};
     td.width = td.height = 64;
     td.pixels = px;
+    td.pixels_size = sizeof px;
     td.label = "checker";
     DEMO_TRY(hl_texture_create(&td, &checker));
     hl_pbr_material_desc bd = {0};

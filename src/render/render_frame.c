@@ -286,6 +286,12 @@ static int sort_cmp(const void *a, const void *b) {
     return x->key < y->key ? -1 : x->key > y->key ? 1 : (x->index < y->index ? -1 : x->index > y->index);
 }
 
+/* Instancing is a hint: meshes with shader materials (whose shaders read no instance inputs)
+ * are drawn one by one. */
+static bool draws_instanced(hl_mesh *m) {
+    return hl_mesh_instanced(m) && hl_material_get_kind(hl_mesh_material(m)) != HL_MATERIAL_SHADER;
+}
+
 /* Builds one draw (mesh, or an instanced batch starting at instance `first`). */
 static hl_result build_draw(hl_renderer *r, const hl__view *v, hl_mesh *mesh, uint32_t instances, uint32_t first,
                             hl__draw *out) {
@@ -295,9 +301,6 @@ static hl_result build_draw(hl_renderer *r, const hl__view *v, hl_mesh *mesh, ui
     const hl_geometry_layout *l = hl_geometry_get_layout(geo);
     const hl_material_variant *var = hl_material_get_variant(mat);
     bool instanced = instances > 0;
-    if (var->kind == HL_MATERIAL_SHADER && instanced)
-        return hl__fail(HL_ERR_UNSUPPORTED, "renderer: mesh '%s': shader materials are not instanced",
-                        hl_node_name(hl_mesh_node(mesh)));
     hl__gpu_material *gm;
     hl_result res = hl__gpu_material_get(r, mat, &gm);
     if (res) return res;
@@ -625,7 +628,7 @@ static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
     v->draw_first = r->draw_count;
     uint32_t ninst = 0;
     for (uint32_t i = 0; i < visible; i++)
-        if (hl_mesh_instanced(meshes[r->order[i]])) ninst++;
+        if (draws_instanced(meshes[r->order[i]])) ninst++;
     sort_item *inst = NULL;
     if (ninst) {
         if (!hl__reserve((void **)&r->instance_data, &r->instance_data_capacity, (r->instance_count + ninst) * 16u,
@@ -636,7 +639,7 @@ static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
         uint32_t k = 0;
         for (uint32_t i = 0; i < visible; i++) {
             hl_mesh *m = meshes[r->order[i]];
-            if (!hl_mesh_instanced(m)) continue;
+            if (!draws_instanced(m)) continue;
             /* the key only groups; batches are split on exact (geometry, material) below */
             uint64_t key = hl__hash_mix((uint64_t)(uintptr_t)hl_mesh_geometry(m)) ^ (uint64_t)(uintptr_t)hl_mesh_material(m);
             inst[k++] = (sort_item){key, r->order[i]};
@@ -646,7 +649,7 @@ static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
     hl_result res = HL_OK;
     for (uint32_t i = 0; i < visible && !res; i++) {
         hl_mesh *m = meshes[r->order[i]];
-        if (hl_mesh_instanced(m)) continue;
+        if (draws_instanced(m)) continue;
         res = build_draw(r, v, m, 0, 0, &r->draws[r->draw_count]);
         if (!res) r->draw_count++;
     }

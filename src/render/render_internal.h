@@ -162,6 +162,7 @@ typedef struct hl__program {
     hl_rhi_pipeline_layout layout;
     int32_t location[HL_ATTR_COUNT + 4]; /* vertex input locations by semantic, then instance 0..3; -1 absent */
     uint32_t empty_groups; /* bit g: the program uses nothing in group g (shader materials) */
+    uint32_t output_mask;  /* bit i: the fragment shader writes colour attachment i */
 } hl__program;
 
 /* Everything that shapes a pipeline, compared whole (the struct is zeroed before filling). */

@@ -146,6 +146,8 @@ static hl_result engine_program_create(hl_renderer *r, hl__program *p) {
 
 hl_result hl__program_layouts(hl_renderer *r, hl__program *p, uint32_t group_count, const char *label) {
     hl_result res = HL_OK;
+    for (uint32_t i = 0; i < p->prog.reflection.output_count; i++)
+        if (p->prog.reflection.outputs[i].location < 32) p->output_mask |= 1u << p->prog.reflection.outputs[i].location;
     memset(p->entries, 0, sizeof p->entries); /* padding too: entries are compared with memcmp */
     for (uint32_t g = 0; !res && g < group_count; g++) {
         hl_rhi_bind_group_layout_entry *e = p->entries[g];
@@ -271,6 +273,9 @@ static hl_result pipeline_create(hl_renderer *r, const hl__program *p, const hl_
     memset(ct, 0, sizeof ct);
     for (uint32_t i = 0; i < k->color_count; i++) {
         ct[i].format = (hl_rhi_format)k->color_formats[i];
+        /* an attachment the fragment shader writes nothing to keeps its contents (same on both
+           backends; WebGPU requires it) */
+        ct[i].write_none = !(p->output_mask & (1u << i));
         if (k->blend && i == 0) {
             ct[i].blend_enabled = true;
             ct[i].color = (hl_rhi_blend_component){HL_RHI_BLEND_SRC_ALPHA, HL_RHI_BLEND_ONE_MINUS_SRC_ALPHA, 0};
@@ -288,7 +293,7 @@ static hl_result pipeline_create(hl_renderer *r, const hl__program *p, const hl_
     d.depth_stencil.format = (hl_rhi_format)k->depth_format;
     d.depth_stencil.depth_write = k->depth_write;
     d.depth_stencil.depth_compare = k->depth_test ? HL_RHI_COMPARE_LESS_EQUAL : HL_RHI_COMPARE_ALWAYS;
-    if (k->shadow) {
+    if (k->shadow && d.topology == HL_RHI_TOPOLOGY_TRIANGLE_LIST) { /* WebGPU: no bias for points and lines */
         d.depth_stencil.depth_bias = 2;
         d.depth_stencil.depth_bias_slope_scale = 2.0f;
     }

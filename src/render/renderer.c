@@ -120,6 +120,13 @@ static hl_result target_create(hl_renderer *r, const hl_render_target_desc *desc
 }
 
 hl_result hl_render_target_create(hl_renderer *r, const hl_render_target_desc *desc, hl_render_target **out) {
+    if (r) {
+        hl_result res = hl_rhi_device_check_thread(r->dev, "hl_render_target_create");
+        if (res) {
+            if (out) *out = NULL;
+            return res;
+        }
+    }
     return target_create(r, desc, out);
 }
 
@@ -127,6 +134,8 @@ hl_result hl_render_target_create(hl_renderer *r, const hl_render_target_desc *d
  * t (objects of another renderer are refused before anything is touched). */
 static hl_result target_check(const hl_renderer *r, const hl_render_target *t, const char *fn) {
     if (!r || !t) return hl__fail(HL_ERR_VALIDATION, "%s: %s is NULL", fn, r ? "the target" : "the renderer");
+    hl_result res = hl_rhi_device_check_thread(r->dev, fn); /* before reading any renderer state */
+    if (res) return res;
     for (const hl_render_target *it = r->targets; it; it = it->next_target)
         if (it == t) return HL_OK;
     return hl__fail(HL_ERR_VALIDATION, "%s: the target was not created by this renderer (or was destroyed)", fn);
@@ -250,6 +259,7 @@ hl_result hl_render_target_read(hl_renderer *r, hl_render_target *t, uint32_t in
 
 hl_texture *hl_render_target_texture(hl_render_target *t, uint32_t index) {
     if (!t || index >= t->desc.color_count) return NULL;
+    if (hl_rhi_device_check_thread(t->r->dev, "hl_render_target_texture")) return NULL;
     if (t->scene_tex[index]) return t->scene_tex[index];
     hl_renderer *r = t->r;
     /* A 1x1 stand-in: the renderer maps this texture to the attachment, never uploads it. */
@@ -337,14 +347,21 @@ hl_result hl_renderer_create(const hl_renderer_desc *desc, hl_renderer **out) {
 
 void hl_renderer_destroy(hl_renderer *r) {
     if (!r) return;
-    if (r->dev) hl_rhi_device_wait_idle(r->dev);
+    if (r->dev) {
+        /* the owner, or any thread once detached (it takes the renderer over); another
+           thread's renderer is left untouched with an HL_ERR_INVALID_STATE message */
+        if (hl_rhi_device_attach(r->dev)) return;
+        /* a GPU that did not finish within the timeout: the rest of the teardown waits no more
+           (the RHI releases what it can) */
+        if (hl_rhi_device_wait_idle(r->dev) == HL_ERR_TIMEOUT) hl_rhi_device_set_wait_timeout(r->dev, 1);
+    }
     if (r->graph) hl_graph_destroy(r->graph);
     while (r->targets) target_free(r, r->targets); /* the output and every target the app kept */
     if (r->dev) {
         hl__render_release_retired(r);
         hl__render_ubufs_free(r);
+        hl__render_resources_free(r); /* material mirrors first: they hold uses of programs */
         hl__render_programs_free(r);
-        hl__render_resources_free(r);
     }
     hl__free(r->draws);
     hl__free(r->order);
@@ -394,6 +411,17 @@ const hl_render_stats *hl_renderer_stats(const hl_renderer *r) {
 hl_result hl_renderer_wait_idle(hl_renderer *r) {
     if (!r) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_wait_idle: r is NULL");
     return hl_rhi_device_wait_idle(r->dev);
+}
+
+hl_result hl_renderer_detach(hl_renderer *r) {
+    if (!r) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_detach: r is NULL");
+    if (r->in_frame) return hl__fail(HL_ERR_INVALID_STATE, "hl_renderer_detach: inside hl_renderer_render_frame");
+    return hl_rhi_device_detach(r->dev);
+}
+
+hl_result hl_renderer_attach(hl_renderer *r) {
+    if (!r) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_attach: r is NULL");
+    return hl_rhi_device_attach(r->dev);
 }
 
 hl_result hl_renderer_read_pixels(hl_renderer *r, uint8_t *rgba, size_t size) {
@@ -501,6 +529,8 @@ hl_result hl_renderer_render(hl_renderer *r, hl_stage *stage, hl_camera *camera)
 
 hl_result hl_renderer_render_frame(hl_renderer *r, hl_render_frame_fn fn, void *user) {
     if (!r || !fn) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_render_frame: %s is NULL", r ? "fn" : "r");
+    hl_result check = hl_rhi_device_check_thread(r->dev, "hl_renderer_render_frame");
+    if (check) return check;
     if (r->in_frame) return hl__fail(HL_ERR_INVALID_STATE, "hl_renderer_render_frame: already inside a frame");
     uint64_t t0 = now_ns();
     frame_begin(r);

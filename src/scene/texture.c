@@ -106,8 +106,8 @@ static hl_result hl__texture_make(const char *fn, const hl_texture_desc *desc, u
     t->info.mip_levels = hl__mip_levels(w, h, t->info.mipmaps);
     t->info.color_space = d.color_space == HL_COLOR_SPACE_DEFAULT ? HL_COLOR_SPACE_SRGB : d.color_space;
     t->info.sampler = hl__sampler_defaults(&d.sampler);
-    t->revision = 1;
-    t->sampler_revision = 1;
+    t->revision = hl__next_revision();
+    t->sampler_revision = hl__next_revision();
     *out = t;
     return HL_OK;
 }
@@ -266,7 +266,7 @@ hl_result hl_texture_set_pixels(hl_texture *t, uint32_t width, uint32_t height, 
         t->info.mip_levels = hl__mip_levels(width, height, t->info.mipmaps);
     }
     memcpy(t->pixels, pixels, bytes);
-    t->revision++;
+    t->revision = hl__next_revision();
     return HL_OK;
 }
 
@@ -277,7 +277,7 @@ hl_result hl_texture_set_sampler(hl_texture *t, const hl_sampler_desc *sampler) 
     if (r) return r;
     if (memcmp(&s, &t->info.sampler, sizeof s) == 0) return HL_OK;
     t->info.sampler = s;
-    t->sampler_revision++;
+    t->sampler_revision = hl__next_revision();
     return HL_OK;
 }
 
