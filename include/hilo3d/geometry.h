@@ -133,6 +133,9 @@ typedef struct hl_geometry hl_geometry;
 hl_result hl_geometry_create(const hl_geometry_desc *desc, hl_geometry **out);
 void hl_geometry_retain(hl_geometry *g);
 void hl_geometry_release(hl_geometry *g); /* NULL is a no-op */
+/* References held (the creator's, and those of meshes, materials and renderers that use it);
+ * 0 for NULL. A renderer releases its GPU copy once only its own reference is left. */
+uint32_t hl_geometry_ref_count(const hl_geometry *g);
 
 /* ---- generators (all indexed, with POSITION, NORMAL, TEXCOORD_0, TANGENT; centred at the
  * origin; UINT16 indices when they fit). Zero fields take the defaults listed. ---- */

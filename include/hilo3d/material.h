@@ -175,6 +175,9 @@ hl_result hl_material_create_pbr(const hl_pbr_material_desc *desc, hl_material *
 hl_result hl_material_create_shader(const hl_shader_material_desc *desc, hl_material **out);
 void hl_material_retain(hl_material *m);
 void hl_material_release(hl_material *m); /* NULL is a no-op */
+/* References held (the creator's, and those of meshes, materials and renderers that use it);
+ * 0 for NULL. A renderer releases its GPU copy once only its own reference is left. */
+uint32_t hl_material_ref_count(const hl_material *m);
 
 /* ---- setters (HL_ERR_VALIDATION when the kind has no such property) ---- */
 hl_result hl_material_set_color(hl_material *m, hl_color c);                         /* basic, PBR */

@@ -65,10 +65,12 @@ typedef void (*hl_render_event_fn)(hl_renderer *r, uint64_t frame_index, void *u
 /* Zero = defaults: backend AUTO, 640 x 480, sample_count 4, shadow atlas 2048.
  *
  * Caches: the renderer keeps GPU mirrors of the scene objects it draws (geometry, textures,
- * materials, uniform buffers, per-mesh slots), releasing those unused for 120 frames; shader
- * programs and pipelines unused for 60 frames are released too (a shader material's program
- * stays while the material's mirror does). So what the caches hold is bounded by what the
- * last frames drew, and the RHI's device cache bounds the native pipelines underneath. */
+ * materials, uniform buffers, per-mesh slots). A mirror goes at the end of the first frame in
+ * which the renderer holds the last reference to its object (the application released it and
+ * no mesh or material uses it), or after 120 frames unused. Shader programs and pipelines
+ * unused for 60 frames are released too (a shader material's program stays while the
+ * material's mirror does). So the caches hold what the last frames drew and what the
+ * application still holds, and the RHI's device cache bounds the native pipelines underneath. */
 typedef struct hl_renderer_desc {
     hl_backend backend;
     uint32_t width, height;

@@ -123,6 +123,9 @@ hl_result hl_texture_load_memory(const void *data, size_t size, const hl_texture
 hl_result hl_texture_load_file(const char *path, const hl_texture_desc *desc, hl_texture **out);
 void hl_texture_retain(hl_texture *t);
 void hl_texture_release(hl_texture *t); /* NULL is a no-op */
+/* References held (the creator's, and those of meshes, materials and renderers that use it);
+ * 0 for NULL. A renderer releases its GPU copy once only its own reference is left. */
+uint32_t hl_texture_ref_count(const hl_texture *t);
 
 /* Replaces the whole content (and size when width/height differ); bumps the revision.
  * pixels: width * height * 4 bytes of RGBA8; pixels_size: the bytes readable at pixels (at least

@@ -53,6 +53,9 @@ typedef struct hl_uniform_buffer hl_uniform_buffer;
 hl_result hl_uniform_buffer_create(hl_std140_layout *layout, hl_uniform_buffer **out);
 void hl_uniform_buffer_retain(hl_uniform_buffer *ub);
 void hl_uniform_buffer_release(hl_uniform_buffer *ub); /* NULL is a no-op */
+/* References held (the creator's, and those of meshes, materials and renderers that use it);
+ * 0 for NULL. A renderer releases its GPU copy once only its own reference is left. */
+uint32_t hl_uniform_buffer_ref_count(const hl_uniform_buffer *ub);
 /* values: value_count tightly packed 4-byte scalars (see std140.h; value_count * 4 bytes are
  * read), exactly the member's full scalar count. HL_ERR_NOT_FOUND for an unknown name,
  * HL_ERR_VALIDATION for a wrong count. */

@@ -395,7 +395,9 @@ hl_result hl__shader_material_program(hl_renderer *r, hl_material *m, hl__gpu_ma
 hl_result hl__shader_material_group(hl_renderer *r, hl_material *m, const hl__program *p, hl__gpu_material *gm);
 hl_result hl__empty_group(hl_renderer *r, const hl__program *p, uint32_t g, hl_rhi_bind_group *out);
 void hl__render_ubufs_free(hl_renderer *r);
-void hl__render_ubufs_evict(hl_renderer *r, uint64_t unused_before); /* mirrors last used before that frame */
+/* Releases uniform-buffer mirrors last used before that frame or whose buffer only the mirror
+ * still references. */
+void hl__render_ubufs_evict(hl_renderer *r, uint64_t unused_before);
 enum {
     HL__DEF_HAS_NORMAL = 1u << 0,
     HL__DEF_HAS_TANGENT = 1u << 1,

@@ -627,27 +627,40 @@ hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *mesh, hl__gpu_mesh **
     return HL_OK;
 }
 
-/* Releases mirrors unused for 120 frames. */
+/* Releases mirrors at the end of a frame (the RHI defers the native objects past the
+ * submissions that use them): every frame those whose scene object only the mirror still
+ * references (the application released it and nothing else holds it: no draw can name it
+ * again), and every 60 frames those unused for 120 frames. Materials go first: releasing one
+ * drops its references to textures and uniform buffers, whose mirrors then go in the same pass. */
 void hl__render_evict(hl_renderer *r) {
-    if (r->frame_serial % 60u) return;
-    uint64_t old = r->frame_serial > 120 ? r->frame_serial - 120 : 0;
-    for (uint32_t i = 0; i < r->mesh_count; i++) {
-        hl__gpu_mesh *m = r->meshes[i];
-        if (!m || m->last_frame >= old) continue;
-        hl__ptr_map_remove(&r->mesh_map, m->mesh);
-        hl__free(m->prepared);
-        if (hl__reserve((void **)&r->free_object_slots, &r->free_object_capacity, r->free_object_count + 1,
-                        sizeof(uint32_t)))
-            r->free_object_slots[r->free_object_count++] = m->slot;
-        hl__record_clear((void **)r->meshes, i, &r->mesh_hint);
+    bool aged = r->frame_serial % 60u == 0;
+    uint64_t old = aged && r->frame_serial > 120 ? r->frame_serial - 120 : 0;
+    if (aged) {
+        for (uint32_t i = 0; i < r->mesh_count; i++) {
+            hl__gpu_mesh *m = r->meshes[i];
+            if (!m || m->last_frame >= old) continue;
+            hl__ptr_map_remove(&r->mesh_map, m->mesh);
+            hl__free(m->prepared);
+            if (hl__reserve((void **)&r->free_object_slots, &r->free_object_capacity, r->free_object_count + 1,
+                            sizeof(uint32_t)))
+                r->free_object_slots[r->free_object_count++] = m->slot;
+            hl__record_clear((void **)r->meshes, i, &r->mesh_hint);
+        }
     }
-    for (uint32_t i = 0; i < r->material_count; i++)
-        if (r->materials[i] && r->materials[i]->last_frame < old) gpu_material_release(r, i);
-    for (uint32_t i = 0; i < r->geometry_count; i++)
-        if (r->geometries[i] && r->geometries[i]->last_frame < old) gpu_geometry_release(r, i);
-    for (uint32_t i = 0; i < r->texture_count; i++)
-        if (r->textures[i] && !r->textures[i]->target && r->textures[i]->last_frame < old) hl__gpu_texture_release(r, i);
+    for (uint32_t i = 0; i < r->material_count; i++) {
+        hl__gpu_material *m = r->materials[i];
+        if (m && (m->last_frame < old || hl_material_ref_count(m->material) == 1)) gpu_material_release(r, i);
+    }
     hl__render_ubufs_evict(r, old);
+    for (uint32_t i = 0; i < r->texture_count; i++) {
+        hl__gpu_texture *t = r->textures[i];
+        if (t && !t->target && (t->last_frame < old || hl_texture_ref_count(t->texture) == 1))
+            hl__gpu_texture_release(r, i);
+    }
+    for (uint32_t i = 0; i < r->geometry_count; i++) {
+        hl__gpu_geometry *g = r->geometries[i];
+        if (g && (g->last_frame < old || hl_geometry_ref_count(g->geometry) == 1)) gpu_geometry_release(r, i);
+    }
 }
 
 void hl__render_release_retired(hl_renderer *r) {

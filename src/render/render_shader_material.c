@@ -62,8 +62,10 @@ static void ubuf_release(hl_renderer *r, uint32_t i) {
 }
 
 void hl__render_ubufs_evict(hl_renderer *r, uint64_t unused_before) {
-    for (uint32_t i = 0; i < r->ubuf_count; i++)
-        if (r->ubufs[i] && r->ubufs[i]->last_frame < unused_before) ubuf_release(r, i);
+    for (uint32_t i = 0; i < r->ubuf_count; i++) {
+        hl__gpu_ubuf *g = r->ubufs[i];
+        if (g && (g->last_frame < unused_before || hl_uniform_buffer_ref_count(g->ub) == 1)) ubuf_release(r, i);
+    }
 }
 
 void hl__render_ubufs_free(hl_renderer *r) {

@@ -501,9 +501,9 @@ static hl_result frame_finish(hl_renderer *r, hl_result res) {
         r->stats.pipeline_switches = rs->pipeline_switches - pipe0;
         r->stats.bind_group_switches = rs->bind_group_switches - bg0;
         r->stats.frame_index++;
-        hl__render_evict(r);
     }
     hl__render_release_retired(r);
+    hl__render_evict(r);
     hl__render_programs_evict(r);
     count_live(r);
     if (!res && r->desc.after_render) r->desc.after_render(r, r->stats.frame_index, r->desc.event_user);

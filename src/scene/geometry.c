@@ -410,3 +410,5 @@ void hl_geometry_clear_dirty(hl_geometry *g) {
         g->dirty[b] = (hl_dirty_range){0, 0};
     }
 }
+
+uint32_t hl_geometry_ref_count(const hl_geometry *g) { return g ? g->refs : 0; }

@@ -520,3 +520,5 @@ const hl_material_texture *hl_material_shader_textures(const hl_material *m, uin
     if (count) *count = m ? m->named_texture_count : 0;
     return m ? m->named_textures : NULL;
 }
+
+uint32_t hl_material_ref_count(const hl_material *m) { return m ? m->refs : 0; }

@@ -286,3 +286,5 @@ const uint8_t *hl_texture_pixels(const hl_texture *t) { return t ? t->pixels : N
 uint64_t hl_texture_revision(const hl_texture *t) { return t ? t->revision : 0; }
 uint64_t hl_texture_sampler_revision(const hl_texture *t) { return t ? t->sampler_revision : 0; }
 const char *hl_texture_label(const hl_texture *t) { return t && t->label ? t->label : ""; }
+
+uint32_t hl_texture_ref_count(const hl_texture *t) { return t ? t->refs : 0; }

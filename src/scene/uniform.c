@@ -229,3 +229,5 @@ void hl_uniform_block_bindings_reset(void) {
     memset(hl__block_names, 0, sizeof hl__block_names);
     hl__block_count = 0;
 }
+
+uint32_t hl_uniform_buffer_ref_count(const hl_uniform_buffer *ub) { return ub ? ub->refs : 0; }
