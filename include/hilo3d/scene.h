@@ -143,7 +143,7 @@ hl_color hl_stage_clear_color(const hl_stage *s);
 /* ---- meshes --------------------------------------------------------------------------------
  * geometry and material: required, retained (the mesh holds a reference).
  * instanced: meshes with the same geometry and material that are all instanced may be drawn
- * as one instanced draw. cast_shadows / receive_shadows: default off. */
+ * as one instanced draw (a hint: meshes with shader materials are drawn one by one). cast_shadows / receive_shadows: default off. */
 typedef struct hl_mesh_desc {
     hl_geometry *geometry;
     hl_material *material;
