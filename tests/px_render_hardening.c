@@ -4,6 +4,7 @@
  * NVIDIA rounds 0.5 down). */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hl_test_render.h"
 
@@ -389,6 +390,147 @@ static void views_in_one_frame(void) {
     hl_renderer_destroy(r);
 }
 
+/* A shader material that loops `n` times per pixel (n from a uniform): with a short wait
+ * timeout, reading the output back returns HL_ERR_TIMEOUT instead of waiting for ever (n * 1000
+ * iterations: a shader that never ends would not let the test end either); the
+ * renderer stays usable, and once the GPU is done the pixels are right. */
+static const char *k_loop_fs = "#version 300 es\nprecision highp float;\nin vec4 v_tint;\n"
+                               "layout(std140) uniform HardeningLoop { vec4 loop; };\n"
+                               "layout(location = 0) out vec4 outColor;\n"
+                               "void main() {\n"
+                               "    float acc = 0.0;\n"
+                               "    int n = int(loop.x);\n"
+                               /* nested: llvmpipe caps each loop at 65535 iterations */
+                               "    for (int i = 0; i < n; i++)\n"
+                               "        for (int j = 0; j < 1000; j++) acc = fract(acc * 1.0001 + 0.37);\n"
+                               "    outColor = vec4(v_tint.rgb, 1.0) + vec4(acc * 1e-30);\n"
+                               "}\n";
+
+static double now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+static void long_shader_times_out(void) {
+    enum { W = 32, H = 32 };
+    hl_renderer_desc rd = {0};
+    rd.backend = hl_test_render_backend;
+    rd.width = W;
+    rd.height = H;
+    rd.sample_count = 1;
+    rd.wait_timeout_ms = 200;
+    hl_renderer *r = NULL;
+    HL_CHECK_OK(hl_renderer_create(&rd, &r));
+    if (!r) return;
+    HL_CHECK_OK(hl_register_uniform_block_binding("HardeningBlock", NULL));
+    HL_CHECK_OK(hl_register_uniform_block_binding("HardeningLoop", NULL));
+    hl_uniform_buffer *tint = tint_buffer(0.6f, 0.8f, 1.0f);
+    hl_std140_entry e[1] = {{"loop", HL_STD140_VEC4, 0}};
+    hl_std140_layout *l = NULL;
+    HL_CHECK_OK(hl_std140_layout_create(e, 1, &l));
+    hl_uniform_buffer *loop = NULL;
+    HL_CHECK_OK(hl_uniform_buffer_create(l, &loop));
+    hl_std140_layout_release(l);
+    static hl_material_attribute a = {"a_position", HL_ATTR_POSITION};
+    hl_material_uniform_block blk[2] = {{"HardeningBlock", tint}, {"HardeningLoop", loop}};
+    hl_shader_material_desc sd = {0};
+    sd.vs = k_vs;
+    sd.fs = k_loop_fs;
+    sd.attributes = &a;
+    sd.attribute_count = 1;
+    sd.uniform_blocks = blk;
+    sd.uniform_block_count = 2;
+    sd.label = "long loop";
+    hl_material *m = NULL;
+    HL_CHECK_OK(hl_material_create_shader(&sd, &m));
+    hl_stage *s = NULL;
+    HL_CHECK_OK(hl_stage_create(&s));
+    hl_camera *cam = front_camera(s);
+    hl_geometry *quad = plane(2, 2);
+    add_mesh(s, quad, m, (hl_vec3){0, 0, 0});
+    static uint8_t px[W * H * 4];
+    /* calibrate: the GPU time grows linearly with the loop count (a first frame compiles) */
+    float n = 1;
+    double ms = 0;
+    for (int i = 0; i < 16 && ms < 200; i++) {
+        float v[4] = {n, 0, 0, 0};
+        HL_CHECK_OK(hl_uniform_buffer_set(loop, "loop", v, 4));
+        double t0 = now_ms();
+        HL_CHECK_OK(hl_renderer_render(r, s, cam));
+        while (hl_renderer_wait_idle(r) == HL_ERR_TIMEOUT && now_ms() - t0 < 60000) {
+        }
+        ms = i ? now_ms() - t0 : 0;
+        n = i ? n * 4 : 4;
+    }
+    n /= 4; /* the count the last frame ran */
+    float long_n = n * (float)(2500.0 / (ms > 1 ? ms : 1)); /* about 2.5 s of GPU time */
+    printf("timeout: %.0f iterations took %.0f ms; the long frame runs %.0f\n", n, ms, long_n);
+    float v[4] = {long_n, 0, 0, 0};
+    HL_CHECK_OK(hl_uniform_buffer_set(loop, "loop", v, 4));
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    double t0 = now_ms();
+    hl_result res = hl_renderer_read_pixels(r, px, sizeof px);
+    double waited = now_ms() - t0;
+    HL_CHECK_MSG(res == HL_ERR_TIMEOUT, "read_pixels during a long frame: %s after %.0f ms (%s)", hl_result_name(res), waited,
+                 hl_last_error());
+    HL_CHECK_MSG(waited < 2000, "read_pixels waited %.0f ms with a 200 ms timeout", waited);
+    /* the GPU finishes: waits succeed again and the frame's pixels are right */
+    double start = now_ms();
+    while ((res = hl_renderer_wait_idle(r)) == HL_ERR_TIMEOUT && now_ms() - start < 60000) {
+    }
+    HL_CHECK_OK(res);
+    HL_CHECK_OK(hl_renderer_read_pixels(r, px, sizeof px));
+    HL_CHECK_PIXEL(px + ((H / 2) * W + W / 2) * 4, srgb_byte(0.6f), srgb_byte(0.8f), 255, 255, 1);
+    hl_stage_destroy(s);
+    hl_material_release(m);
+    hl_geometry_release(quad);
+    hl_uniform_buffer_release(tint);
+    hl_uniform_buffer_release(loop);
+    hl_renderer_destroy(r);
+}
+
+/* A macro bomb in a shader material: refused quickly with HL_ERR_SHADER before any compiler
+ * (ours, glslang or the GL driver) runs, the same on both backends. */
+static void macro_bomb_refused(void) {
+    hl_renderer *r = make_renderer(8, 8, 1);
+    if (!r) return;
+    char fs[2048];
+    int n = snprintf(fs, sizeof fs, "#version 300 es\nprecision highp float;\n#define A0 x x x x x x x x\n");
+    for (int i = 1; i < 12; i++)
+        n += snprintf(fs + n, sizeof fs - (size_t)n, "#define A%d A%d A%d A%d A%d A%d A%d A%d A%d\n", i, i - 1, i - 1, i - 1,
+                      i - 1, i - 1, i - 1, i - 1, i - 1);
+    snprintf(fs + n, sizeof fs - (size_t)n,
+             "in vec4 v_tint; layout(location = 0) out vec4 outColor;\nvoid main() { float x = 1.0; outColor = vec4(A11); }\n");
+    HL_CHECK_OK(hl_register_uniform_block_binding("HardeningBlock", NULL));
+    hl_uniform_buffer *ub = tint_buffer(1, 1, 1);
+    static hl_material_attribute a = {"a_position", HL_ATTR_POSITION};
+    hl_material_uniform_block blk = {"HardeningBlock", ub};
+    hl_shader_material_desc sd = {0};
+    sd.vs = k_vs;
+    sd.fs = fs;
+    sd.attributes = &a;
+    sd.attribute_count = 1;
+    sd.uniform_blocks = &blk;
+    sd.uniform_block_count = 1;
+    hl_material *m = NULL;
+    HL_CHECK_OK(hl_material_create_shader(&sd, &m));
+    hl_stage *s = NULL;
+    HL_CHECK_OK(hl_stage_create(&s));
+    hl_camera *cam = front_camera(s);
+    hl_geometry *quad = plane(2, 2);
+    add_mesh(s, quad, m, (hl_vec3){0, 0, 0});
+    double t0 = now_ms();
+    HL_CHECK_RESULT(hl_renderer_render(r, s, cam), HL_ERR_SHADER);
+    double ms = now_ms() - t0;
+    HL_CHECK_MSG(ms < 2000, "the macro bomb took %.0f ms to refuse", ms);
+    hl_stage_destroy(s);
+    hl_material_release(m);
+    hl_geometry_release(quad);
+    hl_uniform_buffer_release(ub);
+    hl_renderer_destroy(r);
+}
+
 int main(int argc, char **argv) {
     backend_of(argc, argv);
     static const uint32_t sizes[][2] = {{64, 64}, {256, 256}, {48, 96}, {96, 48}, {1, 1}};
@@ -404,5 +546,7 @@ int main(int argc, char **argv) {
     target_samples_itself();
     render_order();
     views_in_one_frame();
+    macro_bomb_refused();
+    long_shader_times_out();
     return hl_test_finish();
 }
