@@ -464,6 +464,13 @@ static void long_shader_times_out(void) {
         n = i ? n * 4 : 4;
     }
     n /= 4; /* the count the last frame ran */
+    for (int i = 0; i < 3; i++) { /* the fastest of a few: a loaded machine inflates one measurement */
+        double t0 = now_ms();
+        HL_CHECK_OK(hl_renderer_render(r, s, cam));
+        while (hl_renderer_wait_idle(r) == HL_ERR_TIMEOUT && now_ms() - t0 < 60000) {
+        }
+        if (now_ms() - t0 < ms) ms = now_ms() - t0;
+    }
     float long_n = n * (float)(2500.0 / (ms > 1 ? ms : 1)); /* about 2.5 s of GPU time */
     printf("timeout: %.0f iterations took %.0f ms; the long frame runs %.0f\n", n, ms, long_n);
     float v[4] = {long_n, 0, 0, 0};

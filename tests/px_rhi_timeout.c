@@ -120,7 +120,8 @@ static void check_pixels(rig *g, uint32_t iterations, uint32_t seed) {
     HL_CHECK_PIXEL(img + ((H - 1) * W + W - 1) * 4, r, gg, b, 255, 0);
 }
 
-/* Grows the loop count until one frame takes >= 150 ms, then scales it to LONG_FRAME_MS. */
+/* Grows the loop count until one frame takes >= 150 ms, then scales the fastest of a few such
+ * frames to LONG_FRAME_MS. */
 static uint32_t calibrate(rig *g) {
     uint32_t n = 1u << 14;
     double ms = 0;
@@ -131,6 +132,15 @@ static uint32_t calibrate(rig *g) {
         ms = (double)(now_ns() - t0) / 1e6;
         if (ms >= 150.0 || n >= (1u << 30)) break;
         n *= ms < 20.0 ? 8u : 2u;
+    }
+    /* a loaded machine (2 cores, tests in parallel) inflates a single measurement, which would
+       make the long frame too short: take the fastest of a few */
+    for (int i = 0; i < 3; i++) {
+        uint64_t t0 = now_ns();
+        hl_rhi_submission s = submit(g, n, 1u);
+        HL_CHECK_OK(hl_rhi_submission_wait(g->dev, s, 60ull * 1000000000u));
+        double again = (double)(now_ns() - t0) / 1e6;
+        if (again < ms) ms = again;
     }
     check_pixels(g, n, 1u); /* the shader computes what the CPU does */
     double want = (double)n * LONG_FRAME_MS / ms;
