@@ -49,10 +49,6 @@ typedef struct hl__pipeline_layout_key {
     uint32_t group_cache[HL_RHI_MAX_BIND_GROUPS];
 } hl__pipeline_layout_key;
 
-static inline const hl__cache_entry *hl__cache_at(const hl_rhi_device *dev, uint32_t index) {
-    return &dev->cache[index];
-}
-
 /* ---- device.c -------------------------------------------------------------------------------- */
 /* Common prologue of every call: device present and not lost. */
 hl_result hl__check_device(const hl_rhi_device *dev, const char *fn);
@@ -73,8 +69,6 @@ hl_result hl__wait_idle(hl_rhi_device *dev, const char *fn);
 hl_result hl__update_completed(hl_rhi_device *dev);
 /* Releases a retired (zombie) object slot: backend destroy, references, slot freed. */
 void hl__release_slot(hl_rhi_device *dev, uint8_t pool, uint32_t slot);
-/* Serial that a use now would get: the open frame's, else 0 (not in flight). */
-static inline uint64_t hl__current_serial(const hl_rhi_device *dev) { return dev->frame_open ? dev->cmd.serial : 0; }
 /* Re-resolves object pointers cached in the command context after a pool moved. */
 void hl__cmd_refresh_pointers(hl_rhi_device *dev);
 /* Unbinds a handle being destroyed from the open pass's state cache (commands.c), so a stale

@@ -277,22 +277,6 @@ void hl__wgpu_dispatch_indirect(hl_rhi_cmd *cmd, hl__buffer *buf, uint64_t offse
 }
 
 /* ---- copies -------------------------------------------------------------------------------- */
-static WGPUTexelCopyTextureInfo texture_info(hl__texture *tex, const hl_rhi_texture_region *r) {
-    WGPUTexelCopyTextureInfo t;
-    t.texture = tex->be.ptr;
-    t.mipLevel = r->mip_level;
-    t.origin.x = r->x;
-    t.origin.y = r->y;
-    t.origin.z = r->z_or_layer;
-    t.aspect = WGPUTextureAspect_All;
-    return t;
-}
-
-static WGPUExtent3D extent_of(const hl_rhi_texture_region *r) {
-    WGPUExtent3D e = {r->width, r->height ? r->height : 1, r->depth_or_layers ? r->depth_or_layers : 1};
-    return e;
-}
-
 hl_result hl__wgpu_copy_buffer_to_buffer(hl_rhi_cmd *cmd, hl__buffer *src, uint64_t src_offset, hl__buffer *dst,
                                          uint64_t dst_offset, uint64_t size) {
     WGPU(cmd->dev, CommandEncoderCopyBufferToBuffer)(hl__wgpu_be(cmd->dev)->encoder, src->be.ptr, src_offset,
@@ -302,9 +286,9 @@ hl_result hl__wgpu_copy_buffer_to_buffer(hl_rhi_cmd *cmd, hl__buffer *src, uint6
 
 hl_result hl__wgpu_copy_texture_to_texture(hl_rhi_cmd *cmd, hl__texture *src, const hl_rhi_texture_region *src_region,
                                            hl__texture *dst, const hl_rhi_texture_region *dst_region) {
-    WGPUTexelCopyTextureInfo s = texture_info(src, src_region);
-    WGPUTexelCopyTextureInfo d = texture_info(dst, dst_region);
-    WGPUExtent3D e = extent_of(src_region);
+    WGPUTexelCopyTextureInfo s = hl__wgpu_texel_copy_info(src, src_region);
+    WGPUTexelCopyTextureInfo d = hl__wgpu_texel_copy_info(dst, dst_region);
+    WGPUExtent3D e = hl__wgpu_extent(src_region);
     WGPU(cmd->dev, CommandEncoderCopyTextureToTexture)(hl__wgpu_be(cmd->dev)->encoder, &s, &d, &e);
     return hl__wgpu_take_error(cmd->dev, "copy_texture_to_texture");
 }
@@ -312,17 +296,17 @@ hl_result hl__wgpu_copy_texture_to_texture(hl_rhi_cmd *cmd, hl__texture *src, co
 hl_result hl__wgpu_copy_buffer_to_texture(hl_rhi_cmd *cmd, hl__buffer *src, uint64_t src_offset,
                                           uint32_t bytes_per_row, hl__texture *dst,
                                           const hl_rhi_texture_region *dst_region) {
-    WGPUExtent3D e = extent_of(dst_region);
+    WGPUExtent3D e = hl__wgpu_extent(dst_region);
     WGPUTexelCopyBufferInfo s = {{src_offset, bytes_per_row, e.height}, src->be.ptr};
-    WGPUTexelCopyTextureInfo d = texture_info(dst, dst_region);
+    WGPUTexelCopyTextureInfo d = hl__wgpu_texel_copy_info(dst, dst_region);
     WGPU(cmd->dev, CommandEncoderCopyBufferToTexture)(hl__wgpu_be(cmd->dev)->encoder, &s, &d, &e);
     return hl__wgpu_take_error(cmd->dev, "copy_buffer_to_texture");
 }
 
 hl_result hl__wgpu_copy_texture_to_buffer(hl_rhi_cmd *cmd, hl__texture *src, const hl_rhi_texture_region *src_region,
                                           hl__buffer *dst, uint64_t dst_offset, uint32_t bytes_per_row) {
-    WGPUExtent3D e = extent_of(src_region);
-    WGPUTexelCopyTextureInfo s = texture_info(src, src_region);
+    WGPUExtent3D e = hl__wgpu_extent(src_region);
+    WGPUTexelCopyTextureInfo s = hl__wgpu_texel_copy_info(src, src_region);
     WGPUTexelCopyBufferInfo d = {{dst_offset, bytes_per_row, e.height}, dst->be.ptr};
     WGPU(cmd->dev, CommandEncoderCopyTextureToBuffer)(hl__wgpu_be(cmd->dev)->encoder, &s, &d, &e);
     return hl__wgpu_take_error(cmd->dev, "copy_texture_to_buffer");

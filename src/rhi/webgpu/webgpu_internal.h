@@ -174,4 +174,22 @@ hl_result hl__wgpu_generate_mipmaps(hl_rhi_cmd *cmd, hl__texture *tex);
 /* Releases the mipmap objects (device destroy). */
 void hl__wgpu_mipmap_release(hl_rhi_device *dev);
 
+/* A texture region as the copy calls name it (texture, mip, origin, all aspects) and its
+ * extent (height and depth 0 mean 1). */
+static inline WGPUTexelCopyTextureInfo hl__wgpu_texel_copy_info(hl__texture *tex, const hl_rhi_texture_region *r) {
+    WGPUTexelCopyTextureInfo t;
+    t.texture = tex->be.ptr;
+    t.mipLevel = r->mip_level;
+    t.origin.x = r->x;
+    t.origin.y = r->y;
+    t.origin.z = r->z_or_layer;
+    t.aspect = WGPUTextureAspect_All;
+    return t;
+}
+
+static inline WGPUExtent3D hl__wgpu_extent(const hl_rhi_texture_region *r) {
+    WGPUExtent3D e = {r->width, r->height ? r->height : 1, r->depth_or_layers ? r->depth_or_layers : 1};
+    return e;
+}
+
 #endif

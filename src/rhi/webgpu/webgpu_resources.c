@@ -324,29 +324,13 @@ void hl__wgpu_texture_destroy(hl_rhi_device *dev, hl__texture *tex) {
     tex->be.ptr = NULL;
 }
 
-static WGPUTexelCopyTextureInfo copy_texture_info(hl__texture *tex, const hl_rhi_texture_region *r) {
-    WGPUTexelCopyTextureInfo t;
-    t.texture = tex->be.ptr;
-    t.mipLevel = r->mip_level;
-    t.origin.x = r->x;
-    t.origin.y = r->y;
-    t.origin.z = r->z_or_layer;
-    t.aspect = WGPUTextureAspect_All;
-    return t;
-}
-
-static WGPUExtent3D region_extent(const hl_rhi_texture_region *r) {
-    WGPUExtent3D e = {r->width, r->height ? r->height : 1, r->depth_or_layers ? r->depth_or_layers : 1};
-    return e;
-}
-
 hl_result hl__wgpu_texture_write(hl_rhi_device *dev, hl__texture *tex, const hl_rhi_texture_region *region,
                                  const void *data, uint32_t row_pitch) {
     uint32_t texel = hl__format_texel_size(tex->desc.format);
-    WGPUExtent3D e = region_extent(region);
+    WGPUExtent3D e = hl__wgpu_extent(region);
     uint64_t rows = (uint64_t)e.height * e.depthOrArrayLayers;
     size_t size = (size_t)((rows - 1) * row_pitch + (uint64_t)e.width * texel);
-    WGPUTexelCopyTextureInfo dst = copy_texture_info(tex, region);
+    WGPUTexelCopyTextureInfo dst = hl__wgpu_texel_copy_info(tex, region);
     WGPUTexelCopyBufferLayout layout = {0, row_pitch, e.height};
     WGPU(dev, QueueWriteTexture)(hl__wgpu_be(dev)->queue, &dst, data, size, &layout, &e);
     return hl__wgpu_take_error(dev, "texture_write");
@@ -355,7 +339,7 @@ hl_result hl__wgpu_texture_write(hl_rhi_device *dev, hl__texture *tex, const hl_
 hl_result hl__wgpu_texture_read(hl_rhi_device *dev, hl__texture *tex, const hl_rhi_texture_region *region,
                                 void *dst, uint32_t dst_row_pitch) {
     uint32_t texel = hl__format_texel_size(tex->desc.format);
-    WGPUExtent3D e = region_extent(region);
+    WGPUExtent3D e = hl__wgpu_extent(region);
     uint32_t row_bytes = e.width * texel;
     uint32_t pitch = (row_bytes + 255u) & ~255u;
     if (dst_row_pitch == 0) dst_row_pitch = row_bytes;
@@ -365,7 +349,7 @@ hl_result hl__wgpu_texture_read(hl_rhi_device *dev, hl__texture *tex, const hl_r
     WGPUBuffer staging = create_staging(dev, span, "texture_read", &r);
     if (r) return r;
     WGPUCommandEncoder enc = WGPU(dev, DeviceCreateCommandEncoder)(hl__wgpu_be(dev)->device, NULL);
-    WGPUTexelCopyTextureInfo src = copy_texture_info(tex, region);
+    WGPUTexelCopyTextureInfo src = hl__wgpu_texel_copy_info(tex, region);
     WGPUTexelCopyBufferInfo to = {{0, pitch, e.height}, staging};
     WGPU(dev, CommandEncoderCopyTextureToBuffer)(enc, &src, &to, &e);
     const uint8_t *mapped = NULL;
