@@ -1,0 +1,39 @@
+/* Churn soak, the short CI version of bench/soak (issue 7): on each backend, HL_SOAK_FRAMES
+ * frames (default 600) that each create and destroy meshes, geometries, textures, materials
+ * (one shader material with a source unique to the frame), a uniform buffer and a render target
+ * (rendered and sampled in the frame), reading back every 50 frames. Every call must succeed,
+ * readbacks must show the meshes, and from frame 240 (after the renderer's caches reach their
+ * steady state: mirrors live up to 180 frames, programs 60 more) to the end, RSS may grow by at
+ * most 4 MiB and hilo3d's live heap (counted through the allocator hook) by at most 256 blocks
+ * and 1 MiB; the live programs, pipelines, mirrors and targets stay under fixed bounds. In the
+ * ASan build: 360 frames and no RSS bound (the quarantine keeps freed memory resident). */
+#include <stdlib.h>
+
+#include "hl_scene_gen.h"
+#include "hl_test.h"
+
+int main(void) {
+    hl_gen_count_allocations();
+    const char *env = getenv("HL_SOAK_FRAMES");
+    /* ASan: fewer frames, and no RSS bound (its quarantine keeps freed memory resident) */
+    uint32_t frames = env && atoi(env) > 0 ? (uint32_t)atoi(env) : hl_gen_sanitized() ? 360 : 600;
+    const hl_backend backends[2] = {HL_BACKEND_WEBGPU, HL_BACKEND_GLES3};
+    for (int b = 0; b < 2; b++) {
+        hl_soak_desc d = {0};
+        d.backend = backends[b];
+        d.frames = frames;
+        d.sample_every = 120;
+        d.warmup = 240;
+        if (hl_gen_sanitized()) d.max_rss_growth_kb = 1e12;
+        hl_soak_result res;
+        HL_CHECK_OK(hl_soak_run(&d, &res));
+        HL_CHECK_MSG(res.frames_run == frames, "%s: ran %u of %u frames (%s)", hl_backend_name(d.backend), res.frames_run,
+                     frames, res.first_error);
+        HL_CHECK_MSG(res.failed_calls == 0, "%s: %u failed calls, first: %s", hl_backend_name(d.backend), res.failed_calls,
+                     res.first_error);
+        HL_CHECK_MSG(res.bounded, "%s: not bounded: %s", hl_backend_name(d.backend), res.verdict);
+        HL_CHECK_MSG(res.reads > 0 && res.blank_reads == 0, "%s: %u of %u readbacks blank", hl_backend_name(d.backend),
+                     res.blank_reads, res.reads);
+    }
+    return hl_test_finish();
+}
