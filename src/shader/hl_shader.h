@@ -56,6 +56,16 @@ extern "C" {
 #define HL_SHADER_MAX_EXPANSION_TOKENS (1u << 18)
 /* preprocessed text: each token's characters + 1 separator (4x the source limit) */
 #define HL_SHADER_MAX_EXPANDED_BYTES (4u << 20)
+/* What glslang and SPIRV-Tools cannot take, counted on the preprocessed tokens: glslang
+ * recurses once per nesting level and once per operator of an expression (about 500 bytes of
+ * stack each: a 20000-operator `a+a+...` crashes it on an 8 MiB stack, 1000 on 512 KiB), and
+ * SPIR-V validation is quadratic in the functions called (3000 took 19 s). */
+#define HL_SHADER_MAX_NESTING 256u              /* ( [ { nested in one another */
+#define HL_SHADER_MAX_EXPRESSION_OPERATORS 512u /* operators chained in one expression */
+#define HL_SHADER_MAX_FUNCTIONS 256u            /* function definitions */
+/* Reflection: a uniform block's std140 size (WebGPU's default maxUniformBufferBindingSize; the
+ * size is computed in 64 bits, as glslang and SPIRV-Cross wrap at 4 GiB) */
+#define HL_SHADER_MAX_UNIFORM_BLOCK_BYTES 65536u
 
 typedef struct hl_shader_define {
     const char *name;

@@ -122,6 +122,14 @@ typedef struct guard {
     const char *unknown_name; /* compiler-defined name met in the last #if */
     uint32_t unknown_len;
 
+    /* structure of the output: per open ( [ {, its opener, the operators counted in the
+     * current element and the largest element closed so far */
+    uint8_t *open_kind;
+    uint32_t *open_count, *open_max;
+    uint32_t depth;
+    bool after_paren; /* the last output token was ')' (a '{' after it opens a function) */
+    bool call_error;  /* a macro call could not be completed (see start_macro) */
+
     hl__pp_limits lim;
     hl__pp_stats st;
     hl_result err;
@@ -575,7 +583,11 @@ static int start_macro(guard *g, macro *m) {
             r = raw_next(g, &p);
             if (r < 0)
                 goto done;
-            if (r == 0) { /* unterminated call: glslang reports it and drops the tokens */
+            if (r == 0 || tok_punct(&p, "#")) {
+                /* unterminated call, or '#' in an argument: glslang reports it and drops the
+                 * tokens; inside an argument's pre-expansion it then substitutes the argument
+                 * unexpanded, to be expanded again at every use (prescan below) */
+                g->call_error = true;
                 result = 0;
                 goto done;
             }
@@ -597,9 +609,19 @@ static int start_macro(guard *g, macro *m) {
         const macro *outer = g->outer;
         if (!outer)
             g->outer = m;
-        for (uint32_t i = 0; i < nargs; i++)
+        for (uint32_t i = 0; i < nargs; i++) {
+            bool error = g->call_error;
+            g->call_error = false;
             if (!prescan(g, m, &raw[i], &exp[i]))
                 goto done;
+            if (g->call_error) { /* glslang drops the expansion and uses the argument as written */
+                exp[i].n = 0;
+                for (uint32_t k = 0; k < raw[i].n; k++)
+                    if (!tv_push(g, &exp[i], raw[i].v[k]))
+                        goto done;
+            }
+            g->call_error = error;
+        }
         g->outer = outer;
     }
     if (!g->outer)
@@ -698,6 +720,64 @@ static int next_expanded(guard *g, ptok *out, bool in_expr) {
     }
 }
 
+static bool structure_fail(guard *g, const char *what, uint32_t limit, const char *name) {
+    const macro *m = g->outer;
+    gfail(g, HL_ERR_SHADER, "source budget exceeded: %s more than %u (%s)%s%.*s%s", what, (unsigned)limit, name,
+          m ? " while expanding '" : "", m ? (int)m->name_len : 0, m ? m->name : "", m ? "'" : "");
+    return false;
+}
+
+static bool count_operators(guard *g, uint32_t n) {
+    uint32_t *c = &g->open_count[g->depth];
+    *c = *c + n > *c ? *c + n : UINT32_MAX;
+    if (*c > g->st.max_operators)
+        g->st.max_operators = *c;
+    if (*c <= g->lim.expression_operators)
+        return true;
+    return structure_fail(g, "operators chained in one expression:", g->lim.expression_operators,
+                          "HL_SHADER_MAX_EXPRESSION_OPERATORS");
+}
+
+/* Follows one output token: nesting of ( [ {, operators per expression element (an element
+ * ends at ',' or ';'; a closed ( or [ group adds its largest element to the one around it, so
+ * the count bounds the depth of glslang's expression tree), function definitions. */
+static bool structure(guard *g, const ptok *t) {
+    bool paren = false;
+    if (t->kind == TK_PUNCT) {
+        char c = t->s[0];
+        if (t->len == 1 && (c == '(' || c == '[' || c == '{')) {
+            if (c == '{' && g->depth == 0 && g->after_paren && ++g->st.functions > g->lim.functions)
+                return structure_fail(g, "function definitions:", g->lim.functions, "HL_SHADER_MAX_FUNCTIONS");
+            if (g->depth >= g->lim.nesting)
+                return structure_fail(g, "( [ { nested", g->lim.nesting, "HL_SHADER_MAX_NESTING");
+            g->depth++;
+            if (g->depth > g->st.max_nesting)
+                g->st.max_nesting = g->depth;
+            g->open_kind[g->depth] = (uint8_t)c;
+            g->open_count[g->depth] = g->open_max[g->depth] = 0;
+        } else if (t->len == 1 && (c == ')' || c == ']' || c == '}')) {
+            if (g->depth) {
+                uint32_t inner = g->open_count[g->depth] > g->open_max[g->depth] ? g->open_count[g->depth]
+                                                                                 : g->open_max[g->depth];
+                uint8_t opener = g->open_kind[g->depth--];
+                if (opener == '{') /* a block ends the statement around it */
+                    g->open_count[g->depth] = g->open_max[g->depth] = 0;
+                else if (!count_operators(g, inner + 1))
+                    return false;
+            }
+            paren = c == ')';
+        } else if (t->len == 1 && (c == ',' || c == ';')) {
+            if (g->open_count[g->depth] > g->open_max[g->depth])
+                g->open_max[g->depth] = g->open_count[g->depth];
+            g->open_count[g->depth] = 0;
+        } else if (!count_operators(g, 1)) {
+            return false;
+        }
+    }
+    g->after_paren = paren;
+    return true;
+}
+
 static bool expand_text(guard *g) {
     frame f = {0};
     f.kind = FR_BASE;
@@ -711,6 +791,10 @@ static bool expand_text(guard *g) {
             g->outer = NULL;
         g->st.output_bytes += t.len + 1u;
         g->st.output_tokens++;
+        if (!structure(g, &t)) {
+            r = -1;
+            break;
+        }
         if (g->st.output_bytes > g->lim.expanded_bytes) {
             const macro *m = g->outer;
             gfail(g, HL_ERR_SHADER,
@@ -1261,10 +1345,19 @@ hl_result hl__pp_guard(const char *text, bool vulkan, const hl__pp_limits *limit
     g->bol = true;
     g->vulkan = vulkan;
     g->state = ST_ACTIVE;
-    static const hl__pp_limits defaults = {HL_SHADER_MAX_DEFINES,      HL_SHADER_MAX_IF_DEPTH,
-                                           HL_SHADER_MAX_EXPR_DEPTH,   HL_SHADER_MAX_MACRO_DEPTH,
-                                           HL_SHADER_MAX_EXPANSION_TOKENS, HL_SHADER_MAX_EXPANDED_BYTES};
+    static const hl__pp_limits defaults = {HL_SHADER_MAX_DEFINES,          HL_SHADER_MAX_IF_DEPTH,
+                                           HL_SHADER_MAX_EXPR_DEPTH,       HL_SHADER_MAX_MACRO_DEPTH,
+                                           HL_SHADER_MAX_EXPANSION_TOKENS, HL_SHADER_MAX_EXPANDED_BYTES,
+                                           HL_SHADER_MAX_NESTING,          HL_SHADER_MAX_EXPRESSION_OPERATORS,
+                                           HL_SHADER_MAX_FUNCTIONS};
     g->lim = limits ? *limits : defaults;
+    if (g->lim.nesting > HL_SHADER_MAX_NESTING)
+        g->lim.nesting = HL_SHADER_MAX_NESTING;
+    g->open_kind = hl__calloc(g->lim.nesting + 1u, 1);
+    g->open_count = hl__calloc(g->lim.nesting + 1u, sizeof *g->open_count);
+    g->open_max = hl__calloc(g->lim.nesting + 1u, sizeof *g->open_max);
+    if (!g->open_kind || !g->open_count || !g->open_max)
+        oom(g);
     if (!add_builtins(g))
         oom(g);
     while (!g->err && !g->stop) {
@@ -1296,6 +1389,9 @@ hl_result hl__pp_guard(const char *text, bool vulkan, const hl__pp_limits *limit
         g->arena = c->next;
         hl__free(c);
     }
+    hl__free(g->open_kind);
+    hl__free(g->open_count);
+    hl__free(g->open_max);
     hl__free(g->clean);
     hl__free(g->splices);
     hl__free(g->macros);

@@ -52,9 +52,10 @@ hl_result hl__lex_run(const char *src, hl__lex *out);
 void hl__lex_free(hl__lex *lx);
 
 /* ---- source budget (shader_budget.c) ------------------------------------------------------
- * Runs the directives and macro expansion of `text` without producing output and fails with
- * HL_ERR_SHADER when a limit of hl_shader.h is passed (the message starts "shader source line
- * N:"). vulkan: the macros glslang predefines for Vulkan GLSL 4.50, else GLSL ES 3.00. Must run
+ * Runs the directives and macro expansion of `text` without producing output, follows the
+ * structure of the tokens that come out (nesting, operator chains, function definitions) and
+ * fails with HL_ERR_SHADER when a limit of hl_shader.h is passed (the message starts "shader
+ * source line N:"). vulkan: the macros glslang predefines for Vulkan GLSL 4.50, else GLSL ES 3.00. Must run
  * on every text before glslang or a GL driver sees it. stats (may be NULL) gets the counts. */
 typedef struct hl__pp_stats {
     uint64_t expansion_tokens; /* against HL_SHADER_MAX_EXPANSION_TOKENS */
@@ -63,6 +64,9 @@ typedef struct hl__pp_stats {
     uint32_t defines;
     uint32_t max_macro_depth;
     uint32_t max_if_depth;
+    uint32_t max_nesting;       /* of ( [ { in the preprocessed text */
+    uint32_t max_operators;     /* bound on one expression's operator chain */
+    uint32_t functions;         /* function definitions */
 } hl__pp_stats;
 
 /* The limits the check applies; NULL means the HL_SHADER_MAX_* constants (tests and fuzzers
@@ -70,6 +74,7 @@ typedef struct hl__pp_stats {
 typedef struct hl__pp_limits {
     uint32_t defines, if_depth, expr_depth, macro_depth;
     uint64_t expansion_tokens, expanded_bytes;
+    uint32_t nesting, expression_operators, functions;
 } hl__pp_limits;
 
 hl_result hl__pp_guard(const char *text, bool vulkan, const hl__pp_limits *limits, hl__pp_stats *stats);

@@ -93,6 +93,24 @@ static hl_result reflect_block(spvc_compiler comp, const spvc_reflected_resource
             spvc_compiler_type_struct_member_matrix_stride(comp, st, i, &stride) == SPVC_SUCCESS)
             m->matrix_stride = stride;
     }
+    /* SPIRV-Cross and glslang compute sizes and offsets in 32 bits: `vec4 a[300000000]` comes
+     * back as 505032720 bytes and `mat4 m[268435456]` as 0, so a buffer of the reflected size
+     * would be read far past its end. Recompute in 64 bits; members must follow each other. */
+    uint64_t end = 0;
+    for (unsigned i = 0; i < n; i++) {
+        hl_shader_block_member *m = &b->members[i];
+        uint64_t bytes = m->size;
+        if (m->array_size && m->array_stride)
+            bytes = (uint64_t)m->array_size * m->array_stride;
+        if (m->offset < end || bytes > HL_SHADER_MAX_UNIFORM_BLOCK_BYTES || m->offset + bytes > HL_SHADER_MAX_UNIFORM_BLOCK_BYTES)
+            return hl__fail(HL_ERR_SHADER,
+                            "uniform block '%s': member '%s' ends past %u bytes (HL_SHADER_MAX_UNIFORM_BLOCK_BYTES)",
+                            b->name, m->name, (unsigned)HL_SHADER_MAX_UNIFORM_BLOCK_BYTES);
+        end = m->offset + bytes;
+    }
+    if (size > HL_SHADER_MAX_UNIFORM_BLOCK_BYTES || end > b->size)
+        return hl__fail(HL_ERR_SHADER, "uniform block '%s': larger than %u bytes (HL_SHADER_MAX_UNIFORM_BLOCK_BYTES)",
+                        b->name, (unsigned)HL_SHADER_MAX_UNIFORM_BLOCK_BYTES);
     return HL_OK;
 }
 

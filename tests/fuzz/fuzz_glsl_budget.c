@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     text[size - 1] = '\0';
     hl_rhi_shader_stage stage = (data[0] & 1) ? HL_RHI_SHADER_FRAGMENT : HL_RHI_SHADER_VERTEX;
     /* limits small enough that glslang stays fast on what passes */
-    static const hl__pp_limits lim = {256, 64, 64, 64, 1u << 14, 1u << 16};
+    static const hl__pp_limits lim = {256, 64, 64, 64, 1u << 14, 1u << 16, 64, 256, 64};
     hl__pp_stats st;
     memset(&st, 0, sizeof st);
     if (hl__pp_guard(text, false, &lim, &st) == HL_OK) {

@@ -11,7 +11,7 @@
 
 #include "shader_internal.h"
 
-static const hl__pp_limits k_small = {64, 16, 16, 16, 1u << 14, 1u << 16};
+static const hl__pp_limits k_small = {64, 16, 16, 16, 1u << 14, 1u << 16, 32, 64, 16};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1 || size > (1u << 20)) return 0;
