@@ -292,7 +292,7 @@ static void skip_blank(guard *g, uint8_t *flags) {
             g->phys_line++;
             g->bol = true;
             *flags |= TF_SPACE;
-        } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+        } else if (c == ' ' || c == '\t' || c == '\r') { /* glslang reads \f and \v as bad tokens */
             g->pos++;
             *flags |= TF_SPACE;
         } else if (c == '/' && s[g->pos + 1] == '/') {
