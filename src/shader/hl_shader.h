@@ -36,6 +36,9 @@
  * the SPIR-V compile). Other GL_* and __* names (extension macros) differ between compilers:
  * lines under a condition on them count as compiled, and a #define / #undef among them is
  * refused (HL_ERR_SHADER), since the compilers could disagree on which definition applies.
+ * A #define whose replacement list has unbalanced parentheses is refused too: a call running
+ * past the end of a macro is where glslang stops following the C rules and re-expands
+ * macros without bound.
  */
 #ifndef HL_SHADER_H
 #define HL_SHADER_H
