@@ -4,7 +4,7 @@
  *   random_frames [--seed S] [--frames N] [--episode E] [--backend webgpu|gles3|both]
  *                 [--max-size N] [--max-meshes N] [--history N] [--avoid NAME[,NAME]] [--keep-going]
  *                 [--verbose] [--describe] [--dump DIR] [--dump-all DIR] [--quiet]
- *                 [--strict] [--focus-frame N [--keep-meshes LIST] [--keep-views A:B]]
+ *                 [--strict] [--focus-frame N [--keep-meshes LIST] [--keep-lights LIST] [--keep-views A:B]]
  *
  * Runs N frames in episodes of at most E frames (default 1000): episode k is the sequence of
  * seed S + k, so a failure at frame j of an episode is reproduced by
@@ -19,7 +19,8 @@
  * failed comparison and their difference as PNG (--dump-all: every comparison). --verbose logs
  * each frame's mutations, targets and views (--describe: also every light and mesh drawn).
  * Narrowing a failure down (the sequence stays the same): --focus-frame N with --keep-meshes
- * LIST (only those mesh indices of each stage drawn stay visible in frame N, e.g. 0:10,12) and
+ * LIST (only those mesh indices of each stage drawn stay visible in frame N, e.g. 0:10,12),
+ * --keep-lights LIST (the same for lights) and
  * --keep-views A:B (only views A..B-1 of frame N's render_frame run); --strict fails on any
  * channel more than 4/255 apart, to see a cause too small to break the bounds alone. --avoid
  * leaves out a known failure class (see hl_scene_gen.h) to look past it. */
@@ -43,7 +44,7 @@ static int usage(const char *msg) {
             "usage: random_frames [--seed S] [--frames N] [--episode E] [--backend webgpu|gles3|both]\n"
             "                     [--max-size N] [--max-meshes N] [--history N] [--avoid NAME[,NAME]] [--keep-going]\n"
             "                     [--verbose] [--describe] [--dump DIR] [--dump-all DIR] [--quiet]\n"
-            "                     [--strict] [--focus-frame N [--keep-meshes LIST] [--keep-views A:B]]\n",
+            "                     [--strict] [--focus-frame N [--keep-meshes LIST] [--keep-lights LIST] [--keep-views A:B]]\n",
             msg);
     return 2;
 }
@@ -149,6 +150,10 @@ int main(int argc, char **argv) {
         } else if (!strcmp(a, "--keep-meshes")) {
             if (!val) return usage("--keep-meshes needs a list such as 0:10,12");
             opt.keep_meshes = val;
+            i++;
+        } else if (!strcmp(a, "--keep-lights")) {
+            if (!val) return usage("--keep-lights needs a list such as 0,2 (or \"\" for none)");
+            opt.keep_lights = val;
             i++;
         } else if (!strcmp(a, "--keep-views")) {
             unsigned lo, hi;

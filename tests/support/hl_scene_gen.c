@@ -235,6 +235,22 @@ static void add_check(hl_gen_frame_report *rep, const char *fmt, ...) {
     }
 }
 
+static void texel_text(const hl_gen_image *im, uint32_t x, uint32_t y, char *buf, size_t size) {
+    size_t i = (size_t)y * im->w + x;
+    if (!im->half16) {
+        const uint8_t *p = im->data + i * 4;
+        snprintf(buf, size, "(%u %u %u %u)", p[0], p[1], p[2], p[3]);
+        return;
+    }
+    float f[4];
+    for (int c = 0; c < 4; c++) {
+        uint16_t h;
+        memcpy(&h, im->data + (i * 4 + (size_t)c) * 2, 2);
+        f[c] = half_to_float(h);
+    }
+    snprintf(buf, size, "(%.3g %.3g %.3g %.3g)", f[0], f[1], f[2], f[3]);
+}
+
 /* RGBA8 copy of an image (half floats clamped to [0, 1]). */
 static uint8_t *to_rgba8(const hl_gen_image *im) {
     size_t n = (size_t)im->w * im->h * 4;
@@ -316,11 +332,18 @@ void hl_gen_frame(hl_gen *g, hl_gen_frame_report *rep) {
         rep->compared_px += (uint64_t)a->w * a->h;
         if (d.mean > rep->worst_mean) rep->worst_mean = d.mean;
         if (d.p99 > rep->worst_p99) rep->worst_p99 = d.p99;
-        if ((d.mean > 1.0 || d.p99 > 4 || (g->opt.strict && d.max > 4) || g->opt.dump_all) && g->opt.dump_dir) dump_pair(g, rep->frame, k, a, b);
-        if (d.mean > 1.0 || d.p99 > 4 || (g->opt.strict && d.max > 4))
-            add_check(rep, "diff: %s %ux%u: mean %.3f/255 (<= 1), p99 %u/255 (<= 4), max %u at (%u, %u) %s vs %s",
+        bool strict = g->opt.strict && d.max > 4 && (g->opt.focus_frame < 0 || (uint64_t)g->opt.focus_frame == rep->frame);
+        if ((d.mean > 1.0 || d.p99 > 4 || strict || g->opt.dump_all) && g->opt.dump_dir) dump_pair(g, rep->frame, k, a, b);
+        if (d.mean > 1.0 || d.p99 > 4 || strict)
+        {
+            /* the texels at the worst place, as bytes (RGBA8) or floats (RGBA16F) */
+            char ta[64], tb[64];
+            texel_text(a, d.worst_x, d.worst_y, ta, sizeof ta);
+            texel_text(b, d.worst_x, d.worst_y, tb, sizeof tb);
+            add_check(rep, "diff: %s %ux%u: mean %.3f/255 (<= 1), p99 %u/255 (<= 4), max %u at (%u, %u): %s %s vs %s %s",
                       a->what, a->w, a->h, d.mean, d.p99, d.max, d.worst_x, d.worst_y,
-                      hl_backend_name(g->opt.backends[0]), hl_backend_name(g->opt.backends[1]));
+                      hl_backend_name(g->opt.backends[0]), ta, hl_backend_name(g->opt.backends[1]), tb);
+        }
     }
 }
 

@@ -89,9 +89,11 @@ typedef struct hl_gen_options {
     const char *dump_dir;   /* write the images of a failed diff there as PNG (NULL: none) */
     bool dump_all;          /* with dump_dir: every compared image, not only failed ones */
     /* Diagnosis (the sequence is unchanged: these act after every decision is drawn). */
-    bool strict;            /* also fail on any single channel more than 4/255 apart */
+    bool strict;            /* also fail on any single channel more than 4/255 apart (in the focus
+                               frame when one is set) */
     int64_t focus_frame;    /* the frame the next two apply to (-1 or 0 with both unset: none) */
     const char *keep_meshes; /* "a:b,c,...": mesh indices of each drawn stage that stay visible */
+    const char *keep_lights; /* the same for lights */
     uint32_t keep_views_lo, keep_views_hi; /* views [lo, hi) of a render_frame run (hi 0: all) */
 } hl_gen_options;
 

@@ -1581,9 +1581,14 @@ static void describe_stage(hl_gen_world *w, uint32_t si) {
         const hl_material_variant *v = hl_material_get_variant(m->m);
         const hl_geometry_layout *gl = hl_geometry_get_layout(g->g);
         hl_node *n = hl_mesh_node(gm->mesh);
-        vlog(w, "    mesh %u: geo #%u attrs 0x%x topo %d idx %d/%u verts %u | mat #%u %s prog %u alpha %d ds %d dt %d dw %d tex 0x%x "
+        char fmts[128] = "";
+        for (uint32_t a = 0, len = 0; gl && a < HL_ATTR_COUNT && len < sizeof fmts; a++)
+            if (gl->attributes[a].present)
+                len += (uint32_t)snprintf(fmts + len, sizeof fmts - len, " %u:%ux%u", a, (unsigned)gl->attributes[a].type,
+                                          gl->attributes[a].components);
+        vlog(w, "    mesh %u: geo #%u [%s ] attrs 0x%x topo %d idx %d/%u verts %u | mat #%u %s prog %u alpha %d ds %d dt %d dw %d tex 0x%x "
              "uv1 0x%x | inst %d cast %d recv %d visible %d order %d parent %d",
-             k, g->serial, g->attrs, gl ? (int)gl->topology : -1, gl ? (int)gl->index_format : -1, gl ? gl->index_count : 0,
+             k, g->serial, fmts, g->attrs, gl ? (int)gl->topology : -1, gl ? (int)gl->index_format : -1, gl ? gl->index_count : 0,
              g->vertex_count, m->serial, mk[m->kind], m->program, v ? (int)v->alpha_mode : -1, v ? v->double_sided : -1,
              v ? v->depth_test : -1, v ? v->depth_write : -1, v ? v->texture_mask : 0, v ? v->texcoord1_mask : 0,
              gm->instanced, hl_mesh_cast_shadows(gm->mesh), hl_mesh_receive_shadows(gm->mesh), hl_node_visible(n),
@@ -1591,16 +1596,27 @@ static void describe_stage(hl_gen_world *w, uint32_t si) {
     }
 }
 
+static void describe_camera(hl_gen_world *w, hl_camera *c) {
+    if (!w->opt.verbose || !w->opt.describe) return;
+    const hl_camera_desc *d = hl_camera_get_desc(c);
+    hl_vec3 p = hl_node_world_position(hl_camera_node(c));
+    if (d)
+        vlog(w, "    camera: %s fov %.2f aspect %.4f lrbt %.2f %.2f %.2f %.2f near %.3f far %.1f at %.2f %.2f %.2f",
+             d->projection ? "ortho" : "persp", d->fov_y_deg, d->aspect, d->left, d->right, d->bottom, d->top, d->near_plane,
+             d->far_plane, p.x, p.y, p.z);
+}
+
 static hl_camera *op_camera(hl_gen_world *w, const gen_op *op, uint32_t vw, uint32_t vh) {
     hl_camera *c = op->free_cam ? w->free_cam : w->stages[op->cam_stage].cam[op->cam];
     if (op->match_aspect && vw && vh) hl_camera_set_aspect(c, (float)vw / (float)vh);
+    describe_camera(w, c);
     return c;
 }
 
-/* Diagnosis: in the focus frame, only the meshes listed ("a:b,c") stay visible. */
+/* Diagnosis: in the focus frame, only the meshes (lights) listed ("a:b,c") stay visible. */
 static bool focused(const hl_gen_world *w) { return w->opt.focus_frame >= 0 && (uint64_t)w->opt.focus_frame == w->frame; }
 
-static void keep_only(hl_gen_world *w, gen_stage *st, const char *list) {
+static void keep_only(hl_gen_world *w, gen_stage *st, const char *list, bool lights) {
     (void)w;
     bool keep[MAX_MESHES] = {0};
     for (const char *p = list; *p;) {
@@ -1616,8 +1632,10 @@ static void keep_only(hl_gen_world *w, gen_stage *st, const char *list) {
         if (*p == ',') p++;
         else if (*p) break;
     }
-    for (uint32_t k = 0; k < st->mesh_count; k++)
+    for (uint32_t k = 0; !lights && k < st->mesh_count; k++)
         if (!keep[k]) hl_node_set_visible(hl_mesh_node(st->meshes[k].mesh), false);
+    for (uint32_t k = 0; lights && k < st->light_count; k++)
+        if (!keep[k]) hl_node_set_visible(hl_light_node(st->lights[k]), false);
 }
 
 /* Runs one planned view; f NULL: a call of its own. */
@@ -1625,7 +1643,8 @@ static hl_result run_op(hl_gen_world *w, hl_render_frame *f, const gen_op *op) {
     gen_stage *st = &w->stages[op->stage];
     hl_result res = HL_OK;
     w->views++;
-    if (focused(w) && w->opt.keep_meshes) keep_only(w, st, w->opt.keep_meshes);
+    if (focused(w) && w->opt.keep_meshes) keep_only(w, st, w->opt.keep_meshes, false);
+    if (focused(w) && w->opt.keep_lights) keep_only(w, st, w->opt.keep_lights, true);
     log_op(w, op, f != NULL);
     describe_stage(w, op->stage);
     if (op->kind == OP_OUTPUT) {
