@@ -193,6 +193,14 @@ static void test_bombs(hl_rhi_backend be) {
             "#define USE F9(F9(1.0)))))\n%s", k_use);
     expect_refused("unbalanced replacement list", t.s, k_fs, be, "unbalanced parentheses", "F2", 2);
     t.n = 0;
+    /* a call with more arguments than parameters: glslang's recovery aborted the process
+     * (uncaught std::length_error; found by fuzz_glsl_compile) */
+    put(&t, "#version 300 es\n#define P(a)a\nP(P(,{))\n#define USE 1.0\n%s", k_use);
+    expect_refused("too many macro arguments", t.s, k_fs, be, "takes 1 argument, called with 2", "P", 3);
+    t.n = 0;
+    put(&t, "#version 300 es\n#define F(x, y) x\n#define USE F(1.0)\n%s", k_use);
+    expect_refused("too few macro arguments", t.s, k_fs, be, "takes 2 arguments, called with 1", "F", 5);
+    t.n = 0;
     /* the same failure through '#' in an argument (glslang drops the expansion too) */
     put(&t, "#version 300 es\n#define G(x) x\n#define F0(x) G(x # 1)\n");
     for (int i = 1; i <= 16; i++) put(&t, "#define F%d(x) F%d(F%d(x))\n", i, i - 1, i - 1);

@@ -578,7 +578,7 @@ static int start_macro(guard *g, macro *m) {
             oom(g);
             goto done;
         }
-        uint32_t arg = 0, depth = 0;
+        uint32_t arg = 0, depth = 0, given = 0; /* given: arguments seen (0 for `F()`) */
         for (;;) {
             r = raw_next(g, &p);
             if (r < 0)
@@ -593,7 +593,10 @@ static int start_macro(guard *g, macro *m) {
             }
             if (depth == 0 && tok_punct(&p, ")"))
                 break;
+            if (given == 0)
+                given = 1;
             if (depth == 0 && tok_punct(&p, ",")) {
+                given++;
                 if (arg + 1 < nargs)
                     arg++;
                 continue;
@@ -604,6 +607,14 @@ static int start_macro(guard *g, macro *m) {
                 depth--;
             if (!tv_push(g, &raw[arg], p))
                 goto done;
+        }
+        /* glslang reports a wrong argument count and its recovery from too many arguments can
+         * abort the process (an uncaught std::length_error for `#define P(a)a` / `P(P(,{))`,
+         * found by fuzz_glsl_compile): the check refuses the call first */
+        if (given != m->params.n) {
+            gfail(g, HL_ERR_SHADER, "macro '%.*s' takes %u argument%s, called with %u", (int)m->name_len, m->name,
+                  m->params.n, m->params.n == 1 ? "" : "s", given);
+            goto done;
         }
         /* every argument is pre-expanded, used or not */
         const macro *outer = g->outer;
