@@ -538,6 +538,89 @@ static void macro_bomb_refused(void) {
     hl_renderer_destroy(r);
 }
 
+/* A frame with a shadow pass and nothing to draw: the output still shows the clear colour
+ * (the frame before the light, the first with its shadow pass, and one more), whatever the
+ * kind of the light. */
+static void shadow_pass_without_draws(void) {
+    enum { W = 13, H = 13 };
+    static const hl_light_kind kinds[3] = {HL_LIGHT_SPOT, HL_LIGHT_DIRECTIONAL, HL_LIGHT_POINT};
+    static uint8_t px[W * H * 4];
+    for (int k = 0; k < 3; k++) {
+        hl_renderer *r = make_renderer(W, H, 1);
+        if (!r) return;
+        hl_stage *s = NULL;
+        HL_CHECK_OK(hl_stage_create(&s));
+        hl_camera *cam = front_camera(s);
+        hl_light_desc ld = {0};
+        ld.kind = kinds[k];
+        ld.cast_shadows = true;
+        ld.intensity = 1;
+        ld.range = 10;
+        ld.color = (hl_color){1, 1, 1, 1};
+        hl_light *l = NULL;
+        HL_CHECK_OK(hl_light_create(&ld, &l));
+        const float clears[3][4] = {{0.6f, 0.4f, 0.6f, 0.5f}, {0.1f, 0.9f, 0.2f, 1.0f}, {0.3f, 0.2f, 0.9f, 1.0f}};
+        for (int f = 0; f < 3; f++) {
+            if (f == 1) hl_stage_add(s, hl_light_node(l)); /* the first shadow pass of the renderer */
+            hl_stage_set_clear_color(s, (hl_color){clears[f][0], clears[f][1], clears[f][2], clears[f][3]});
+            HL_CHECK_OK(hl_renderer_render(r, s, cam));
+            HL_CHECK_OK(hl_renderer_read_pixels(r, px, sizeof px));
+            HL_CHECK_MSG(abs(px[0] - srgb_byte(clears[f][0])) <= 1 && abs(px[1] - srgb_byte(clears[f][1])) <= 1 &&
+                             abs(px[2] - srgb_byte(clears[f][2])) <= 1 && abs(px[3] - (int)(clears[f][3] * 255 + 0.5f)) <= 1,
+                         "light kind %d frame %d: %d %d %d %d", (int)kinds[k], f, px[0], px[1], px[2], px[3]);
+        }
+        hl_stage_destroy(s);
+        hl_renderer_destroy(r);
+    }
+}
+
+/* A shader material writing location 0 only, drawn into a 4-attachment target: the other
+ * attachments keep their clear value on both backends (GL draw buffers masked like WebGPU's
+ * write mask), and a blending material blends every attachment alike. */
+static void shader_material_into_mrt(void) {
+    enum { W = 8, H = 8 };
+    hl_renderer *r = make_renderer(W, H, 1);
+    if (!r) return;
+    HL_CHECK_OK(hl_register_uniform_block_binding("HardeningBlock", NULL));
+    hl_uniform_buffer *ub = tint_buffer(0.6f, 0.8f, 1.0f);
+    hl_material *m = tint_material(k_vs, ub);
+    hl_render_target_desc td = {0};
+    td.color_count = 4;
+    td.formats[0] = HL_TARGET_RGBA8;
+    td.formats[1] = HL_TARGET_RGBA8;
+    td.formats[2] = HL_TARGET_RGBA16F;
+    td.formats[3] = HL_TARGET_RGBA8;
+    td.clear_color = (hl_color){0.2f, 0.4f, 0.6f, 1.0f};
+    hl_render_target *t = NULL;
+    HL_CHECK_OK(hl_render_target_create(r, &td, &t));
+    hl_stage *s = NULL;
+    HL_CHECK_OK(hl_stage_create(&s));
+    hl_camera *cam = front_camera(s);
+    hl_geometry *quad = plane(2, 2);
+    add_mesh(s, quad, m, (hl_vec3){0, 0, 0});
+    if (t) {
+        HL_CHECK_OK(hl_renderer_render_to_target(r, t, s, cam));
+        static uint8_t px[W * H * 8];
+        HL_CHECK_OK(hl_render_target_read(r, t, 0, px, sizeof px));
+        HL_CHECK_PIXEL(px + ((H / 2) * W + W / 2) * 4, 153, 204, 255, 255, 1); /* the shader's tint (RGBA8 unorm) */
+        HL_CHECK_OK(hl_render_target_read(r, t, 1, px, sizeof px));
+        HL_CHECK_PIXEL(px + ((H / 2) * W + W / 2) * 4, 51, 102, 153, 255, 1); /* untouched: the clear */
+        HL_CHECK_OK(hl_render_target_read(r, t, 3, px, sizeof px));
+        HL_CHECK_PIXEL(px + ((H / 2) * W + W / 2) * 4, 51, 102, 153, 255, 1);
+        HL_CHECK_OK(hl_render_target_read(r, t, 2, px, sizeof px));
+        uint16_t h[4];
+        memcpy(h, px + ((H / 2) * W + W / 2) * 8, sizeof h);
+        /* 0.2 0.4 0.6 1 as halves, +-1 ulp (the clear value's conversion rounds either way) */
+        HL_CHECK_MSG(abs(h[0] - 0x3266) <= 1 && abs(h[1] - 0x3666) <= 1 && abs(h[2] - 0x38cd) <= 1 && h[3] == 0x3c00,
+                     "RGBA16F attachment 2: %04x %04x %04x %04x", h[0], h[1], h[2], h[3]);
+    }
+    hl_stage_destroy(s);
+    hl_material_release(m);
+    hl_geometry_release(quad);
+    hl_uniform_buffer_release(ub);
+    hl_renderer_destroy(r);
+}
+
 int main(int argc, char **argv) {
     backend_of(argc, argv);
     static const uint32_t sizes[][2] = {{64, 64}, {256, 256}, {48, 96}, {96, 48}, {1, 1}};
@@ -553,6 +636,8 @@ int main(int argc, char **argv) {
     target_samples_itself();
     render_order();
     views_in_one_frame();
+    shadow_pass_without_draws();
+    shader_material_into_mrt();
     macro_bomb_refused();
     long_shader_times_out();
     return hl_test_finish();

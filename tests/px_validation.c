@@ -137,6 +137,61 @@ int main(int argc, char **argv) {
     HL_CHECK_RESULT(hl_rhi_end_frame(dev, &s), HL_ERR_INVALID_STATE);
     HL_CHECK(!hl_rhi_frame_is_open(dev));
 
+    /* colour targets: one the shader does not write must be write_none (every backend); targets
+       that differ in blend state are a WebGPU pipeline, refused up front where the device has
+       one blend state for all targets (OpenGL ES 3.0) instead of drawing differently */
+    {
+        static const char *fs2 = "#version 300 es\nprecision highp float;\n"
+                                 "layout(location = 0) out vec4 o0;\nlayout(location = 1) out vec4 o1;\n"
+                                 "void main() { o0 = vec4(1.0); o1 = vec4(0.5); }\n";
+        hl_test_pipeline_desc pd2 = pd;
+        pd2.fs = fs2;
+        pd2.color_count = 2;
+        pd2.color_formats[0] = pd2.color_formats[1] = HL_RHI_FORMAT_RGBA8_UNORM;
+        hl_test_pipeline p2;
+        HL_CHECK_OK(hl_test_pipeline_create(dev, &pd2, &p2));
+        hl_rhi_color_target_state ct[2];
+        memset(ct, 0, sizeof ct);
+        ct[0].format = ct[1].format = HL_RHI_FORMAT_RGBA8_UNORM;
+        hl_rhi_vertex_attribute va = {HL_RHI_VERTEX_FLOAT32X2, 0, 0};
+        hl_rhi_vertex_buffer_layout vbl = {8, false, &va, 1};
+        hl_rhi_render_pipeline_desc rpd = {0};
+        rpd.layout = p.layout;
+        rpd.vertex = p.prog.vs;
+        rpd.fragment = p.prog.fs; /* writes location 0 only */
+        rpd.vertex_buffers = &vbl;
+        rpd.vertex_buffer_count = 1;
+        rpd.color_targets = ct;
+        rpd.color_target_count = 2;
+        hl_rhi_render_pipeline rpp = {0};
+        EXPECT_REJECT(hl_rhi_render_pipeline_create(dev, &rpd, &rpp), HL_ERR_VALIDATION);
+        HL_CHECK(strstr(hl_last_error(), "location 1") != NULL);
+        ct[1].write_none = true;
+        HL_CHECK_OK(hl_rhi_render_pipeline_create(dev, &rpd, &rpp));
+        hl_rhi_render_pipeline_destroy(dev, rpp);
+
+        ct[1].write_none = false;
+        ct[0].blend_enabled = true;
+        ct[0].color = ct[0].alpha = (hl_rhi_blend_component){HL_RHI_BLEND_SRC_ALPHA, HL_RHI_BLEND_ONE_MINUS_SRC_ALPHA, 0};
+        rpd.layout = p2.layout;
+        rpd.vertex = p2.prog.vs;
+        rpd.fragment = p2.prog.fs; /* writes locations 0 and 1 */
+        bool independent = hl_rhi_device_caps(dev)->independent_blend;
+        HL_CHECK(independent == (hl_rhi_device_backend(dev) != HL_RHI_BACKEND_GLES3));
+        if (independent) {
+            HL_CHECK_OK(hl_rhi_render_pipeline_create(dev, &rpd, &rpp));
+            hl_rhi_render_pipeline_destroy(dev, rpp);
+        } else {
+            EXPECT_REJECT(hl_rhi_render_pipeline_create(dev, &rpd, &rpp), HL_ERR_UNSUPPORTED);
+            HL_CHECK(strstr(hl_last_error(), "independent_blend") != NULL);
+        }
+        ct[1].blend_enabled = true; /* alike: fine everywhere */
+        ct[1].color = ct[1].alpha = ct[0].color;
+        HL_CHECK_OK(hl_rhi_render_pipeline_create(dev, &rpd, &rpp));
+        hl_rhi_render_pipeline_destroy(dev, rpp);
+        hl_test_pipeline_destroy(dev, &p2);
+    }
+
     hl_test_pipeline_destroy(dev, &p);
     hl_rhi_buffer_destroy(dev, a);
     hl_rhi_buffer_destroy(dev, b);

@@ -276,7 +276,7 @@ static hl_result pipeline_create(hl_renderer *r, const hl__program *p, const hl_
         /* an attachment the fragment shader writes nothing to keeps its contents (same on both
            backends; WebGPU requires it) */
         ct[i].write_none = !(p->output_mask & (1u << i));
-        if (k->blend && i == 0) {
+        if (k->blend) { /* every attachment alike: one blend state on OpenGL ES 3.0 (independent_blend) */
             ct[i].blend_enabled = true;
             ct[i].color = (hl_rhi_blend_component){HL_RHI_BLEND_SRC_ALPHA, HL_RHI_BLEND_ONE_MINUS_SRC_ALPHA, 0};
             ct[i].alpha = (hl_rhi_blend_component){HL_RHI_BLEND_ONE, HL_RHI_BLEND_ONE_MINUS_SRC_ALPHA, 0};

@@ -161,6 +161,11 @@ static void fill_desc(const hl_shader_program *p, hl_rhi_shader_stage stage, hl_
         out->spirv_word_count = vs ? p->vertex_spirv_words : p->fragment_spirv_words;
     }
     out->entry_point = "main";
+    if (stage == HL_RHI_SHADER_FRAGMENT) { /* the colour locations it writes (pipeline checks) */
+        out->outputs_known = true;
+        for (uint32_t i = 0; i < p->reflection.output_count; i++)
+            if (p->reflection.outputs[i].location < 32) out->output_mask |= 1u << p->reflection.outputs[i].location;
+    }
 }
 
 void hl_shader_program_vertex_desc(const hl_shader_program *p, hl_rhi_shader_desc *out) {

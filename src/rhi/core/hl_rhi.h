@@ -239,6 +239,10 @@ typedef struct hl_rhi_caps {
     char driver_info[128];  /* backend-specific: Vulkan/GL version string */
     bool clip_depth_negative_one; /* clip-space z spans [-1, 1] (GL) instead of [0, 1] (WebGPU):
                                      projections for this device need hl_mat4_clip_zo_to_no */
+    bool independent_blend; /* colour targets of one pipeline may differ in blend state and write
+                               mask (WebGPU). Without it (OpenGL ES 3.0) they must agree, except
+                               that any target may be write_none; a pipeline that breaks this is
+                               refused with HL_ERR_UNSUPPORTED, never drawn differently */
 } hl_rhi_caps;
 
 /* ---- device ------------------------------------------------------------------------------- */
@@ -434,6 +438,12 @@ typedef struct hl_rhi_shader_desc {
     uint32_t binding_plan_count;
     const char *entry_point; /* default "main" */
     const char *label;
+    /* fragment shaders, optional: the colour locations the shader writes (bit i = location i),
+       valid when outputs_known. Pipelines are then checked against it on every backend: a
+       colour target the shader does not write must be write_none (WebGPU requires it; GL would
+       write undefined values) */
+    uint32_t output_mask;
+    bool outputs_known;
 } hl_rhi_shader_desc;
 
 hl_result hl_rhi_shader_create(hl_rhi_device *dev, const hl_rhi_shader_desc *desc, hl_rhi_shader *out);

@@ -623,6 +623,8 @@ hl_result hl_rhi_shader_create(hl_rhi_device *dev, const hl_rhi_shader_desc *des
     if (!hl__pool_alloc(dev, HL__POOL_SHADER, &id, (void **)&s)) return HL_ERR_OUT_OF_MEMORY;
     s->stage = desc->stage;
     s->is_wgsl = desc->wgsl != NULL && (dev->caps.backend != HL_RHI_BACKEND_GLES3) && desc->spirv == NULL;
+    s->outputs_known = desc->stage == HL_RHI_SHADER_FRAGMENT && desc->outputs_known;
+    s->output_mask = s->outputs_known ? desc->output_mask : 0u;
     r = dev->fns->shader_create(dev, desc, s);
     if (r) {
         uint32_t slot = hl__handle_slot(id);

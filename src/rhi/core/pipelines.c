@@ -447,6 +447,12 @@ static hl_result hl__validate_render_pipeline(hl_rhi_device *dev, const hl_rhi_r
         if (fs->stage != HL_RHI_SHADER_FRAGMENT)
             return hl__fail(HL_ERR_VALIDATION, "%s: desc.fragment is a %s shader (expected fragment)", fn,
                             hl__stage_names[fs->stage]);
+        for (uint32_t i = 0; fs->outputs_known && i < desc->color_target_count && desc->color_targets; i++)
+            if (!desc->color_targets[i].write_none && !(fs->output_mask & (1u << i)))
+                return hl__fail(HL_ERR_VALIDATION,
+                                "%s: desc.color_targets[%u] is written but the fragment shader has no output at "
+                                "location %u (make the target write_none)",
+                                fn, i, i);
     }
     info->layout = desc->layout;
     info->vertex = desc->vertex;
@@ -558,6 +564,23 @@ static hl_result hl__validate_render_pipeline(hl_rhi_device *dev, const hl_rhi_r
         o->alpha = hl__blend_resolve(&ct->alpha, ct->blend_enabled);
         o->write_mask = ct->write_none ? 0u : (ct->write_mask ? ct->write_mask : (uint32_t)HL_RHI_COLOR_WRITE_ALL);
         o->write_none = ct->write_none;
+    }
+    /* one blend state and colour mask for every written target without independent blend */
+    const hl_rhi_color_target_state *first = NULL;
+    for (uint32_t i = 0; !dev->caps.independent_blend && i < desc->color_target_count; i++) {
+        const hl_rhi_color_target_state *o = &info->color_targets[i];
+        if (o->write_none) continue;
+        if (!first) {
+            first = o;
+            continue;
+        }
+        if (o->blend_enabled != first->blend_enabled || o->write_mask != first->write_mask ||
+            (o->blend_enabled && (memcmp(&o->color, &first->color, sizeof o->color) != 0 ||
+                                  memcmp(&o->alpha, &first->alpha, sizeof o->alpha) != 0)))
+            return hl__fail(HL_ERR_UNSUPPORTED,
+                            "%s: desc.color_targets[%u] differs in blend state or write mask from the first written "
+                            "target, and this device has one blend state for all targets (independent_blend is off)",
+                            fn, i);
     }
 
     const hl_rhi_depth_stencil_state *ds = &desc->depth_stencil;

@@ -70,6 +70,8 @@ typedef struct hl__sampler {
 typedef struct hl__shader {
     hl_rhi_shader_stage stage;
     bool is_wgsl;
+    bool outputs_known;   /* fragment: output_mask is the locations it writes */
+    uint32_t output_mask;
     hl__native be;
 } hl__shader;
 

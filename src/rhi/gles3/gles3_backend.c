@@ -94,6 +94,7 @@ static void hl__fill_caps(hl_rhi_device *dev, hl__gl_device *g) {
     const char *version = (const char *)HL__GL(dev, glGetString(GL_VERSION));
     snprintf(c->adapter_name, sizeof c->adapter_name, "%s", renderer ? renderer : "unknown GLES renderer");
     c->clip_depth_negative_one = true; /* GL clip space; glClipControl is not in GLES 3.0 */
+    c->independent_blend = false;      /* one glBlendFunc / glColorMask for all draw buffers */
     snprintf(c->driver_info, sizeof c->driver_info, "%s", version ? version : "OpenGL ES");
 
     g->gl_major = (GLint)hl__geti(dev, GL_MAJOR_VERSION);

@@ -116,6 +116,10 @@ GLuint hl__gl_fbo_get(hl_rhi_device *dev, const hl__gl_fbo_key *key) {
     if (!key->color_count) {
         GLenum none = GL_NONE;
         HL__GL(dev, glDrawBuffers(1, &none));
+        /* glReadBuffer names the READ binding's framebuffer: bind the new one there first, or
+           the call clears the read buffer of whatever FBO a readback left bound (it then read
+           nothing: GL_INVALID_OPERATION, stale pixels) */
+        hl__gl_bind_read_fbo(dev, fbo);
         HL__GL(dev, glReadBuffer(GL_NONE));
     }
     GLenum status = HL__GL(dev, glCheckFramebufferStatus(GL_DRAW_FRAMEBUFFER));
@@ -288,6 +292,15 @@ static void hl__pass_key(hl_rhi_device *dev, const hl__render_pass_info *rp, hl_
     }
 }
 
+/* Draw buffers of the bound draw FBO: GL_COLOR_ATTACHMENTi where bit i of mask is set, else
+ * GL_NONE (a target the pipeline does not write keeps its contents). */
+void hl__gl_draw_buffers(hl_rhi_device *dev, uint32_t mask, uint32_t count) {
+    GLenum bufs[HL_RHI_MAX_COLOR_ATTACHMENTS];
+    for (uint32_t i = 0; i < count && i < HL_RHI_MAX_COLOR_ATTACHMENTS; i++)
+        bufs[i] = (mask & (1u << i)) ? GL_COLOR_ATTACHMENT0 + i : GL_NONE;
+    HL__GL(dev, glDrawBuffers((GLsizei)count, bufs));
+}
+
 static void hl__mark_all_dirty(hl__gl_device *g) {
     g->pipeline = NULL;
     g->applied_program = NULL;
@@ -319,6 +332,8 @@ hl_result hl__gl_begin_render_pass(hl_rhi_cmd *cmd, const hl__render_pass_info *
     hl__gl_viewport(dev, 0, 0, w, h);
     hl__gl_depth_range(dev, 0.0f, 1.0f);
     hl__gl_scissor(dev, true, 0, 0, w, h);
+    g->pass_color_count = rp->color_count;
+    g->pass_draw_mask = (1u << rp->color_count) - 1u; /* every cached FBO keeps all its draw buffers */
 
     /* Clears ignore blend but obey the write masks: open them for the clears. */
     GLenum discard[HL_RHI_MAX_COLOR_ATTACHMENTS + 2];
@@ -422,6 +437,12 @@ hl_result hl__gl_end_render_pass(hl_rhi_cmd *cmd) {
             HL__GL(dev, glInvalidateFramebuffer(GL_DRAW_FRAMEBUFFER, ndiscard, discard));
         }
     }
+    if (g->pass_fbo && g->pass_draw_mask != (1u << rp->color_count) - 1u) {
+        /* a pipeline masked draw buffers: give the cached FBO all of them back (clears and
+           blits of later passes write through them) */
+        hl__gl_bind_draw_fbo(dev, g->pass_fbo);
+        hl__gl_draw_buffers(dev, (1u << rp->color_count) - 1u, rp->color_count);
+    }
     hl__mark_all_dirty(g);
     g->pass_fbo = 0;
     if (result) return hl__fail(result, "gles3: MSAA resolve failed: %s", hl_last_error());
@@ -498,6 +519,11 @@ static void hl__apply_pipeline(hl_rhi_device *dev, hl__gl_pipeline *p) {
     hl__gl_use_program(dev, p->prog->name);
     hl__gl_blend(dev, p->blend, p->eq_rgb, p->eq_a, p->src_rgb, p->dst_rgb, p->src_a, p->dst_a);
     hl__gl_color_mask(dev, p->color_mask);
+    uint32_t all = (1u << g->pass_color_count) - 1u;
+    if ((p->draw_mask & all) != g->pass_draw_mask) {
+        g->pass_draw_mask = p->draw_mask & all;
+        hl__gl_draw_buffers(dev, g->pass_draw_mask, g->pass_color_count);
+    }
     hl__gl_depth(dev, p->depth_test, p->depth_func, (p->depth_write && !g->depth_read_only) ? GL_TRUE : GL_FALSE);
     hl__gl_enable(dev, GL_STENCIL_TEST, &s->stencil_test, p->stencil);
     if (p->stencil) {
@@ -683,6 +709,14 @@ static bool hl__direct_readable(hl_rhi_device *dev, const hl__gl_format *gf) {
     return (GLenum)fmt == gf->format && (GLenum)type == gf->type;
 }
 
+/* A readback that GL refused would leave the caller's memory as it was (stale pixels passed off
+ * as new ones): its error is an error of the call. */
+static hl_result hl__gl_read_error(hl_rhi_device *dev) {
+    GLenum e = HL__GL(dev, glGetError());
+    if (e == GL_NO_ERROR) return HL_OK;
+    return hl__fail(HL_ERR_BACKEND, "gles3: glReadPixels failed with GL error 0x%04x", (unsigned)e);
+}
+
 hl_result hl__gl_read_rect(hl_rhi_device *dev, const hl__gl_texture *t, uint32_t x, uint32_t y, uint32_t w,
                            uint32_t h, uint8_t *dst, uint32_t dst_pitch) {
     const hl__gl_format *gf = hl__gl_format_get(t->format);
@@ -691,11 +725,13 @@ hl_result hl__gl_read_rect(hl_rhi_device *dev, const hl__gl_texture *t, uint32_t
         return hl__fail(HL_ERR_UNSUPPORTED, "gles3: OpenGL ES 3.0 cannot read back %s texels",
                         hl_rhi_format_get_info(t->format)->name);
     hl__gl_pixel_store(dev, GL_PACK_ALIGNMENT, 1);
+    while (HL__GL(dev, glGetError()) != GL_NO_ERROR) { /* errors of earlier calls are not this read's */
+    }
     if (hl__direct_readable(dev, gf) && dst_pitch % texel == 0) {
         hl__gl_pixel_store(dev, GL_PACK_ROW_LENGTH, (GLint)(dst_pitch / texel));
         HL__GL(dev, glReadPixels((GLint)x, (GLint)y, (GLsizei)w, (GLsizei)h, gf->format, gf->type, dst));
         hl__gl_pixel_store(dev, GL_PACK_ROW_LENGTH, 0);
-        return HL_OK;
+        return hl__gl_read_error(dev);
     }
     /* The formats GLES always reads: RGBA/UNSIGNED_BYTE, RGBA_INTEGER/UNSIGNED_INT, RGBA/FLOAT;
      * read tightly into scratch, then convert row by row. */
@@ -713,6 +749,8 @@ hl_result hl__gl_read_rect(hl_rhi_device *dev, const hl__gl_texture *t, uint32_t
     if (!tmp) return hl__fail(HL_ERR_OUT_OF_MEMORY, "gles3: out of memory for a readback");
     hl__gl_pixel_store(dev, GL_PACK_ROW_LENGTH, 0);
     HL__GL(dev, glReadPixels((GLint)x, (GLint)y, (GLsizei)w, (GLsizei)h, fmt, type, tmp));
+    hl_result read_res = hl__gl_read_error(dev);
+    if (read_res) return read_res;
     for (uint32_t row = 0; row < h; row++) {
         const uint8_t *s = tmp + (size_t)row * w * src_texel;
         uint8_t *d = dst + (size_t)row * dst_pitch;

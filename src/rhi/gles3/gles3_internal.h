@@ -119,6 +119,8 @@ typedef struct hl__gl_pipeline {
     bool blend;
     GLenum eq_rgb, eq_a, src_rgb, dst_rgb, src_a, dst_a;
     GLboolean color_mask[4];
+    uint32_t draw_mask;     /* bit i: colour target i is written (else its draw buffer is GL_NONE) */
+    uint32_t target_count;  /* colour targets of the pipeline */
     bool poly_offset;
     float poly_factor, poly_units;
     bool a2c;
@@ -258,6 +260,8 @@ typedef struct hl__gl_device {
     uint32_t stencil_ref;
     bool depth_read_only, stencil_read_only;
     GLuint pass_fbo;
+    uint32_t pass_color_count; /* colour attachments of the open pass */
+    uint32_t pass_draw_mask;   /* draw buffers of the pass FBO now (bit i: GL_COLOR_ATTACHMENTi) */
 } hl__gl_device;
 
 static inline hl__gl_device *hl__gl(hl_rhi_device *dev) { return (hl__gl_device *)dev->be; }
@@ -348,6 +352,7 @@ void hl__gl_swap_rb_rows(uint8_t *dst, uint32_t dst_pitch, const uint8_t *src, u
 extern const hl__rhi_backend_fns hl__rhi_gles3_backend;
 
 /* command entry points (gles3_commands.c) */
+void hl__gl_draw_buffers(hl_rhi_device *dev, uint32_t mask, uint32_t count);
 hl_result hl__gl_begin_render_pass(hl_rhi_cmd *cmd, const hl__render_pass_info *rp);
 hl_result hl__gl_end_render_pass(hl_rhi_cmd *cmd);
 void hl__gl_set_pipeline(hl_rhi_cmd *cmd, hl__render_pipeline *p);

@@ -419,9 +419,20 @@ hl_result hl__gl_render_pipeline_create(hl_rhi_device *dev, const hl__render_pip
     p->poly_factor = ds->depth_bias_slope_scale;
     p->poly_units = (float)ds->depth_bias;
 
-    /* GLES 3.0 has one blend state and one colour mask for all draw buffers: target 0's. */
-    if (info->color_target_count) {
-        const hl_rhi_color_target_state *ct = &info->color_targets[0];
+    /* GLES 3.0 has one blend state and one colour mask for all draw buffers: those of the first
+     * written target (the core refuses pipelines whose written targets differ); a target written
+     * not at all gets draw buffer GL_NONE while the pipeline is bound. */
+    p->target_count = info->color_target_count;
+    uint32_t first = info->color_target_count;
+    for (uint32_t i = 0; i < info->color_target_count; i++) {
+        if (info->color_targets[i].write_none) continue;
+        p->draw_mask |= 1u << i;
+        if (first == info->color_target_count) first = i;
+    }
+    if (first == info->color_target_count) {
+        memset(p->color_mask, GL_FALSE, sizeof p->color_mask);
+    } else {
+        const hl_rhi_color_target_state *ct = &info->color_targets[first];
         p->blend = ct->blend_enabled;
         p->eq_rgb = hl__blend_op(ct->color.op);
         p->eq_a = hl__blend_op(ct->alpha.op);

@@ -40,6 +40,7 @@ static hl_result hl__null_device_create(hl_rhi_device *dev, const hl_rhi_device_
     dev->be = nd;
     hl_rhi_caps *c = &dev->caps;
     c->backend = HL_RHI_BACKEND_NULL;
+    c->independent_blend = true; /* WebGPU's rules */
     c->features = HL_RHI_FEATURE_COMPUTE | HL_RHI_FEATURE_STORAGE_BUFFER | HL_RHI_FEATURE_STORAGE_TEXTURE |
                   HL_RHI_FEATURE_INDIRECT_DRAW | HL_RHI_FEATURE_TEXTURE_1D | HL_RHI_FEATURE_BASE_VERTEX |
                   HL_RHI_FEATURE_FIRST_INSTANCE | HL_RHI_FEATURE_BUFFER_MAP_ASYNC | HL_RHI_FEATURE_FLOAT32_FILTERABLE;

@@ -501,6 +501,7 @@ static hl_result wgpu_device_create(hl_rhi_device *dev, const hl_rhi_device_desc
     hl_rhi_caps *caps = &dev->caps;
     caps->backend = HL_RHI_BACKEND_WEBGPU;
     caps->features = features;
+    caps->independent_blend = true;
     WGPULimits limits;
     memset(&limits, 0, sizeof limits);
     if (WGPU(dev, DeviceGetLimits)(be->device, &limits) != WGPUStatus_Success) {
