@@ -614,6 +614,36 @@ static void shader_material_into_mrt(void) {
         HL_CHECK_MSG(abs(h[0] - 0x3266) <= 1 && abs(h[1] - 0x3666) <= 1 && abs(h[2] - 0x38cd) <= 1 && h[3] == 0x3c00,
                      "RGBA16F attachment 2: %04x %04x %04x %04x", h[0], h[1], h[2], h[3]);
     }
+    /* the same material blending over an opaque quad: attachments 1..3 keep the opaque quad's
+       values (its normal, base colour, distance), in a frame after a shadow pass */
+    hl_material_state st = {0};
+    st.alpha_mode = HL_ALPHA_BLEND;
+    HL_CHECK_OK(hl_material_set_state(m, &st));
+    hl_material *under = basic(1, 0, 0, 1);
+    hl_mesh *u = add_mesh(s, quad, under, (hl_vec3){0, 0, -1});
+    hl_light_desc ld = {0};
+    ld.kind = HL_LIGHT_DIRECTIONAL;
+    ld.cast_shadows = true;
+    ld.intensity = 1;
+    hl_light *l = NULL;
+    HL_CHECK_OK(hl_light_create(&ld, &l));
+    hl_stage_add(s, hl_light_node(l));
+    hl_mesh_set_shadows(u, true, true);
+    static uint8_t ref[3][W * H * 8], got[3][W * H * 8];
+    if (t) {
+        hl_node_set_visible(hl_mesh_node(u), true);
+        for (int pass = 0; pass < 2; pass++) {
+            /* pass 0: the opaque quad alone; pass 1: with the blending shader material over it */
+            hl_node_set_visible(hl_mesh_node(hl_stage_meshes(s, &(uint32_t){0})[0]), pass == 1);
+            HL_CHECK_OK(hl_renderer_render_to_target(r, t, s, cam));
+            for (uint32_t a = 1; a < 4; a++)
+                HL_CHECK_OK(hl_render_target_read(r, t, a, pass ? got[a - 1] : ref[a - 1], sizeof ref[0]));
+        }
+        for (uint32_t a = 1; a < 4; a++)
+            HL_CHECK_MSG(memcmp(ref[a - 1], got[a - 1], hl_render_target_read_size(t, a)) == 0,
+                         "attachment %u changed under a blending shader material that does not write it", a);
+    }
+    hl_material_release(under);
     hl_stage_destroy(s);
     hl_material_release(m);
     hl_geometry_release(quad);
