@@ -11,7 +11,8 @@
  * `random_frames --seed S+k --frames j+1 ...`, printed as one line per failure. With both
  * backends (the default) every frame is compared across them; with one backend only the call
  * and misuse checks run. Prints progress (frames/s), every failure and a summary; exits 1 on
- * any failure, 2 on a usage error. --history N (default 10): every Nth frame a view is rendered
+ * any failure, 2 on a usage error; SIGINT / SIGTERM end it after the current frame, with the
+ * summary. --history N (default 10): every Nth frame a view is rendered
  * again by a new renderer of the same backend and compared with the long-lived one (0: off).
  *
  * An episode stops at its first failing frame (the worlds may diverge after a failure) and the
@@ -25,12 +26,28 @@
  * channel more than 4/255 apart, to see a cause too small to break the bounds alone. --avoid
  * leaves out a known failure class (see hl_scene_gen.h) to look past it. */
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "hl_scene_gen.h"
+
+/* SIGINT / SIGTERM end the run after the current frame, with its summary */
+static volatile int g_stop;
+static void on_signal(int sig) {
+    (void)sig;
+    g_stop = 1;
+}
+
+static void install_signals(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
 
 static double now_s(void) {
     struct timespec ts;
@@ -67,6 +84,9 @@ typedef struct run_state {
 
 static void on_frame(const hl_gen_frame_report *rep, void *user) {
     run_state *st = user;
+    /* again every frame: the drivers' LLVM registers its own SIGINT/SIGTERM handlers when it
+       compiles (they re-raise with the default action) */
+    install_signals();
     st->frames++;
     st->compared += rep->compared;
     st->compared_px += rep->compared_px;
@@ -170,12 +190,13 @@ int main(int argc, char **argv) {
             return usage("unknown option");
         }
     }
+    install_signals();
     run_state st = {0};
     st.t0 = st.last_print = now_s();
     st.total = frames;
     st.quiet = quiet;
     uint64_t episodes = 0, failed_episodes = 0, create_failed = 0;
-    for (uint64_t done = 0; done < frames; episodes++) {
+    for (uint64_t done = 0; done < frames && !g_stop; episodes++) {
         uint64_t n = frames - done < episode ? frames - done : episode;
         hl_gen_sequence seq = {0};
         seq.opt = opt;
@@ -186,6 +207,7 @@ int main(int argc, char **argv) {
         seq.on_frame = on_frame;
         seq.on_failure = on_failure;
         seq.user = &st;
+        seq.stop = &g_stop;
         hl_gen_sequence_result res;
         hl_gen_run_sequence(&seq, &res);
         failed_episodes += res.failed_frames || res.create_failed;
@@ -195,9 +217,9 @@ int main(int argc, char **argv) {
     double t = now_s() - st.t0;
     printf("summary: %" PRIu64 " frames in %" PRIu64 " episodes (seeds 0x%" PRIx64 "..0x%" PRIx64 "), %.1f s, %.1f frames/s; %" PRIu64
            " images (%" PRIu64 " pixels) compared, worst mean %.3f/255, worst p99 %u/255; %" PRIu64
-           " failures in %" PRIu64 " episodes%s\n",
+           " failures in %" PRIu64 " episodes%s%s\n",
            st.frames, episodes, seed, seed + (episodes ? episodes - 1 : 0), t, t > 0 ? (double)st.frames / t : 0.0,
            st.compared, st.compared_px, st.worst_mean, st.worst_p99, st.failures, failed_episodes,
-           create_failed ? " (renderer creation failed)" : "");
+           create_failed ? " (renderer creation failed)" : "", g_stop ? " (stopped by a signal)" : "");
     return st.failures || create_failed ? 1 : 0;
 }

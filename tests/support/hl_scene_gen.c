@@ -414,7 +414,7 @@ void hl_gen_run_sequence(const hl_gen_sequence *s, hl_gen_sequence_result *res) 
         hl_gen_set_crash_line(NULL);
         return;
     }
-    for (uint32_t f = 0; f < s->frames; f++) {
+    for (uint32_t f = 0; f < s->frames && !(s->stop && *s->stop); f++) {
         hl_gen_repro(&s->opt, s->prog, f, repro, sizeof repro);
         hl_gen_set_crash_line(repro);
         hl_gen_frame_report rep;

@@ -136,6 +136,7 @@ typedef struct hl_gen_sequence {
     void (*on_failure)(const char *repro, const char *check, void *user);
     void (*on_frame)(const hl_gen_frame_report *rep, void *user);
     void *user;
+    const volatile int *stop; /* optional: the sequence ends before the next frame once *stop != 0 */
 } hl_gen_sequence;
 
 typedef struct hl_gen_sequence_result {
