@@ -225,6 +225,13 @@ static void test_bombs(hl_rhi_backend be) {
     put(&t, "in vec3 a_position;\nvoid main() { gl_Position = vec4(a_position, X2\\\n4); }\n");
     expect_refused("bomb named across a line splice", t.s, k_fs, be, "HL_SHADER_MAX_EXPANSION_TOKENS|HL_SHADER_MAX_EXPRESSION_OPERATORS", "X24", 0);
     t.n = 0;
+    /* a lone carriage return ends a line for the compilers: the text after it on a #define
+     * line is compiled, not part of the definition (found by fuzz_glsl_budget) */
+    put(&t, "#version 300 es\n#define L0 1.0,\n");
+    for (int i = 1; i <= 12; i++) put(&t, "#define L%d L%d L%d L%d L%d\n", i, i - 1, i - 1, i - 1, i - 1);
+    put(&t, "#define UNUSED 1.0\rfloat f[] = float[](L12 1.0);\n#define USE 1.0\n%s", k_use);
+    expect_refused("bomb after a carriage return", t.s, k_fs, be, "HL_SHADER_MAX_EXPANSION_TOKENS", "L12", 16);
+    t.n = 0;
     /* a bomb only GLSL 4.50 sees (no GL_ES there): caught on the Vulkan rewrite */
     put(&t, "#version 300 es\n#define X0 1.0\n");
     for (int i = 1; i <= 24; i++) put(&t, "#define X%d (X%d+X%d)\n", i, i - 1, i - 1);

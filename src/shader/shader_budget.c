@@ -315,9 +315,14 @@ static void skip_blank(guard *g, uint8_t *flags) {
     }
 }
 
-/* Compilers splice lines ending in a backslash before anything else (in tokens and comment
- * openers too): the check reads a spliced copy and remembers where splices were, for line
- * numbers. */
+/* Compilers end a line at "\n", "\r\n" or a lone "\r" (text after a lone "\r" on a
+ * directive's line is compiled) and splice lines ending in a backslash before anything else
+ * (in tokens and comment openers too): the check reads a normalised, spliced copy and
+ * remembers where splices were, for line numbers. */
+static size_t newline_at(const char *s, size_t i) {
+    return s[i] == '\n' ? 1 : s[i] == '\r' ? (s[i + 1] == '\n' ? 2 : 1) : 0;
+}
+
 static bool splice(guard *g, const char *text) {
     size_t n = strlen(text);
     char *out = hl__malloc(n + 1);
@@ -325,8 +330,15 @@ static bool splice(guard *g, const char *text) {
         return false;
     size_t o = 0;
     for (size_t i = 0; i < n;) {
-        size_t k = text[i] == '\\' ? (text[i + 1] == '\n' ? 2 : text[i + 1] == '\r' && text[i + 2] == '\n' ? 3 : 0) : 0;
+        size_t nl = newline_at(text, i);
+        if (nl) {
+            out[o++] = '\n';
+            i += nl;
+            continue;
+        }
+        size_t k = text[i] == '\\' ? newline_at(text, i + 1) : 0;
         if (k) {
+            k++;
             if (g->splice_count == g->splice_cap &&
                 !hl__reserve((void **)&g->splices, &g->splice_cap, g->splice_count + 1, sizeof *g->splices)) {
                 hl__free(out);
