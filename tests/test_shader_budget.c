@@ -158,6 +158,15 @@ static void test_bombs(hl_rhi_backend be) {
     put(&t, "\n%s", k_use);
     expect_refused("self-doubling D(D(D(...)))", t.s, k_fs, be, "HL_SHADER_MAX_EXPANSION_TOKENS", "USE", 0);
     t.n = 0;
+    /* a parameter written right after a number: GLSL reads `1x` as 1 then x (found by
+     * fuzz_glsl_budget: a C pp-number hid the parameter from the check) */
+    put(&t, "#version 300 es\n#define D(x) 1x,1x\n#define USE ");
+    for (int i = 0; i < 30; i++) put(&t, "D(");
+    put(&t, "1.0");
+    for (int i = 0; i < 30; i++) put(&t, ")");
+    put(&t, "\n%s", k_use);
+    expect_refused("parameter after a number", t.s, k_fs, be, "HL_SHADER_MAX_EXPANSION_TOKENS", "USE", 0);
+    t.n = 0;
     /* a chain of function-like macros, each calling the previous twice */
     put(&t, "#version 300 es\n#define F0(x) x+x\n");
     for (int i = 1; i <= 30; i++) put(&t, "#define F%d(x) F%d(F%d(x))\n", i, i - 1, i - 1);

@@ -360,6 +360,38 @@ static const char *const k_punct3[] = {"<<=", ">>="};
 static const char *const k_punct2[] = {"##", "&&", "||", "==", "!=", "<=", ">=", "<<", ">>", "++",
                                        "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^="};
 
+static bool hex_digit(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+/* Length of the number at s as GLSL (and glslang) reads it, not as a C pp-number: `14x` is
+ * 14 then x, so a macro parameter written right after a number is still seen. */
+static uint32_t number_len(const char *s) {
+    uint32_t n = 0;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        n = 2;
+        while (hex_digit(s[n]))
+            n++;
+    } else {
+        while (is_digit(s[n]))
+            n++;
+        if (s[n] == '.')
+            for (n++; is_digit(s[n]);)
+                n++;
+        if ((s[n] == 'e' || s[n] == 'E') &&
+            (is_digit(s[n + 1]) || ((s[n + 1] == '+' || s[n + 1] == '-') && is_digit(s[n + 2])))) {
+            n += 2;
+            while (is_digit(s[n]))
+                n++;
+        }
+        if ((s[n] == 'l' && s[n + 1] == 'f') || (s[n] == 'L' && s[n + 1] == 'F'))
+            return n + 2;
+        if (s[n] == 'f' || s[n] == 'F')
+            return n + 1;
+    }
+    if (s[n] == 'u' || s[n] == 'U')
+        n++;
+    return n;
+}
+
 /* Reads the next token of the source into g->peek (false at the end). */
 static bool scan_peek(guard *g, ptok *out) {
     if (!g->has_peek) {
@@ -382,9 +414,7 @@ static bool scan_peek(guard *g, ptok *out) {
                 n++;
             kind = TK_IDENT;
         } else if (is_digit(*s) || (*s == '.' && is_digit(s[1]))) {
-            while (ident_char(s[n]) || s[n] == '.' ||
-                   ((s[n] == '+' || s[n] == '-') && (s[n - 1] == 'e' || s[n - 1] == 'E')))
-                n++;
+            n = number_len(s);
             kind = TK_NUMBER;
         } else if (strchr("{}[]()<>;:,.+-*/%&|^!~=?#", *s)) {
             kind = TK_PUNCT;
