@@ -248,15 +248,16 @@ static void packet_indices(const hl__gpu_geometry *g, const hl_geometry_layout *
 
 /* A draw's sort key (64 bits, compared whole): the class (opaque before transparent), the
  * render order (all 32 bits, biased so that negative orders sort first), then 31 bits of
- * state or depth: opaque draws grouped by pipeline, material group and vertex buffer (low id
- * bits: equal bits only weaken grouping, never order), transparent ones back to front. */
+ * state or depth: opaque draws grouped by pipeline, material and geometry (the renderer's own
+ * identities, the same on every backend; low bits only: equal bits only weaken grouping),
+ * transparent ones back to front. Ties keep the traversal order. */
 #define HL__SORT_CLASS_SHIFT 63
 #define HL__SORT_ORDER_SHIFT 31
 #define HL__SORT_CLASS_MASK (1ull << HL__SORT_CLASS_SHIFT)
 #define HL__SORT_ORDER_MASK (0xffffffffull << HL__SORT_ORDER_SHIFT)
 #define HL__SORT_LOW_MASK ((1ull << HL__SORT_ORDER_SHIFT) - 1u)
-#define HL__SORT_PIPELINE_SHIFT 20 /* opaque: 11 bits pipeline, 10 bits group, 10 bits vertex buffer */
-#define HL__SORT_GROUP_SHIFT 10
+#define HL__SORT_PIPELINE_SHIFT 20 /* opaque: 11 bits pipeline, 10 bits material, 10 bits geometry */
+#define HL__SORT_MATERIAL_SHIFT 10
 _Static_assert((HL__SORT_CLASS_MASK & HL__SORT_ORDER_MASK) == 0, "sort key: class and order overlap");
 _Static_assert((HL__SORT_ORDER_MASK & HL__SORT_LOW_MASK) == 0, "sort key: order and state overlap");
 _Static_assert((HL__SORT_CLASS_MASK | HL__SORT_ORDER_MASK | HL__SORT_LOW_MASK) == ~0ull, "sort key: bits unused");
@@ -268,12 +269,12 @@ static uint32_t float_order(float f) { /* monotonic uint of a float */
     return (u & 0x80000000u) ? ~u : u | 0x80000000u;
 }
 
-uint64_t hl__sort_key(bool transparent, int32_t render_order, uint32_t pipeline, uint32_t group, uint32_t vbo, float depth) {
+uint64_t hl__sort_key(bool transparent, int32_t render_order, uint32_t pipeline, uint32_t material, uint32_t geometry, float depth) {
     uint64_t key = (uint64_t)transparent << HL__SORT_CLASS_SHIFT;
     key |= (uint64_t)((uint32_t)render_order ^ 0x80000000u) << HL__SORT_ORDER_SHIFT;
     if (transparent) return key | ((uint64_t)(~float_order(depth)) >> 1); /* farther first */
     return key | ((uint64_t)(pipeline & 0x7ffu) << HL__SORT_PIPELINE_SHIFT) |
-           ((uint64_t)(group & 0x3ffu) << HL__SORT_GROUP_SHIFT) | (uint64_t)(vbo & 0x3ffu);
+           ((uint64_t)(material & 0x3ffu) << HL__SORT_MATERIAL_SHIFT) | (uint64_t)(geometry & 0x3ffu);
 }
 
 typedef struct hl__sort_item {
@@ -392,6 +393,11 @@ static hl_result build_draw(hl_renderer *r, const hl__view *v, hl_mesh *mesh, ui
     out->casts_shadows = casts;
     out->instanced = instanced;
     out->position_offset = l->attributes[HL_ATTR_POSITION].offset;
+    /* ties of the sort key: renderer-level identities (allocated in the same order on every
+       backend), never RHI handle ids */
+    out->tie_pipeline = (uint32_t)out->color_entry->id;
+    out->tie_material = gm->index;
+    out->tie_geometry = g->index;
     if (sp) {
         if ((res = shadow_pipeline(r, sp, l, instanced, &out->shadow_entry))) return res;
         out->shadow_pipeline = out->shadow_entry->pipeline;
@@ -635,14 +641,30 @@ static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
                          sizeof(float)) ||
             !hl__reserve((void **)&r->inst_items, &r->inst_capacity, ninst, sizeof(sort_item)))
             return HL_ERR_OUT_OF_MEMORY;
+        /* batches in the order their first mesh is met, meshes in traversal order: the draw
+           order never depends on addresses (it is the same on both backends and every run) */
+        uint32_t cap = 16;
+        while (cap < ninst * 2u) cap *= 2;
+        if (!hl__reserve((void **)&r->batch_table, &r->batch_table_capacity, cap, sizeof *r->batch_table))
+            return HL_ERR_OUT_OF_MEMORY;
+        memset(r->batch_table, 0, cap * sizeof *r->batch_table);
         inst = r->inst_items;
-        uint32_t k = 0;
+        uint32_t k = 0, batches = 0;
         for (uint32_t i = 0; i < visible; i++) {
             hl_mesh *m = meshes[r->order[i]];
             if (!draws_instanced(m)) continue;
-            /* the key only groups; batches are split on exact (geometry, material) below */
-            uint64_t key = hl__hash_mix((uint64_t)(uintptr_t)hl_mesh_geometry(m)) ^ (uint64_t)(uintptr_t)hl_mesh_material(m);
-            inst[k++] = (sort_item){key, r->order[i]};
+            const void *geo = hl_mesh_geometry(m), *mat = hl_mesh_material(m);
+            uint64_t h = hl__hash_mix((uint64_t)(uintptr_t)geo ^ hl__hash_mix((uint64_t)(uintptr_t)mat));
+            uint32_t slot = (uint32_t)h & (cap - 1);
+            while (r->batch_table[slot].geometry &&
+                   (r->batch_table[slot].geometry != geo || r->batch_table[slot].material != mat))
+                slot = (slot + 1) & (cap - 1);
+            if (!r->batch_table[slot].geometry) {
+                r->batch_table[slot].geometry = geo;
+                r->batch_table[slot].material = mat;
+                r->batch_table[slot].batch = batches++;
+            }
+            inst[k++] = (sort_item){((uint64_t)r->batch_table[slot].batch << 32) | i, r->order[i]};
         }
         qsort(inst, ninst, sizeof *inst, sort_cmp);
     }
@@ -694,8 +716,7 @@ static hl_result view_sort(hl_renderer *r, hl__view *v) {
             hl_vec3 dv = {c.x - v->eye.x, c.y - v->eye.y, c.z - v->eye.z};
             d->depth = hl_vec3_length(dv);
         }
-        d->sort_key = hl__sort_key(d->transparent, order, d->packet.pipeline.id, d->packet.bind_groups[2].id,
-                                   d->packet.vertex_buffers[0].id, d->depth);
+        d->sort_key = hl__sort_key(d->transparent, order, d->tie_pipeline, d->tie_material, d->tie_geometry, d->depth);
         si[i] = (sort_item){d->sort_key, i};
     }
     /* A static scene builds the same keys in the same order every frame: then last frame's

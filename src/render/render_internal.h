@@ -64,6 +64,7 @@ typedef struct hl__material_block {
 /* ---- GPU mirrors of scene objects ------------------------------------------------------------ */
 typedef struct hl__gpu_geometry {
     hl_geometry *geometry; /* retained */
+    uint32_t index;        /* record index (a sort-key identity) */
     hl_rhi_buffer vbo, ibo;
     uint64_t vbo_revision, ibo_revision; /* delivered revisions (committed on valid submit) */
     uint32_t vertex_bytes, index_bytes;
@@ -97,6 +98,7 @@ typedef struct hl__owned_group {
 
 typedef struct hl__gpu_material {
     hl_material *material; /* retained */
+    uint32_t index;        /* record index (a sort-key identity) */
     hl_rhi_buffer ubo;
     uint64_t ubo_revision; /* delivered */
     hl__owned_group group; /* group 2 */
@@ -203,6 +205,7 @@ typedef struct hl__draw {
     uint64_t position_offset; /* POSITION's offset in the vertex block (shadow pass) */
     hl_rhi_render_pipeline shadow_pipeline;
     hl__pipeline_entry *color_entry, *shadow_entry; /* stamped when a prepared draw is reused */
+    uint32_t tie_pipeline, tie_material, tie_geometry; /* sort-key state: renderer identities */
 } hl__draw;
 
 typedef struct hl__shadow_tile {
@@ -311,6 +314,11 @@ struct hl_renderer {
     uint32_t sort_capacity;
     struct hl__sort_item *inst_items;
     uint32_t inst_capacity;
+    struct hl__batch_slot { /* instanced batching: (geometry, material) -> batch, per view */
+        const void *geometry, *material;
+        uint32_t batch;
+    } *batch_table;
+    uint32_t batch_table_capacity;
     uint32_t *draw_order; /* per view: its draws in execution order (indices into draws) */
     uint32_t draw_order_capacity;
     /* per view slot: the sort keys and order of the last frame; equal keys reuse the order */
@@ -421,6 +429,6 @@ const hl_renderer *hl__proxy_owner(const hl_texture *tex);
 hl_result hl__record_view(hl_renderer *r, hl_render_target *target, hl_stage *stage, hl_camera *camera);
 hl_rhi_format hl__target_rhi_format(hl_target_format f);
 /* The 64-bit sort key of a draw (layout and its static checks in render_frame.c). */
-uint64_t hl__sort_key(bool transparent, int32_t render_order, uint32_t pipeline, uint32_t group, uint32_t vbo, float depth);
+uint64_t hl__sort_key(bool transparent, int32_t render_order, uint32_t pipeline, uint32_t material, uint32_t geometry, float depth);
 
 #endif

@@ -98,8 +98,10 @@ static void hl__active_unit(hl_rhi_device *dev, uint32_t unit) {
 void hl__gl_bind_texture(hl_rhi_device *dev, uint32_t unit, uint32_t slot, GLenum target, GLuint tex) {
     hl__gl_state *s = &hl__gl(dev)->st;
     if (unit >= HL__GL_MAX_UNITS || slot >= HL__GL_TARGET_COUNT) return;
-    if (s->tex[unit][slot] == tex) return;
+    /* callers go on to work on "the texture bound to the active unit" (uploads, copies,
+       parameters): the unit is made active even when the binding is already there */
     hl__active_unit(dev, unit);
+    if (s->tex[unit][slot] == tex) return;
     s->tex[unit][slot] = tex;
     HL__GL(dev, glBindTexture(target, tex));
 }
