@@ -559,9 +559,13 @@ static hl_result hl__validate_render_pipeline(hl_rhi_device *dev, const hl_rhi_r
             return hl__fail(HL_ERR_VALIDATION, "%s: desc.color_targets[%u] blend factor or op out of range", fn, i);
         hl_rhi_color_target_state *o = &info->color_targets[i];
         o->format = ct->format;
-        o->blend_enabled = ct->blend_enabled;
-        o->color = hl__blend_resolve(&ct->color, ct->blend_enabled);
-        o->alpha = hl__blend_resolve(&ct->alpha, ct->blend_enabled);
+        /* a target written not at all has no blend state: lavapipe was seen writing undefined
+           values through write mask 0 when blending was on (attachments beyond the fragment
+           shader's outputs changed from run to run) */
+        bool blend = ct->blend_enabled && !ct->write_none;
+        o->blend_enabled = blend;
+        o->color = hl__blend_resolve(&ct->color, blend);
+        o->alpha = hl__blend_resolve(&ct->alpha, blend);
         o->write_mask = ct->write_none ? 0u : (ct->write_mask ? ct->write_mask : (uint32_t)HL_RHI_COLOR_WRITE_ALL);
         o->write_none = ct->write_none;
     }
