@@ -157,7 +157,9 @@ hl_texture *hl_render_target_texture(hl_render_target *t, uint32_t index);
 /* ---- one frame, many passes ------------------------------------------------------------------
  * Inside the callback, hl_render_frame_render_to_target and hl_render_frame_present record
  * into one graph that executes as one submission when the callback returns HL_OK. No
- * resize / destroy / readback inside. */
+ * resize / destroy / readback inside. At most HL_RENDER_MAX_VIEWS render calls per frame (one
+ * more is HL_ERR_VALIDATION and fails the frame). */
+#define HL_RENDER_MAX_VIEWS 16
 typedef hl_result (*hl_render_frame_fn)(hl_render_frame *f, void *user);
 hl_result hl_renderer_render_frame(hl_renderer *r, hl_render_frame_fn fn, void *user);
 hl_result hl_render_frame_render_to_target(hl_render_frame *f, hl_render_target *t, hl_stage *stage,

@@ -15,7 +15,7 @@
 #define HL_RENDER_MAX_SHADOW_TILES 16
 #define HL__OBJECT_STRIDE 256u /* one dynamic-offset slice per mesh (model + normal matrix) */
 #define HL__FRAME_STRIDE 2048u /* one Frame block slice per view */
-#define HL__MAX_VIEWS 16u      /* views (render calls) per graph frame */
+#define HL__MAX_VIEWS ((uint32_t)HL_RENDER_MAX_VIEWS) /* views (render calls) per graph frame */
 #define HL__SHADOW_STRIDE 256u
 
 extern const char *const hl__render_forward_vs;

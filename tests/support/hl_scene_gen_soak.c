@@ -247,6 +247,7 @@ static soak_sample take_sample(void) { return (soak_sample){hl_gen_rss_kb(), hl_
 static hl_result soak_setup(soak *s) {
     hl_renderer_desc rd = {0};
     rd.backend = s->d->backend;
+    rd.wait_timeout_ms = 120000; /* sanitizer builds on a loaded 2-core machine: a slow frame is not a hang */
     rd.width = 64;
     rd.height = 48;
     rd.sample_count = 1;

@@ -1783,6 +1783,7 @@ static void history_check(hl_gen_world *w) {
     mine->valid = CALL(w, hl_renderer_read_pixels(w->r, mine->data, (size_t)w->out_w * w->out_h * 4));
     hl_renderer_desc rd = {0};
     rd.backend = w->backend;
+    rd.wait_timeout_ms = 120000; /* sanitizer builds on a loaded 2-core machine: a slow frame is not a hang */
     rd.width = w->out_w;
     rd.height = w->out_h;
     rd.sample_count = w->samples;
@@ -1815,6 +1816,7 @@ hl_result hl_gen_world_create(const hl_gen_options *opt, hl_backend backend, hl_
     w->samples = chance(w, 0.5f) ? 4 : 1;
     hl_renderer_desc rd = {0};
     rd.backend = backend;
+    rd.wait_timeout_ms = 120000; /* sanitizer builds on a loaded 2-core machine: a slow frame is not a hang */
     rd.width = w->out_w;
     rd.height = w->out_h;
     rd.sample_count = w->samples;
