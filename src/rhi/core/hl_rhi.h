@@ -678,7 +678,9 @@ void hl_rhi_compute_pipeline_destroy(hl_rhi_device *dev, hl_rhi_compute_pipeline
 hl_result hl_rhi_begin_frame(hl_rhi_device *dev, hl_rhi_cmd **out_cmd);
 /* Closes the frame and submits it. An open pass is an error (the frame is aborted). */
 hl_result hl_rhi_end_frame(hl_rhi_device *dev, hl_rhi_submission *out);
-/* Discards the open frame: nothing of it reaches the GPU on webgpu; gles3 has executed its
+/* Discards the open frame: nothing of it reaches the GPU on webgpu, except the commands
+ * before a render pass of several colour attachments that follows a pipeline without colour
+ * targets (the backend submits those early, a lavapipe workaround); gles3 has executed its
  * commands already, but no submission is produced and resources used by it are released as
  * if the frame completed. No-op without an open frame. */
 void hl_rhi_abort_frame(hl_rhi_device *dev);

@@ -559,9 +559,9 @@ static hl_result hl__validate_render_pipeline(hl_rhi_device *dev, const hl_rhi_r
             return hl__fail(HL_ERR_VALIDATION, "%s: desc.color_targets[%u] blend factor or op out of range", fn, i);
         hl_rhi_color_target_state *o = &info->color_targets[i];
         o->format = ct->format;
-        /* a target written not at all has no blend state: lavapipe was seen writing undefined
-           values through write mask 0 when blending was on (attachments beyond the fragment
-           shader's outputs changed from run to run) */
+        /* a target written not at all has no blend state (the undefined values lavapipe wrote
+           into such attachments came from target 0's blend state given to every target after
+           a depth-only pipeline: see hl__wgpu_begin_render_pass) */
         bool blend = ct->blend_enabled && !ct->write_none;
         o->blend_enabled = blend;
         o->color = hl__blend_resolve(&ct->color, blend);

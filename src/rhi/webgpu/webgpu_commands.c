@@ -1,27 +1,33 @@
-/* hilo3d webgpu backend: frame scope (one command encoder per frame, one submit) and
- * commands, each forwarded to the open native pass (no recording, no replay). */
+/* hilo3d webgpu backend: frame scope (one command encoder per frame, one submit, split in two
+ * where lavapipe needs it: see hl__wgpu_begin_render_pass) and commands, each forwarded to
+ * the open native pass (no recording, no replay). */
 #include <string.h>
 #include <time.h>
 
 #include "webgpu_internal.h"
 
 /* ---- frame scope --------------------------------------------------------------------------- */
-hl_result hl__wgpu_begin_frame(hl_rhi_device *dev, uint64_t serial) {
-    (void)serial;
+static hl_result open_encoder(hl_rhi_device *dev, const char *what) {
     hl__wgpu_device *be = hl__wgpu_be(dev);
-    hl_result r = hl__wgpu_take_error(dev, "begin_frame");
-    if (r) return r;
     WGPUCommandEncoderDescriptor d;
     memset(&d, 0, sizeof d);
     d.label = hl__wgpu_str("hl frame");
     be->encoder = WGPU(dev, DeviceCreateCommandEncoder)(be->device, &d);
-    r = hl__wgpu_take_error(dev, "begin_frame");
-    if (!r && !be->encoder) r = hl__fail(HL_ERR_BACKEND, "webgpu: begin_frame: Dawn returned no command encoder");
+    be->colorless_pipeline_set = false;
+    hl_result r = hl__wgpu_take_error(dev, what);
+    if (!r && !be->encoder) r = hl__fail(HL_ERR_BACKEND, "webgpu: %s: Dawn returned no command encoder", what);
     if (r && be->encoder) {
         WGPU(dev, CommandEncoderRelease)(be->encoder);
         be->encoder = NULL;
     }
     return r;
+}
+
+hl_result hl__wgpu_begin_frame(hl_rhi_device *dev, uint64_t serial) {
+    (void)serial;
+    hl_result r = hl__wgpu_take_error(dev, "begin_frame");
+    if (r) return r;
+    return open_encoder(dev, "begin_frame");
 }
 
 static void on_work_done(uint32_t status, WGPUStringView message, void *userdata1, void *userdata2) {
@@ -113,9 +119,42 @@ static uint32_t store_op(hl_rhi_store_op op) {
     return op == HL_RHI_STORE_DISCARD ? WGPUStoreOp_Discard : WGPUStoreOp_Store;
 }
 
+/* Submits what the frame recorded so far and goes on in a new encoder (so in a new Vulkan
+ * command buffer: Dawn's Vulkan backend records each submit into its own). The frame's
+ * work-done callback, after the last submit, covers this one too (one queue, in order);
+ * writes during a frame precede every command of the frame that uses the object (the core
+ * refuses the others), so the split changes no ordering the frame relies on. */
+static hl_result split_frame(hl_rhi_device *dev) {
+    hl__wgpu_device *be = hl__wgpu_be(dev);
+    WGPUCommandBuffer cb = WGPU(dev, CommandEncoderFinish)(be->encoder, NULL);
+    WGPU(dev, CommandEncoderRelease)(be->encoder);
+    be->encoder = NULL;
+    hl_result r = hl__wgpu_take_error(dev, "begin_render_pass (split)");
+    if (!r && !cb) r = hl__fail(HL_ERR_BACKEND, "webgpu: begin_render_pass: Dawn returned no command buffer");
+    if (r) {
+        if (cb) WGPU(dev, CommandBufferRelease)(cb);
+        return r;
+    }
+    WGPU(dev, QueueSubmit)(be->queue, 1, &cb);
+    WGPU(dev, CommandBufferRelease)(cb);
+    if ((r = hl__wgpu_take_error(dev, "begin_render_pass (split submit)"))) return r;
+    return open_encoder(dev, "begin_render_pass (split)");
+}
+
 hl_result hl__wgpu_begin_render_pass(hl_rhi_cmd *cmd, const hl__render_pass_info *rp) {
     hl_rhi_device *dev = cmd->dev;
     hl__wgpu_device *be = hl__wgpu_be(dev);
+    /* lavapipe (seen with Mesa 25.0.7), binding a pipeline without colour attachments (a
+       depth-only shadow pass), clears its blend state, independent_blend_enable included, and
+       sets that flag again only at the start of the next command buffer; llvmpipe then gives
+       every colour target the blend state and write mask of target 0. A pipeline blending
+       target 0 with write-mask-0 targets the shader has no output for then blended undefined
+       values into those attachments (different on every run). A pass of several colour
+       attachments after such a pipeline therefore starts a new command buffer. */
+    if (be->colorless_pipeline_set && rp->color_count > 1) {
+        hl_result r = split_frame(dev);
+        if (r) return r;
+    }
     WGPURenderPassColorAttachment colors[HL_RHI_MAX_COLOR_ATTACHMENTS];
     memset(colors, 0, sizeof colors);
     for (uint32_t i = 0; i < rp->color_count; i++) {
@@ -178,7 +217,9 @@ hl_result hl__wgpu_end_render_pass(hl_rhi_cmd *cmd) {
 }
 
 void hl__wgpu_set_pipeline(hl_rhi_cmd *cmd, hl__render_pipeline *p) {
-    WGPU(cmd->dev, RenderPassEncoderSetPipeline)(hl__wgpu_be(cmd->dev)->render_pass, p->be.ptr);
+    hl__wgpu_device *be = hl__wgpu_be(cmd->dev);
+    if (!p->info.color_target_count) be->colorless_pipeline_set = true;
+    WGPU(cmd->dev, RenderPassEncoderSetPipeline)(be->render_pass, p->be.ptr);
 }
 
 void hl__wgpu_set_bind_group(hl_rhi_cmd *cmd, uint32_t index, hl__bind_group *g, const uint32_t *offsets,

@@ -57,6 +57,8 @@ typedef struct hl__wgpu_device {
     WGPUCommandEncoder encoder;
     WGPURenderPassEncoder render_pass;
     WGPUComputePassEncoder compute_pass;
+    /* a pipeline without colour targets was set on `encoder` (see hl__wgpu_begin_render_pass) */
+    bool colorless_pipeline_set;
     hl__wgpu_tracker *tracker;
     uint64_t submitted_serial;
 
