@@ -79,6 +79,7 @@ int main(void) {
         {0x511, 7, 128, 40, "the same"},
         {0x7, 11, 128, 60, "MRT attachments blended like attachment 0 on gles3"},
         {0x1, 18, 128, 60, "shadow pipelines with a depth bias for point lists"},
+        {0x9, 14, 128, 60, "lavapipe: a depth-only pipeline earlier in the command buffer turned independent blend off"},
     };
     for (uint32_t i = 0; !asan && i < sizeof regressions / sizeof regressions[0]; i++) {
         hl_gen_sequence seq = {0};
