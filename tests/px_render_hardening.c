@@ -651,6 +651,43 @@ static void shader_material_into_mrt(void) {
     hl_renderer_destroy(r);
 }
 
+/* Mip chains are made on the CPU (the same texels everywhere): a 1-texel black/white sRGB
+ * checker seen from far enough to sample its 2x2 level averages in linear light (0.5 -> sRGB
+ * 188), on every backend and driver. */
+static void mip_chain_values(void) {
+    enum { W = 2, H = 2, T = 8 };
+    hl_renderer *r = make_renderer(W, H, 1);
+    if (!r) return;
+    static uint8_t px[T * T * 4];
+    for (int i = 0; i < T * T; i++) {
+        uint8_t v = ((i % T) + (i / T)) % 2 ? 255 : 0;
+        px[i * 4] = px[i * 4 + 1] = px[i * 4 + 2] = v;
+        px[i * 4 + 3] = 255;
+    }
+    hl_texture_desc td = {0};
+    td.width = td.height = T;
+    td.pixels = px;
+    td.pixels_size = sizeof px;
+    hl_texture *tex = NULL;
+    HL_CHECK_OK(hl_texture_create(&td, &tex));
+    hl_material *m = basic(1, 1, 1, 1);
+    HL_CHECK_OK(hl_material_set_texture(m, HL_TEXTURE_BASE_COLOR, tex, 0));
+    hl_stage *s = NULL;
+    HL_CHECK_OK(hl_stage_create(&s));
+    hl_camera *cam = front_camera(s);
+    hl_geometry *quad = plane(2, 2);
+    add_mesh(s, quad, m, (hl_vec3){0, 0, 0});
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    static uint8_t out[W * H * 4];
+    HL_CHECK_OK(hl_renderer_read_pixels(r, out, sizeof out));
+    for (int i = 0; i < W * H; i++) HL_CHECK_PIXEL(out + i * 4, 188, 188, 188, 255, 1);
+    hl_stage_destroy(s);
+    hl_material_release(m);
+    hl_texture_release(tex);
+    hl_geometry_release(quad);
+    hl_renderer_destroy(r);
+}
+
 int main(int argc, char **argv) {
     backend_of(argc, argv);
     static const uint32_t sizes[][2] = {{64, 64}, {256, 256}, {48, 96}, {96, 48}, {1, 1}};
@@ -668,6 +705,7 @@ int main(int argc, char **argv) {
     views_in_one_frame();
     shadow_pass_without_draws();
     shader_material_into_mrt();
+    mip_chain_values();
     macro_bomb_refused();
     long_shader_times_out();
     return hl_test_finish();

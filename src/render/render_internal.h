@@ -340,6 +340,8 @@ struct hl_renderer {
     uint32_t retired_group_count, retired_group_capacity;
     hl_rhi_bind_group_layout *retired_layouts;
     uint32_t retired_layout_count, retired_layout_capacity;
+    uint8_t *mip_scratch; /* high-water: CPU mip chains of texture uploads */
+    uint32_t mip_scratch_capacity;
     uint64_t frame_index; /* successful frames */
     uint64_t frame_serial; /* frames attempted: stamps last_frame */
     bool in_frame;
@@ -374,6 +376,9 @@ void *hl__record_alloc(void ***array, uint32_t *count, uint32_t *capacity, uint3
 /* Frees record i of the array (hl__free) and makes its slot reusable. */
 void hl__record_clear(void **array, uint32_t i, uint32_t *hint);
 void hl__gpu_texture_release(hl_renderer *r, uint32_t index);
+/* One 2x2 box-filtered mip level (nw x nh) of an RGBA8 level (w x h); sRGB colour averages in
+ * linear light. Edges of odd sizes repeat the last row/column. */
+void hl__mip_downsample(const uint8_t *src, uint32_t w, uint32_t h, bool srgb, uint8_t *dst, uint32_t nw, uint32_t nh);
 
 /* render_program.c */
 hl_result hl__program_get(hl_renderer *r, hl__program_kind kind, uint64_t defines, hl__program **out);

@@ -4,6 +4,8 @@
  * Textures upload at once (outside any frame) and generate their mips in a small frame of
  * their own: cold-start preparation is separate GPU work. Mirrors unused for a while are
  * released (hl__render_evict). */
+#include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "render_internal.h"
@@ -298,6 +300,47 @@ static hl_rhi_address_mode wrap_mode(hl_wrap w) {
                                                                                   : HL_RHI_ADDRESS_REPEAT;
 }
 
+/* sRGB byte -> linear, and back with rounding (IEC 61966-2-1). */
+static float g_srgb_lut[256];
+static pthread_once_t g_srgb_once = PTHREAD_ONCE_INIT;
+
+static void srgb_lut_init(void) {
+    for (int i = 0; i < 256; i++) {
+        float v = (float)i / 255.0f;
+        g_srgb_lut[i] = v <= 0.04045f ? v / 12.92f : powf((v + 0.055f) / 1.055f, 2.4f);
+    }
+}
+
+static float srgb_to_linear(uint8_t c) { return g_srgb_lut[c]; }
+
+static uint8_t linear_to_srgb(float v) {
+    v = v <= 0.0f ? 0.0f : v >= 1.0f ? 1.0f : v;
+    float s = v <= 0.0031308f ? v * 12.92f : 1.055f * powf(v, 1.0f / 2.4f) - 0.055f;
+    return (uint8_t)(s * 255.0f + 0.5f);
+}
+
+void hl__mip_downsample(const uint8_t *src, uint32_t w, uint32_t h, bool srgb, uint8_t *dst, uint32_t nw, uint32_t nh) {
+    pthread_once(&g_srgb_once, srgb_lut_init);
+    for (uint32_t y = 0; y < nh; y++) {
+        uint32_t y0 = y * 2u < h ? y * 2u : h - 1u, y1 = y * 2u + 1u < h ? y * 2u + 1u : y0;
+        for (uint32_t x = 0; x < nw; x++) {
+            uint32_t x0 = x * 2u < w ? x * 2u : w - 1u, x1 = x * 2u + 1u < w ? x * 2u + 1u : x0;
+            const uint8_t *p[4] = {src + ((size_t)y0 * w + x0) * 4u, src + ((size_t)y0 * w + x1) * 4u,
+                                   src + ((size_t)y1 * w + x0) * 4u, src + ((size_t)y1 * w + x1) * 4u};
+            uint8_t *o = dst + ((size_t)y * nw + x) * 4u;
+            for (int c = 0; c < 4; c++) {
+                if (srgb && c < 3) {
+                    float sum = 0;
+                    for (int k = 0; k < 4; k++) sum += srgb_to_linear(p[k][c]);
+                    o[c] = linear_to_srgb(sum * 0.25f);
+                } else {
+                    o[c] = (uint8_t)((p[0][c] + p[1][c] + p[2][c] + p[3][c] + 2u) / 4u);
+                }
+            }
+        }
+    }
+}
+
 static hl_result texture_upload(hl_renderer *r, hl__gpu_texture *t) {
     const hl_texture_info *info = hl_texture_get_info(t->texture);
     bool srgb = info->color_space != HL_COLOR_SPACE_LINEAR;
@@ -311,7 +354,6 @@ static hl_result texture_upload(hl_renderer *r, hl__gpu_texture *t) {
         d.height = info->height;
         d.mip_levels = info->mip_levels;
         d.usage = HL_RHI_TEXTURE_USAGE_SAMPLED | HL_RHI_TEXTURE_USAGE_COPY_DST;
-        if (info->mip_levels > 1) d.usage |= HL_RHI_TEXTURE_USAGE_RENDER_ATTACHMENT;
         d.label = hl_texture_label(t->texture);
         hl_result res = hl_rhi_texture_create(r->dev, &d, &t->tex);
         if (!res) res = hl_rhi_texture_view_create(r->dev, t->tex, NULL, &t->view);
@@ -325,14 +367,31 @@ static hl_result texture_upload(hl_renderer *r, hl__gpu_texture *t) {
     hl_result res = hl_rhi_texture_write(r->dev, t->tex, &all, hl_texture_pixels(t->texture), 0);
     if (res) return res;
     r->stats.upload_bytes += (uint64_t)info->width * info->height * 4u;
-    if (info->mip_levels > 1) {
-        hl_rhi_cmd *cmd;
-        res = hl_rhi_begin_frame(r->dev, &cmd);
-        if (!res) res = hl_rhi_cmd_generate_mipmaps(cmd, t->tex);
-        hl_rhi_submission s;
-        if (!res) res = hl_rhi_end_frame(r->dev, &s);
-        else hl_rhi_abort_frame(r->dev);
-        if (res) return res;
+    /* The mip chain is made here, on the CPU, and uploaded level by level: the same texels on
+       every backend and driver (drivers' mipmap generators differ, e.g. for odd sizes). */
+    uint32_t w = info->width, h = info->height;
+    const uint8_t *src = hl_texture_pixels(t->texture);
+    for (uint32_t level = 1; level < info->mip_levels; level++) {
+        uint32_t nw = w > 1 ? w / 2 : 1, nh = h > 1 ? h / 2 : 1;
+        size_t bytes = (size_t)nw * nh * 4u;
+        /* two halves of one high-water scratch block: the level being made and the one before */
+        size_t half = ((size_t)info->width / 2u + 1u) * ((size_t)info->height / 2u + 1u) * 4u;
+        if (half * 2u > UINT32_MAX)
+            return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: texture '%s' is too large for its mip chain",
+                            hl_texture_label(t->texture));
+        if (!hl__reserve((void **)&r->mip_scratch, &r->mip_scratch_capacity, (uint32_t)(half * 2u), 1))
+            return HL_ERR_OUT_OF_MEMORY;
+        uint8_t *dst = r->mip_scratch + (level % 2u ? 0 : half);
+        hl__mip_downsample(src, w, h, srgb, dst, nw, nh);
+        hl_rhi_texture_region reg = {0};
+        reg.mip_level = level;
+        reg.width = nw;
+        reg.height = nh;
+        if ((res = hl_rhi_texture_write(r->dev, t->tex, &reg, dst, 0))) return res;
+        r->stats.upload_bytes += bytes;
+        src = dst;
+        w = nw;
+        h = nh;
     }
     t->revision = hl_texture_revision(t->texture);
     return HL_OK;
