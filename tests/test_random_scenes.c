@@ -80,6 +80,7 @@ int main(void) {
         {0x7, 11, 128, 60, "MRT attachments blended like attachment 0 on gles3"},
         {0x1, 18, 128, 60, "shadow pipelines with a depth bias for point lists"},
         {0x9, 14, 128, 60, "lavapipe: a depth-only pipeline earlier in the command buffer turned independent blend off"},
+        {0x10a000, 20, 0, 0, "sort ties by allocation order: a new renderer drew a depth-write-off mesh in another order"},
     };
     for (uint32_t i = 0; !asan && i < sizeof regressions / sizeof regressions[0]; i++) {
         hl_gen_sequence seq = {0};

@@ -393,11 +393,10 @@ static hl_result build_draw(hl_renderer *r, const hl__view *v, hl_mesh *mesh, ui
     out->casts_shadows = casts;
     out->instanced = instanced;
     out->position_offset = l->attributes[HL_ATTR_POSITION].offset;
-    /* ties of the sort key: renderer-level identities (allocated in the same order on every
-       backend), never RHI handle ids */
-    out->tie_pipeline = (uint32_t)out->color_entry->id;
-    out->tie_material = gm->index;
-    out->tie_geometry = g->index;
+    /* ties of the sort key come from content (the pipeline's state and program, and the order
+       in which the view meets materials and geometries: see view_build_draws), never from ids
+       or addresses: a new renderer, either backend, orders the same scene the same way */
+    out->tie_pipeline = (uint32_t)out->color_entry->content_hash;
     if (sp) {
         if ((res = shadow_pipeline(r, sp, l, instanced, &out->shadow_entry))) return res;
         out->shadow_pipeline = out->shadow_entry->pipeline;
@@ -622,6 +621,22 @@ static hl_result view_cull(hl_renderer *r, hl__view *v, hl_aabb *box) {
     return hl__reserve_object_slots(r, visible + offscreen);
 }
 
+/* The number of the first meeting of object p in this view (a table cleared per view). */
+static uint32_t seen_index(hl_renderer *r, const void *p) {
+    uint32_t slot = (uint32_t)hl__hash_mix((uint64_t)(uintptr_t)p) & r->seen_mask;
+    while (r->seen_table[slot].object && r->seen_table[slot].object != p) slot = (slot + 1) & r->seen_mask;
+    if (!r->seen_table[slot].object) {
+        r->seen_table[slot].object = p;
+        r->seen_table[slot].index = r->seen_count++;
+    }
+    return r->seen_table[slot].index;
+}
+
+static void seen_ties(hl_renderer *r, hl_mesh *m, hl__draw *d) {
+    d->tie_material = seen_index(r, hl_mesh_material(m));
+    d->tie_geometry = seen_index(r, hl_mesh_geometry(m));
+}
+
 /* Draws: plain meshes one each, instanced meshes batched by (geometry, material), then the
  * shadow-only draws of casters outside the view (when a light casts shadows). */
 static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
@@ -668,12 +683,21 @@ static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
         }
         qsort(inst, ninst, sizeof *inst, sort_cmp);
     }
+    /* materials and geometries numbered in the order the view meets them: the sort groups
+       draws by these numbers, which depend on the scene only */
+    uint32_t cap = 16;
+    while (cap < visible * 4u + 4u) cap *= 2;
+    if (!hl__reserve((void **)&r->seen_table, &r->seen_table_capacity, cap, sizeof *r->seen_table))
+        return HL_ERR_OUT_OF_MEMORY;
+    memset(r->seen_table, 0, cap * sizeof *r->seen_table);
+    r->seen_mask = cap - 1;
+    r->seen_count = 0;
     hl_result res = HL_OK;
     for (uint32_t i = 0; i < visible && !res; i++) {
         hl_mesh *m = meshes[r->order[i]];
         if (draws_instanced(m)) continue;
         res = build_draw(r, v, m, 0, 0, &r->draws[r->draw_count]);
-        if (!res) r->draw_count++;
+        if (!res) seen_ties(r, m, &r->draws[r->draw_count++]);
     }
     for (uint32_t i = 0; i < ninst && !res;) {
         hl_mesh *m0 = meshes[inst[i].index];
@@ -686,7 +710,7 @@ static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
             j++;
         }
         res = build_draw(r, v, m0, j - i, first, &r->draws[r->draw_count]);
-        if (!res) r->draw_count++;
+        if (!res) seen_ties(r, m0, &r->draws[r->draw_count++]);
         i = j;
     }
     if (res) return res;

@@ -64,7 +64,6 @@ typedef struct hl__material_block {
 /* ---- GPU mirrors of scene objects ------------------------------------------------------------ */
 typedef struct hl__gpu_geometry {
     hl_geometry *geometry; /* retained */
-    uint32_t index;        /* record index (a sort-key identity) */
     hl_rhi_buffer vbo, ibo;
     uint64_t vbo_revision, ibo_revision; /* delivered revisions (committed on valid submit) */
     uint32_t vertex_bytes, index_bytes;
@@ -98,7 +97,6 @@ typedef struct hl__owned_group {
 
 typedef struct hl__gpu_material {
     hl_material *material; /* retained */
-    uint32_t index;        /* record index (a sort-key identity) */
     hl_rhi_buffer ubo;
     uint64_t ubo_revision; /* delivered */
     hl__owned_group group; /* group 2 */
@@ -186,6 +184,7 @@ typedef struct hl__pipeline_entry {
     uint64_t id;        /* unique per renderer */
     hl_rhi_render_pipeline pipeline;
     hl__program *program; /* one of its users */
+    uint64_t content_hash; /* the key with the program's content hash for its id (sort ties) */
     uint64_t last_frame;
 } hl__pipeline_entry;
 
@@ -205,7 +204,7 @@ typedef struct hl__draw {
     uint64_t position_offset; /* POSITION's offset in the vertex block (shadow pass) */
     hl_rhi_render_pipeline shadow_pipeline;
     hl__pipeline_entry *color_entry, *shadow_entry; /* stamped when a prepared draw is reused */
-    uint32_t tie_pipeline, tie_material, tie_geometry; /* sort-key state: renderer identities */
+    uint32_t tie_pipeline, tie_material, tie_geometry; /* sort-key state, from content only */
 } hl__draw;
 
 typedef struct hl__shadow_tile {
@@ -319,6 +318,11 @@ struct hl_renderer {
         uint32_t batch;
     } *batch_table;
     uint32_t batch_table_capacity;
+    struct hl__seen_slot { /* per view: material/geometry -> the order the view met it */
+        const void *object;
+        uint32_t index;
+    } *seen_table;
+    uint32_t seen_table_capacity, seen_mask, seen_count;
     uint32_t *draw_order; /* per view: its draws in execution order (indices into draws) */
     uint32_t draw_order_capacity;
     /* per view slot: the sort keys and order of the last frame; equal keys reuse the order */

@@ -329,6 +329,9 @@ hl_result hl__pipeline_get(hl_renderer *r, hl__program *p, const hl__pipeline_ke
     e->key = *key;
     e->hash = h;
     e->id = ++r->next_object_id;
+    hl__pipeline_key content = *key;
+    content.program_id = p->hash; /* what the program is, not when it was made */
+    e->content_hash = hl__hash_bytes(HL__HASH_SEED, &content, sizeof content);
     e->program = p;
     p->users++;
     e->last_frame = p->last_frame = r->frame_serial;

@@ -242,7 +242,6 @@ hl_result hl__gpu_geometry_get(hl_renderer *r, hl_geometry *geo, hl__gpu_geometr
         }
         hl_geometry_retain(geo);
         g->geometry = geo;
-        g->index = i;
         g->vertex_bytes = l->vertex_bytes;
         g->index_bytes = l->index_bytes;
     } else {
@@ -499,7 +498,6 @@ hl_result hl__gpu_material_get(hl_renderer *r, hl_material *mat, hl__gpu_materia
         }
         hl_material_retain(mat);
         m->material = mat;
-        m->index = i;
     } else {
         r->stats.cache_hits++;
         m = r->materials[i];

@@ -368,6 +368,7 @@ void hl_renderer_destroy(hl_renderer *r) {
     hl__free(r->sort_items);
     hl__free(r->inst_items);
     hl__free(r->batch_table);
+    hl__free(r->seen_table);
     hl__free(r->mip_scratch);
     hl__free(r->draw_order);
     for (uint32_t i = 0; i < HL__MAX_VIEWS; i++) {
