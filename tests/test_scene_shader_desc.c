@@ -5,6 +5,7 @@
  * without arrays, counts over the documented limits. The set_* calls keep the same rules.
  * Pure CPU, no device. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hilo3d/hilo3d.h"
@@ -181,6 +182,27 @@ static void test_limits(void) {
         HL_CHECK_EQ(n, 0);
         hl_material_release(m);
     }
+    /* sources: the toolchain's budget applies at creation (exactly the limit is accepted) */
+    size_t len = HL_MATERIAL_MAX_SHADER_SOURCE_BYTES;
+    char *big = malloc(len + 2);
+    if (!big) return;
+    hl_shader_material_desc b = base_desc();
+    size_t head = strlen(b.vs);
+    memcpy(big, b.vs, head);
+    memset(big + head, ' ', len + 1 - head);
+    big[len + 1] = '\0'; /* one byte over */
+    b.vs = big;
+    REFUSED(&b, "HL_MATERIAL_MAX_SHADER_SOURCE_BYTES", "vs", NULL);
+    big[len] = '\0';
+    m = NULL;
+    HL_CHECK_OK(hl_material_create_shader(&b, &m));
+    hl_material_release(m);
+    b = base_desc();
+    big[len] = ' ';
+    memcpy(big, b.fs, strlen(b.fs));
+    b.fs = big;
+    REFUSED(&b, "fs", NULL, NULL);
+    free(big);
 }
 
 int main(void) {

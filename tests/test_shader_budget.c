@@ -9,6 +9,11 @@
 #include <time.h>
 
 #include "hl_test.h"
+#include "hilo3d/material.h"
+
+/* a shader material's sources are refused at creation past the same budget */
+_Static_assert(HL_MATERIAL_MAX_SHADER_SOURCE_BYTES == HL_SHADER_MAX_SOURCE_BYTES,
+               "material source limit and shader source budget differ");
 #include "render_internal.h"
 #include "shader_internal.h"
 

@@ -117,11 +117,14 @@ typedef struct hl_material_texture {
 /* Most blocks / named textures one shader material holds (creation and the set_* calls). */
 #define HL_MATERIAL_MAX_UNIFORM_BLOCKS 32
 #define HL_MATERIAL_MAX_TEXTURES 32
+/* Longest shader source (strlen, per stage): the shader toolchain's source budget. */
+#define HL_MATERIAL_MAX_SHADER_SOURCE_BYTES (1u << 20)
 
 /* vs, fs: required GLSL ES 3.00 sources (first line `#version 300 es`), copied.
  * attributes / uniform_blocks / textures: arrays of the given counts (an array is required
  * when its count is non-zero). hl_material_create_shader checks, before any device is
  * involved, and fails with HL_ERR_VALIDATION naming the entry:
+ *   - each source at most HL_MATERIAL_MAX_SHADER_SOURCE_BYTES long;
  *   - every name a GLSL identifier, not NULL, not starting with the reserved "gl_";
  *     block names at most 63 characters (the block registry's limit);
  *   - attributes: each semantic valid; one vertex input mapped at most once, and each

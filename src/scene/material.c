@@ -244,6 +244,12 @@ static hl_result hl__check_glsl_name(const char *fn, const char *what, uint32_t 
 static hl_result hl__validate_shader_desc(const char *fn, const hl_shader_material_desc *d) {
     if (!d->vs) return hl__fail(HL_ERR_VALIDATION, "%s: vs is NULL", fn);
     if (!d->fs) return hl__fail(HL_ERR_VALIDATION, "%s: fs is NULL", fn);
+    const char *names[2] = {"vs", "fs"};
+    const char *srcs[2] = {d->vs, d->fs};
+    for (int i = 0; i < 2; i++) /* strnlen: never reads past the limit of an endless string */
+        if (strnlen(srcs[i], (size_t)HL_MATERIAL_MAX_SHADER_SOURCE_BYTES + 1) > HL_MATERIAL_MAX_SHADER_SOURCE_BYTES)
+            return hl__fail(HL_ERR_VALIDATION, "%s: %s is longer than %u bytes (HL_MATERIAL_MAX_SHADER_SOURCE_BYTES)", fn,
+                            names[i], HL_MATERIAL_MAX_SHADER_SOURCE_BYTES);
     if (!hl__starts_with_version(d->vs))
         return hl__fail(HL_ERR_VALIDATION, "%s: vs must start with \"#version 300 es\" (GLSL ES 3.00)", fn);
     if (!hl__starts_with_version(d->fs))
