@@ -10,6 +10,8 @@
 
 #include "shader_internal.h"
 
+#define MAX_LOCATIONS 64 /* vertex input / varying locations tracked (more is an error) */
+
 static const hl__sampler_kind k_samplers[] = {
     {"sampler2D", "texture2D", false, HL_RHI_TEXTURE_2D, HL_RHI_SAMPLE_FLOAT},
     {"sampler3D", "texture3D", false, HL_RHI_TEXTURE_3D, HL_RHI_SAMPLE_FLOAT},
@@ -327,7 +329,8 @@ static hl_result scan_stmt(void *vctx, const hl__lex *lx, const stmt *st) {
             if (r)
                 return r;
             if (*count > before) {
-                items[before].slots = slots * array;
+                uint64_t total = (uint64_t)slots * array; /* huge arrays must not wrap to few slots */
+                items[before].slots = total > MAX_LOCATIONS ? MAX_LOCATIONS + 1u : (uint32_t)total;
                 items[before].location = d == 0 ? st->location : -1;
             }
             break;
@@ -352,10 +355,9 @@ hl_result hl__scan_stage(const char *expanded, hl_rhi_shader_stage stage, hl__sh
 }
 
 /* ---- locations ------------------------------------------------------------------------------- */
-#define MAX_LOCATIONS 64
 
 static bool mark(uint64_t *used, int32_t loc, uint32_t slots) {
-    if (loc < 0 || (uint32_t)loc + slots > MAX_LOCATIONS)
+    if (loc < 0 || (uint64_t)loc + slots > MAX_LOCATIONS) /* 64-bit: a huge slot count must not wrap */
         return false;
     for (uint32_t s = 0; s < slots; s++)
         *used |= 1ull << (loc + (int32_t)s);
@@ -363,7 +365,7 @@ static bool mark(uint64_t *used, int32_t loc, uint32_t slots) {
 }
 
 static bool is_free(uint64_t used, uint32_t loc, uint32_t slots) {
-    if (loc + slots > MAX_LOCATIONS)
+    if ((uint64_t)loc + slots > MAX_LOCATIONS)
         return false;
     for (uint32_t s = 0; s < slots; s++)
         if (used & (1ull << (loc + s)))
