@@ -688,6 +688,40 @@ static void mip_chain_values(void) {
     hl_renderer_destroy(r);
 }
 
+/* Targets destroyed and re-created (often at the same address) with other formats and sample
+ * counts: the prepared draws of the old target are never reused for the new one. */
+static void target_address_reuse(void) {
+    enum { W = 8, H = 8 };
+    hl_renderer *r = make_renderer(W, H, 1);
+    if (!r) return;
+    hl_stage *s = NULL;
+    HL_CHECK_OK(hl_stage_create(&s));
+    hl_camera *cam = front_camera(s);
+    hl_geometry *quad = plane(2, 2);
+    hl_material *m = basic(0, 1, 0, 1);
+    add_mesh(s, quad, m, (hl_vec3){0, 0, 0});
+    static const hl_target_format fmts[3] = {HL_TARGET_RGBA8, HL_TARGET_RGBA16F, HL_TARGET_RGBA8_SRGB};
+    static uint8_t px[W * H * 8];
+    for (int i = 0; i < 12; i++) {
+        hl_render_target_desc td = {0};
+        td.formats[0] = fmts[i % 3];
+        td.sample_count = (i / 3) % 2 ? 4 : 1;
+        hl_render_target *t = NULL;
+        HL_CHECK_OK(hl_render_target_create(r, &td, &t));
+        if (!t) break;
+        hl_result res = hl_renderer_render_to_target(r, t, s, cam);
+        HL_CHECK_MSG(res == HL_OK, "target %d (format %d, %u samples): %s %s", i, (int)td.formats[0], td.sample_count,
+                     hl_result_name(res), hl_last_error());
+        HL_CHECK_OK(hl_render_target_read(r, t, 0, px, sizeof px));
+        if (fmts[i % 3] != HL_TARGET_RGBA16F) HL_CHECK_PIXEL(px + ((H / 2) * W + W / 2) * 4, 0, 255, 0, 255, 1);
+        HL_CHECK_OK(hl_render_target_destroy(r, t));
+    }
+    hl_stage_destroy(s);
+    hl_material_release(m);
+    hl_geometry_release(quad);
+    hl_renderer_destroy(r);
+}
+
 int main(int argc, char **argv) {
     backend_of(argc, argv);
     static const uint32_t sizes[][2] = {{64, 64}, {256, 256}, {48, 96}, {96, 48}, {1, 1}};
@@ -706,6 +740,7 @@ int main(int argc, char **argv) {
     shadow_pass_without_draws();
     shader_material_into_mrt();
     mip_chain_values();
+    target_address_reuse();
     macro_bomb_refused();
     long_shader_times_out();
     return hl_test_finish();

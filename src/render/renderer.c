@@ -70,7 +70,7 @@ static hl_result target_alloc(hl_renderer *r, hl_render_target *t) {
         res = hl_rhi_texture_create(r->dev, &d, &t->depth);
     }
     if (res) target_release_textures(r, t);
-    t->generation++;
+    t->generation = ++r->next_object_id; /* unique in the renderer: a new target at a freed one's address never matches it */
     return res;
 }
 
