@@ -179,6 +179,13 @@ for be in gles3 webgpu; do
     expect_rc 0 "render --backend=$be --samples=1 --frames=1 --out=..."
     png_check "$dir/d.png" 80 48
     expect_only "$dir" c.png d.png
+    # square and portrait sizes (the demo's shadow caster outside the view broke them once)
+    for size in 64x64 40x72; do
+        w=${size%x*}; h=${size#*x}
+        run render --backend "$be" --width "$w" --height "$h" --out "$dir/s$size.png"
+        expect_rc 0 "render --backend $be --width $w --height $h"
+        png_check "$dir/s$size.png" "$w" "$h"
+    done
 done
 
 # rhi-demo as well (its own defaults; small size)
