@@ -42,7 +42,7 @@ test-asan: build-asan
 FUZZ_SMOKE_SECONDS ?= 20
 FUZZ_SECONDS ?= 600
 fuzz-smoke: deps
-	bash scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
+	FUZZ_SEED=1 bash scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
 
 fuzz: deps
 	bash scripts/fuzz.sh $(FUZZ_SECONDS)

@@ -465,6 +465,19 @@ static void test_legitimate(hl_rhi_backend be) {
     /* line numbers follow #line (the line after `#line N` is N) */
     HL_CHECK_RESULT(hl__pp_guard("#line 100\n#endif\n", false, NULL, NULL), HL_ERR_SHADER);
     HL_CHECK(strstr(hl_last_error(), "line 100:") != NULL);
+    HL_CHECK_RESULT(hl__pp_guard("#define BASE 50\n#line BASE * 2 3\n#endif\n", false, NULL, NULL), HL_ERR_SHADER);
+    HL_CHECK(strstr(hl_last_error(), "line 100:") != NULL);
+    /* line numbers past HL_SHADER_MAX_LINE_NUMBER are refused: glslang counts them in an int and
+     * wrapped past 2^31 - 1 (its output lost its line breaks; found by fuzz_glsl_budget) */
+    const char *bad_lines[] = {"#line 2147483647\nint a;\nint b;\n", "#define N 2000000000\n#line N\n",
+                               "#line 1073741825\n", "#line 1073741824 + 1\n", "#line -1\n",
+                               "#line\n", "#line 10 20 30\n", "#line 4294967396\n"};
+    for (size_t i = 0; i < sizeof bad_lines / sizeof bad_lines[0]; i++) {
+        HL_CHECK_RESULT(hl__pp_guard(bad_lines[i], false, NULL, NULL), HL_ERR_SHADER);
+        HL_CHECK_MSG(strstr(hl_last_error(), "#line") != NULL, "%s", hl_last_error());
+    }
+    HL_CHECK(strstr(hl_last_error(), "HL_SHADER_MAX_LINE_NUMBER") != NULL);
+    HL_CHECK_OK(hl__pp_guard("#line 1073741824\nint a;\n#if 0\n#line 2147483647\n#endif\n", false, NULL, NULL));
     /* #error stops the compilers, and the check */
     HL_CHECK_OK(hl__pp_guard("#error stop\n#endif\n", false, NULL, NULL));
 }

@@ -53,6 +53,8 @@ extern "C" {
 #define HL_SHADER_MAX_DEFINE_BYTES 1024u      /* name + value of one hl_shader_define */
 #define HL_SHADER_MAX_DEFINES 1024u           /* #define directives run (injected ones included) */
 #define HL_SHADER_MAX_IF_DEPTH 64u            /* #if / #ifdef / #ifndef nesting (glslang's own limit) */
+/* `#line N`: N after macro expansion (compilers count lines in 32-bit signed integers) */
+#define HL_SHADER_MAX_LINE_NUMBER (1u << 30)
 #define HL_SHADER_MAX_EXPR_DEPTH 64u          /* parentheses + unary operators nested in one #if */
 /* macro expansions nested in one another's replacement or arguments (chains of macros
  * naming macros, F(F(F(...))) calls) */

@@ -120,6 +120,7 @@ typedef struct guard {
 
     chunk *arena;
     const char *unknown_name; /* compiler-defined name met in the last #if */
+    const char *expr_directive; /* "#if" or "#line": the directive whose expression is read */
     uint32_t unknown_len;
 
     /* structure of the output: per open ( [ {, its opener, the operators counted in the
@@ -890,7 +891,7 @@ static bool ex_advance(expr *e) {
 static pval make_val(int64_t v) { return (pval){(int32_t)(uint32_t)(uint64_t)v, v, false}; }
 
 static bool ex_fail(expr *e, const char *what) {
-    gfail(e->g, HL_ERR_SHADER, "#if expression: %s", what);
+    gfail(e->g, HL_ERR_SHADER, "%s expression: %s", e->g->expr_directive, what);
     return false;
 }
 
@@ -1131,6 +1132,7 @@ static bool ex_binary(expr *e, int min_prec, pval *out) {
 
 /* Evaluates the rest of the directive line: ST_ACTIVE (true), ST_INACTIVE (false), ST_MAYBE. */
 static int eval_condition(guard *g, int *value) {
+    g->expr_directive = "#if";
     frame f = {0};
     f.kind = FR_BASE;
     g->base_mode = BASE_LINE;
@@ -1292,17 +1294,41 @@ fail:
     return false;
 }
 
+/* `#line N [S]`: N and S are integer expressions after macro expansion. Compilers count lines
+ * in 32-bit signed integers (glslang wraps past 2^31 - 1 and its output loses its line breaks),
+ * so N must be known and at most HL_SHADER_MAX_LINE_NUMBER; the source holds fewer lines than
+ * it has bytes, which keeps every later line number below 2^31. */
 static bool do_line(guard *g) {
-    ptok t;
-    if (line_next(g, &t) && t.kind == TK_NUMBER) {
-        uint64_t v = 0;
-        uint32_t i = 0;
-        for (; i < t.len && is_digit(t.s[i]) && v < UINT32_MAX; i++)
-            v = v * 10 + (uint64_t)(t.s[i] - '0');
-        if (i == t.len && v <= UINT32_MAX) /* the line after `#line N` is line N (GLSL ES 3.00, 4.50) */
-            g->line_delta = (int64_t)v - (int64_t)g->phys_line - 1;
-    }
+    uint32_t line_of_directive = g->phys_line;
+    g->expr_directive = "#line";
+    frame f = {0};
+    f.kind = FR_BASE;
+    g->base_mode = BASE_LINE;
+    g->unknown_name = NULL;
+    if (!push_frame(g, f))
+        return false;
+    expr e = {g, {0}, false, 0};
+    pval v = {0, 0, false}, s = {0, 0, false};
+    bool ok = ex_advance(&e) && ex_binary(&e, 1, &v);
+    if (ok && e.has)
+        ok = ex_binary(&e, 1, &s);
+    if (ok && e.has)
+        ok = ex_fail(&e, "unexpected tokens after #line's line and source numbers");
+    while (g->frame_count)
+        pop_frame(g);
+    g->outer = NULL;
     skip_line(g);
+    if (!ok)
+        return false;
+    if (v.unknown || v.b < 0 || v.b > (int64_t)HL_SHADER_MAX_LINE_NUMBER || v.a != v.b) {
+        gfail(g, HL_ERR_SHADER,
+              "#line %lld: the line number must be a known value from 0 to %u (HL_SHADER_MAX_LINE_NUMBER; "
+              "compilers count lines in 32-bit integers)",
+              (long long)v.b, HL_SHADER_MAX_LINE_NUMBER);
+        return false;
+    }
+    /* the line after `#line N` is line N (GLSL ES 3.00, 4.50) */
+    g->line_delta = v.b - (int64_t)line_of_directive - 1;
     return true;
 }
 
