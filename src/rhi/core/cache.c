@@ -123,6 +123,7 @@ hl_result hl__cache_acquire(hl_rhi_device *dev, uint8_t kind, const void *key, u
         return r;
     }
     dev->stats.cache_misses++;
+    dev->stats.objects_created++;
     if (dev->frame_open) dev->stats.transient_allocations++;
     hl__cache_entry *e = &dev->cache[index];
     e->hash = hash;

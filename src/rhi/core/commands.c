@@ -19,6 +19,7 @@ static inline hl_result hl__cmd_check(const hl_rhi_cmd *cmd, const char *fn) {
     const hl_rhi_device *dev = cmd->dev;
     if (dev->lost) return hl__fail(HL_ERR_DEVICE_LOST, "%s: the device is lost", fn);
     if (!dev->frame_open || cmd != &dev->cmd) return hl__fail(HL_ERR_INVALID_STATE, "%s: no frame is open", fn);
+    cmd->dev->stats.commands++;
     return HL_OK;
 }
 

@@ -263,6 +263,9 @@ typedef struct hl_rhi_requirements {
 /* Counters kept by every device; reset with hl_rhi_reset_stats. */
 typedef struct hl_rhi_stats {
     uint64_t native_calls;            /* calls into Dawn/GL made by the backend */
+    uint64_t commands;                /* hl_rhi_cmd_* calls accepted into a frame */
+    uint64_t objects_created;         /* buffers, textures, samplers, layouts, pipelines, groups
+                                         created (device cache hits not counted) */
     uint64_t draws;
     uint64_t dispatches;
     uint64_t pipeline_switches;       /* set_pipeline that changed the bound pipeline */
@@ -271,7 +274,7 @@ typedef struct hl_rhi_stats {
     uint64_t redundant_state_skipped; /* set_* calls dropped by the command-state cache */
     uint64_t cache_hits;              /* device caches: sampler, bgl, pipeline layout, pipeline */
     uint64_t cache_misses;
-    uint64_t transient_allocations;   /* native objects created while a frame was open */
+    uint64_t transient_allocations;   /* objects_created while a frame was open */
     uint64_t frames;
     uint64_t submissions_completed;
 } hl_rhi_stats;
@@ -414,7 +417,10 @@ void hl_rhi_sampler_destroy(hl_rhi_device *dev, hl_rhi_sampler s);
  *  - gles3:  GLSL ES 3.00 source plus its binding plan (which GLSL block / sampler name maps to
  *            which (group, binding)), applied at pipeline link time.
  * A module for the other backend is HL_ERR_VALIDATION; a compute module on gles3 is
- * HL_ERR_UNSUPPORTED. */
+ * HL_ERR_UNSUPPORTED. The RHI is internal (not installed) and hands these artifacts to the
+ * driver as they are: the size and preprocessing budget of a GLSL text (HL_SHADER_MAX_* in
+ * hl_shader.h) is checked by src/shader when it makes them, before glslang or the driver sees
+ * them. Code calling the RHI directly with GLSL of its own runs hl_shader_preprocess first. */
 typedef enum hl_rhi_binding_plan_kind {
     HL_RHI_PLAN_UNIFORM_BLOCK = 0, /* name = GLSL uniform block name */
     HL_RHI_PLAN_SAMPLER,           /* name = GLSL sampler uniform; texture + sampler bindings */

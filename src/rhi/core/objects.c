@@ -141,6 +141,7 @@ hl_result hl_rhi_buffer_create(hl_rhi_device *dev, const hl_rhi_buffer_desc *des
         hl__pool_free_slot(&dev->pools[HL__POOL_BUFFER], slot);
         return r;
     }
+    dev->stats.objects_created++;
     if (dev->frame_open) dev->stats.transient_allocations++;
     out->id = id;
     return HL_OK;
@@ -318,6 +319,7 @@ hl_result hl_rhi_texture_create(hl_rhi_device *dev, const hl_rhi_texture_desc *d
         hl__pool_free_slot(&dev->pools[HL__POOL_TEXTURE], slot);
         return r;
     }
+    dev->stats.objects_created++;
     if (dev->frame_open) dev->stats.transient_allocations++;
     out->id = id;
     return HL_OK;
@@ -507,6 +509,7 @@ hl_result hl_rhi_texture_view_create(hl_rhi_device *dev, hl_rhi_texture tex, con
         hl__pool_free_slot(&dev->pools[HL__POOL_VIEW], slot);
         return r;
     }
+    dev->stats.objects_created++;
     if (dev->frame_open) dev->stats.transient_allocations++;
     out->id = id;
     return HL_OK;
@@ -632,6 +635,7 @@ hl_result hl_rhi_shader_create(hl_rhi_device *dev, const hl_rhi_shader_desc *des
         hl__pool_free_slot(&dev->pools[HL__POOL_SHADER], slot);
         return r;
     }
+    dev->stats.objects_created++;
     if (dev->frame_open) dev->stats.transient_allocations++;
     out->id = id;
     return HL_OK;

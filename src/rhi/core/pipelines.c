@@ -315,6 +315,7 @@ hl_result hl_rhi_bind_group_create(hl_rhi_device *dev, const hl_rhi_bind_group_d
         return r;
     }
     hl__cache_ref(dev, obj->layout_cache_index);
+    dev->stats.objects_created++;
     if (dev->frame_open) dev->stats.transient_allocations++;
     out->id = id;
     return HL_OK;
@@ -702,6 +703,7 @@ hl_result hl_rhi_compute_pipeline_create(hl_rhi_device *dev, const hl_rhi_comput
         return r;
     }
     hl__cache_ref(dev, layout_cache);
+    dev->stats.objects_created++;
     if (dev->frame_open) dev->stats.transient_allocations++;
     out->id = id;
     return HL_OK;

@@ -1,0 +1,224 @@
+/* The render pipeline host adds nothing to the default path: per-frame counters of the demo
+ * scene (320 x 180, 4x MSAA, shadows, instancing, transparency) and of a 10,000-mesh scene
+ * (640 x 360, one shared box geometry, 100 PBR materials) — graph passes, draws, RHI commands,
+ * native (Dawn / GL) calls, RHI objects created, heap allocations through the allocator hook —
+ * for the first frame (cold: every program, pipeline and mirror created) and a steady-state
+ * frame (the 5th) must equal the numbers captured on the commit before the scriptable render
+ * pipeline existed (BASELINE_COMMIT), on Mesa (lavapipe / llvmpipe). On another driver the
+ * numbers are printed, and only the in-run comparison below applies.
+ *
+ * The renderer is created twice per scene: with no pipeline factory and with the built-in
+ * Forward factory named explicitly; both must give the same counters, frame by frame.
+ *
+ *   px_pipeline_parity --backend webgpu|gles3 [--print]   (--print: the table line to paste) */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hilo3d/renderer.h"
+#include "hl_scene_demo.h"
+#include "hl_test.h"
+#include "render_internal.h"
+
+#define BASELINE_COMMIT "ed8e048" /* the last commit before src/pipeline (+ the RHI counters commands, objects_created) */
+
+typedef struct counters {
+    uint64_t passes, draws, commands, native_calls, objects_created, allocations;
+} counters;
+
+typedef struct baseline {
+    const char *backend, *scene;
+    counters cold, steady;
+} baseline;
+
+/* captured with `px_pipeline_parity --backend B --print` on BASELINE_COMMIT (Mesa 25.0.7,
+ * lavapipe / llvmpipe) */
+static const baseline k_baseline[] = {
+#include "px_pipeline_parity_baseline.inc"
+};
+
+static hl_result build_grid(uint32_t meshes, uint32_t materials, hl_stage **out_stage, hl_camera **out_camera) {
+    hl_stage *s = NULL;
+    hl_result r = hl_stage_create(&s);
+    if (r) return r;
+    hl_box_desc bd = {0.6f, 0.6f, 0.6f};
+    hl_geometry *box = NULL;
+    r = hl_geometry_create_box(&bd, &box);
+    hl_material **mats = calloc(materials, sizeof *mats);
+    if (!mats) r = HL_ERR_OUT_OF_MEMORY;
+    for (uint32_t i = 0; !r && i < materials; i++) {
+        hl_pbr_material_desc pd = {0};
+        pd.base_color = (hl_color){(float)(i % 10) / 9.0f, (float)(i / 10) / 9.0f, 0.5f, 1.0f};
+        pd.metallic = (float)(i % 4) / 3.0f;
+        pd.roughness = 0.2f + 0.8f * (float)(i % 7) / 6.0f;
+        r = hl_material_create_pbr(&pd, &mats[i]);
+    }
+    uint32_t side = (uint32_t)ceilf(sqrtf((float)meshes));
+    for (uint32_t i = 0; !r && i < meshes; i++) {
+        hl_mesh_desc md = {0};
+        md.geometry = box;
+        md.material = mats[i % materials];
+        hl_mesh *m = NULL;
+        r = hl_mesh_create(&md, &m);
+        if (r) break;
+        float x = (float)(i % side) - (float)side * 0.5f, z = (float)(i / side) - (float)side * 0.5f;
+        hl_node_set_translation(hl_mesh_node(m), (hl_vec3){x, 0.0f, z});
+        r = hl_stage_add(s, hl_mesh_node(m));
+    }
+    for (uint32_t i = 0; mats && i < materials; i++) hl_material_release(mats[i]);
+    free(mats);
+    hl_geometry_release(box);
+    hl_light_desc ld = {0};
+    ld.kind = HL_LIGHT_DIRECTIONAL;
+    hl_light *l = NULL;
+    if (!r) r = hl_light_create(&ld, &l);
+    if (!r) {
+        hl_node_look_at(hl_light_node(l), (hl_vec3){-1, -2, -1}, (hl_vec3){0, 1, 0});
+        r = hl_stage_add(s, hl_light_node(l));
+    }
+    hl_camera_desc cd = {0};
+    cd.fov_y_deg = 60.0f;
+    cd.aspect = 16.0f / 9.0f;
+    cd.far_plane = 1000.0f;
+    hl_camera *cam = NULL;
+    if (!r) r = hl_camera_create(&cd, &cam);
+    if (!r) {
+        hl_node_set_translation(hl_camera_node(cam), (hl_vec3){0, (float)side * 0.9f, (float)side * 0.75f});
+        hl_node_look_at(hl_camera_node(cam), (hl_vec3){0, 0, 0}, (hl_vec3){0, 1, 0});
+        r = hl_stage_add(s, hl_camera_node(cam));
+    }
+    if (r) {
+        hl_stage_destroy(s);
+        return r;
+    }
+    *out_stage = s;
+    *out_camera = cam;
+    return HL_OK;
+}
+
+/* Renders 5 frames; fills cold (frame 1) and steady (frame 5). */
+static bool measure(hl_backend be, bool explicit_forward, uint32_t w, uint32_t h, uint32_t samples, hl_stage *stage,
+                    hl_camera *cam, counters *cold, counters *steady, char *adapter, size_t adapter_size) {
+    hl_renderer_desc rd = {0};
+    rd.backend = be;
+    rd.width = w;
+    rd.height = h;
+    rd.sample_count = samples;
+#ifdef HL_HAVE_PIPELINE
+    if (explicit_forward) rd.pipeline = hl_forward_pipeline_factory();
+#else
+    (void)explicit_forward;
+#endif
+    hl_renderer *r = NULL;
+    HL_CHECK_OK(hl_renderer_create(&rd, &r));
+    if (!r) return false;
+    snprintf(adapter, adapter_size, "%s", hl_renderer_adapter_name(r));
+    bool ok = true;
+    for (int f = 1; f <= 5 && ok; f++) {
+        hl_rhi_stats s0 = *hl_rhi_device_stats(r->dev);
+        uint64_t a0 = hl_alloc_count();
+        hl_result res = hl_renderer_render(r, stage, cam);
+        uint64_t a1 = hl_alloc_count();
+        hl_rhi_stats s1 = *hl_rhi_device_stats(r->dev);
+        HL_CHECK_OK(res);
+        if (res) ok = false;
+        const hl_render_stats *st = hl_renderer_stats(r);
+        counters c = {st->passes,
+                      st->draws,
+                      s1.commands - s0.commands,
+                      s1.native_calls - s0.native_calls,
+                      s1.objects_created - s0.objects_created,
+                      a1 - a0};
+        if (f == 1) *cold = c;
+        if (f == 5) *steady = c;
+        if (ok) HL_CHECK_OK(hl_renderer_wait_idle(r));
+    }
+    hl_renderer_destroy(r);
+    return ok;
+}
+
+static void print_counters(const char *what, const counters *c) {
+    printf("  %-7s passes %llu, draws %llu, RHI commands %llu, native calls %llu, objects created %llu, allocations %llu\n",
+           what, (unsigned long long)c->passes, (unsigned long long)c->draws, (unsigned long long)c->commands,
+           (unsigned long long)c->native_calls, (unsigned long long)c->objects_created,
+           (unsigned long long)c->allocations);
+}
+
+static void check_equal(const char *what, const counters *got, const counters *want) {
+    HL_CHECK_MSG(memcmp(got, want, sizeof *got) == 0,
+                 "%s: passes %llu/%llu draws %llu/%llu commands %llu/%llu native calls %llu/%llu objects %llu/%llu "
+                 "allocations %llu/%llu (got/want)",
+                 what, (unsigned long long)got->passes, (unsigned long long)want->passes,
+                 (unsigned long long)got->draws, (unsigned long long)want->draws, (unsigned long long)got->commands,
+                 (unsigned long long)want->commands, (unsigned long long)got->native_calls,
+                 (unsigned long long)want->native_calls, (unsigned long long)got->objects_created,
+                 (unsigned long long)want->objects_created, (unsigned long long)got->allocations,
+                 (unsigned long long)want->allocations);
+}
+
+static bool is_mesa(const char *adapter) { return strstr(adapter, "llvmpipe") || strstr(adapter, "lavapipe"); }
+
+static void run_scene(hl_backend be, const char *scene, uint32_t w, uint32_t h, uint32_t samples, hl_stage *stage,
+                      hl_camera *cam, bool print) {
+    counters cold = {0}, steady = {0}, cold2 = {0}, steady2 = {0};
+    char adapter[160] = "", adapter2[160] = "";
+    if (!measure(be, false, w, h, samples, stage, cam, &cold, &steady, adapter, sizeof adapter)) return;
+    printf("%s, %s (%s):\n", hl_backend_name(be), scene, adapter);
+    print_counters("cold", &cold);
+    print_counters("steady", &steady);
+    HL_CHECK_EQ(steady.allocations, 0);
+    if (print)
+        printf("    {\"%s\", \"%s\", {%llu, %llu, %llu, %llu, %llu, %llu}, {%llu, %llu, %llu, %llu, %llu, %llu}},\n",
+               hl_backend_name(be), scene, (unsigned long long)cold.passes, (unsigned long long)cold.draws,
+               (unsigned long long)cold.commands, (unsigned long long)cold.native_calls,
+               (unsigned long long)cold.objects_created, (unsigned long long)cold.allocations,
+               (unsigned long long)steady.passes, (unsigned long long)steady.draws,
+               (unsigned long long)steady.commands, (unsigned long long)steady.native_calls,
+               (unsigned long long)steady.objects_created, (unsigned long long)steady.allocations);
+#ifdef HL_HAVE_PIPELINE
+    if (measure(be, true, w, h, samples, stage, cam, &cold2, &steady2, adapter2, sizeof adapter2)) {
+        check_equal("explicit Forward factory, cold frame", &cold2, &cold);
+        check_equal("explicit Forward factory, steady frame", &steady2, &steady);
+    }
+#else
+    (void)cold2, (void)steady2, (void)adapter2;
+#endif
+    if (!is_mesa(adapter)) {
+        printf("  (not Mesa: the %s baseline applies to lavapipe / llvmpipe only)\n", BASELINE_COMMIT);
+        return;
+    }
+    bool found = false;
+    for (size_t i = 0; i < sizeof k_baseline / sizeof k_baseline[0]; i++) {
+        const baseline *b = &k_baseline[i];
+        if (!b->backend || strcmp(b->backend, hl_backend_name(be)) || strcmp(b->scene, scene)) continue;
+        found = true;
+        char what[96];
+        snprintf(what, sizeof what, "%s %s cold frame vs %s", hl_backend_name(be), scene, BASELINE_COMMIT);
+        check_equal(what, &cold, &b->cold);
+        snprintf(what, sizeof what, "%s %s steady frame vs %s", hl_backend_name(be), scene, BASELINE_COMMIT);
+        check_equal(what, &steady, &b->steady);
+    }
+    HL_CHECK_MSG(found || print, "no baseline for %s %s", hl_backend_name(be), scene);
+}
+
+int main(int argc, char **argv) {
+    hl_backend be = hl_test_backend_arg(argc, argv, HL_RHI_BACKEND_WEBGPU) == HL_RHI_BACKEND_GLES3 ? HL_BACKEND_GLES3
+                                                                                                : HL_BACKEND_WEBGPU;
+    bool print = false;
+    for (int i = 1; i < argc; i++) print |= !strcmp(argv[i], "--print");
+    hl_scene_demo demo;
+    HL_CHECK_OK(hl_scene_demo_create(16.0f / 9.0f, &demo));
+    if (demo.stage) {
+        run_scene(be, "demo", 320, 180, 4, demo.stage, demo.camera, print);
+        hl_scene_demo_destroy(&demo);
+    }
+    hl_stage *grid = NULL;
+    hl_camera *cam = NULL;
+    HL_CHECK_OK(build_grid(10000, 100, &grid, &cam));
+    if (grid) {
+        run_scene(be, "10k", 640, 360, 1, grid, cam, print);
+        hl_stage_destroy(grid);
+    }
+    return hl_test_finish();
+}
