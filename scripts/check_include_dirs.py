@@ -20,7 +20,9 @@ ALLOWED = {  # layer -> folders its sources may see (besides include/ and the bu
     "src/scene": {"src/base", "src/scene"},
     "src/graph": {"src/base", "src/rhi/core", "src/graph"},
     "src/render": {"src/base", "src/rhi/core", "src/shader", "src/scene", "src/graph", "src/render"},
-    "src/demo": {"src/base", "src/rhi/core", "src/shader", "src/scene", "src/graph", "src/render", "src/demo"},
+    "src/pipeline": {"src/base", "src/rhi/core", "src/shader", "src/scene", "src/graph", "src/render", "src/pipeline"},
+    "src/demo": {"src/base", "src/rhi/core", "src/shader", "src/scene", "src/graph", "src/render", "src/pipeline",
+                 "src/demo"},
 }
 path = os.path.join(build, "compile_commands.json")
 if not os.path.exists(path):

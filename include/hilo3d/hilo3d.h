@@ -12,5 +12,6 @@
 #include "hilo3d/material.h"
 #include "hilo3d/scene.h"
 #include "hilo3d/renderer.h"
+#include "hilo3d/pipeline.h"
 
 #endif

@@ -56,6 +56,7 @@ hl_result hl_backend_parse(const char *name, hl_backend *out);
 
 typedef struct hl_renderer hl_renderer;
 typedef struct hl_render_target hl_render_target;
+struct hl_pipeline_factory; /* hilo3d/pipeline.h */
 typedef struct hl_render_frame hl_render_frame;
 
 /* Called before a frame is built and after its submission is valid (never after a failed
@@ -85,6 +86,10 @@ typedef struct hl_renderer_desc {
      * UINT32_MAX = no limit. A timeout changes nothing: the frame stays queued and a later call
      * succeeds once the GPU has finished it (a shader that loops for ever never finishes). */
     uint32_t wait_timeout_ms;
+    /* The render pipeline (hilo3d/pipeline.h): its requirements take part in choosing the
+     * backend, and its runtime records every render call. NULL = hl_forward_pipeline_factory(),
+     * the built-in Forward pipeline (the direct recorder). */
+    const struct hl_pipeline_factory *pipeline;
 } hl_renderer_desc;
 
 /* desc may be NULL: all defaults. */

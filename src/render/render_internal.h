@@ -250,6 +250,30 @@ struct hl_render_frame {
     hl_result error;
 };
 
+/* The render pipeline host (src/pipeline, above this layer) hooks in here. Without a record
+ * hook every invocation goes straight to hl__record_view: the direct recorder. */
+typedef struct hl__render_host {
+    void *user;
+    /* records one invocation (render call) in place of hl__record_view; invocation counts the
+       render calls of the frame from 0 */
+    hl_result (*record)(void *user, hl_renderer *r, hl_render_target *t, hl_stage *stage, hl_camera *camera,
+                        uint32_t invocation);
+    /* called once, first thing in hl_renderer_destroy (the device still exists) */
+    void (*destroy)(void *user);
+} hl__render_host;
+
+/* Accepts or refuses a device for a renderer being created: HL_OK, or an error with a message
+ * naming what the device lacks. */
+typedef hl_result (*hl__device_gate_fn)(void *user, const hl_rhi_caps *caps);
+
+/* hl_renderer_create without the pipeline: rhi_features (HL_RHI_FEATURE_*) are asked of the
+ * device; with HL_BACKEND_AUTO a device the gate refuses is dropped for the next backend
+ * (webgpu, then gles3); an explicit backend the gate refuses fails with the gate's error. */
+hl_result hl__renderer_create(const hl_renderer_desc *desc, uint32_t rhi_features, hl__device_gate_fn gate,
+                              void *gate_user, hl_renderer **out);
+/* Installs the host; hl_renderer_destroy calls its destroy. */
+void hl__renderer_set_host(hl_renderer *r, const hl__render_host *host);
+
 struct hl_renderer {
     hl_renderer_desc desc;
     hl_rhi_device *dev;
@@ -349,6 +373,9 @@ struct hl_renderer {
     uint64_t frame_index; /* successful frames */
     uint64_t frame_serial; /* frames attempted: stamps last_frame */
     bool in_frame;
+    bool in_record; /* the pipeline host's record callback is running */
+    uint32_t invocations; /* render calls recorded in this frame */
+    hl__render_host host; /* the render pipeline host (src/pipeline); empty = direct recorder */
     hl_render_stats stats;
 };
 

@@ -207,7 +207,7 @@ hl_result hl_render_target_destroy(hl_renderer *r, hl_render_target *t) {
     if (res) return res;
     if (t == r->output)
         return hl__fail(HL_ERR_VALIDATION, "hl_render_target_destroy: the renderer's output is destroyed with the renderer");
-    if (r->in_frame) return hl__fail(HL_ERR_INVALID_STATE, "hl_render_target_destroy: inside hl_renderer_render_frame");
+    if (r->in_frame || r->in_record) return hl__fail(HL_ERR_INVALID_STATE, "hl_render_target_destroy: inside hl_renderer_render_frame");
     target_free(r, t);
     return HL_OK;
 }
@@ -215,7 +215,7 @@ hl_result hl_render_target_destroy(hl_renderer *r, hl_render_target *t) {
 hl_result hl_render_target_resize(hl_renderer *r, hl_render_target *t, uint32_t width, uint32_t height) {
     hl_result check = target_check(r, t, "hl_render_target_resize");
     if (check) return check;
-    if (r->in_frame) return hl__fail(HL_ERR_INVALID_STATE, "hl_render_target_resize: inside hl_renderer_render_frame");
+    if (r->in_frame || r->in_record) return hl__fail(HL_ERR_INVALID_STATE, "hl_render_target_resize: inside hl_renderer_render_frame");
     if (!width || !height) return hl__fail(HL_ERR_VALIDATION, "hl_render_target_resize: size %ux%u", width, height);
     if (width == t->desc.width && height == t->desc.height) return HL_OK;
     const uint32_t max_dim = hl_rhi_device_caps(r->dev)->limits.max_texture_dimension_2d;
@@ -245,7 +245,7 @@ hl_result hl_render_target_read(hl_renderer *r, hl_render_target *t, uint32_t in
     hl_result res = target_check(r, t, "hl_render_target_read");
     if (res) return res;
     if (!pixels) return hl__fail(HL_ERR_VALIDATION, "hl_render_target_read: pixels is NULL");
-    if (r->in_frame) return hl__fail(HL_ERR_INVALID_STATE, "hl_render_target_read: inside hl_renderer_render_frame");
+    if (r->in_frame || r->in_record) return hl__fail(HL_ERR_INVALID_STATE, "hl_render_target_read: inside hl_renderer_render_frame");
     if (index >= t->desc.color_count)
         return hl__fail(HL_ERR_VALIDATION, "hl_render_target_read: index %u (the target has %u attachments)", index,
                         t->desc.color_count);
@@ -298,7 +298,32 @@ hl_texture *hl_render_target_texture(hl_render_target *t, uint32_t index) {
 }
 
 /* ---- the renderer ---------------------------------------------------------------------------------- */
-hl_result hl_renderer_create(const hl_renderer_desc *desc, hl_renderer **out) {
+/* A device of backend b (AUTO: the RHI's choice) that the gate accepts, or an error. */
+/* A device of backend b (AUTO: the RHI's choice) that the gate accepts, or an error;
+ * *refused tells a gate refusal from a device that did not start. */
+static hl_result device_create(const hl_renderer_desc *d, hl_rhi_backend b, uint32_t features, hl__device_gate_fn gate,
+                               void *gate_user, hl_rhi_device **out, bool *refused, hl_rhi_backend *refused_backend) {
+    *refused = false;
+    hl_rhi_device_desc dd = {0};
+    dd.backend = b;
+    dd.requirements.features = features;
+    dd.dawn_library_path = d->dawn_library_path;
+    dd.wait_timeout_ms = d->wait_timeout_ms;
+    dd.label = "renderer";
+    hl_result res = hl_rhi_device_create(&dd, out);
+    if (res || !gate) return res;
+    res = gate(gate_user, hl_rhi_device_caps(*out));
+    if (res) {
+        *refused = true;
+        *refused_backend = hl_rhi_device_backend(*out);
+        hl_rhi_device_destroy(*out);
+        *out = NULL;
+    }
+    return res;
+}
+
+hl_result hl__renderer_create(const hl_renderer_desc *desc, uint32_t rhi_features, hl__device_gate_fn gate,
+                              void *gate_user, hl_renderer **out) {
     if (!out) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_create: out is NULL");
     *out = NULL;
     hl_renderer_desc d = desc ? *desc : (hl_renderer_desc){0};
@@ -315,14 +340,25 @@ hl_result hl_renderer_create(const hl_renderer_desc *desc, hl_renderer **out) {
     hl_renderer *r = hl__calloc(1, sizeof *r);
     if (!r) return hl__fail(HL_ERR_OUT_OF_MEMORY, "hl_renderer_create: out of memory");
     r->desc = d;
-    hl_rhi_device_desc dd = {0};
-    dd.backend = d.backend == HL_BACKEND_WEBGPU ? HL_RHI_BACKEND_WEBGPU
-                 : d.backend == HL_BACKEND_GLES3 ? HL_RHI_BACKEND_GLES3
-                                                 : HL_RHI_BACKEND_AUTO;
-    dd.dawn_library_path = d.dawn_library_path;
-    dd.wait_timeout_ms = d.wait_timeout_ms;
-    dd.label = "renderer";
-    hl_result res = hl_rhi_device_create(&dd, &r->dev);
+    hl_rhi_backend want = d.backend == HL_BACKEND_WEBGPU ? HL_RHI_BACKEND_WEBGPU
+                          : d.backend == HL_BACKEND_GLES3 ? HL_RHI_BACKEND_GLES3
+                                                          : HL_RHI_BACKEND_AUTO;
+    bool refused = false;
+    hl_rhi_backend refused_backend = HL_RHI_BACKEND_AUTO;
+    hl_result res = device_create(&d, want, rhi_features, gate, gate_user, &r->dev, &refused, &refused_backend);
+    if (res && refused && want == HL_RHI_BACKEND_AUTO && refused_backend == HL_RHI_BACKEND_WEBGPU) {
+        /* AUTO: a webgpu device the requirements refuse (not one that failed to start) is
+           skipped for gles3, the next backend; the message keeps both reasons */
+        char first[512];
+        snprintf(first, sizeof first, "%s", hl_last_error());
+        res = device_create(&d, HL_RHI_BACKEND_GLES3, rhi_features, gate, gate_user, &r->dev, &refused,
+                            &refused_backend);
+        if (res) {
+            char second[512];
+            snprintf(second, sizeof second, "%s", hl_last_error());
+            hl__fail(res, "hl_renderer_create: no backend meets the requirements: %s; %s", first, second);
+        }
+    }
     if (res) {
         hl__free(r);
         return res;
@@ -345,6 +381,8 @@ hl_result hl_renderer_create(const hl_renderer_desc *desc, hl_renderer **out) {
     return HL_OK;
 }
 
+void hl__renderer_set_host(hl_renderer *r, const hl__render_host *host) { r->host = *host; }
+
 void hl_renderer_destroy(hl_renderer *r) {
     if (!r) return;
     if (r->dev) {
@@ -354,6 +392,15 @@ void hl_renderer_destroy(hl_renderer *r) {
         /* a GPU that did not finish within the timeout: the rest of the teardown waits no more
            (the RHI releases what it can) */
         if (hl_rhi_device_wait_idle(r->dev) == HL_ERR_TIMEOUT) hl_rhi_device_set_wait_timeout(r->dev, 1);
+    }
+    if (r->in_record) {
+        hl__fail(HL_ERR_INVALID_STATE, "hl_renderer_destroy: called from the pipeline's record callback (ignored)");
+        return;
+    }
+    if (r->host.destroy) {
+        hl__render_host host = r->host;
+        r->host = (hl__render_host){0};
+        host.destroy(host.user);
     }
     if (r->graph) hl_graph_destroy(r->graph);
     while (r->targets) target_free(r, r->targets); /* the output and every target the app kept */
@@ -418,7 +465,7 @@ hl_result hl_renderer_wait_idle(hl_renderer *r) {
 
 hl_result hl_renderer_detach(hl_renderer *r) {
     if (!r) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_detach: r is NULL");
-    if (r->in_frame) return hl__fail(HL_ERR_INVALID_STATE, "hl_renderer_detach: inside hl_renderer_render_frame");
+    if (r->in_frame || r->in_record) return hl__fail(HL_ERR_INVALID_STATE, "hl_renderer_detach: inside hl_renderer_render_frame");
     return hl_rhi_device_detach(r->dev);
 }
 
@@ -439,6 +486,7 @@ static void frame_begin(hl_renderer *r) {
     r->stats.frame_index = frame_index;
     r->frame_serial++;
     r->view_count = 0;
+    r->invocations = 0;
     r->draw_count = 0;
     r->tile_count = 0;
     r->instance_count = 0;
@@ -513,13 +561,25 @@ static hl_result frame_finish(hl_renderer *r, hl_result res) {
     return res;
 }
 
+/* One render call: the pipeline host's record, or the direct recorder. */
+static hl_result record_invocation(hl_renderer *r, hl_render_target *t, hl_stage *stage, hl_camera *camera) {
+    if (r->in_record)
+        return hl__fail(HL_ERR_INVALID_STATE, "render call from inside the pipeline's record callback (refused)");
+    uint32_t invocation = r->invocations++;
+    if (!r->host.record) return hl__record_view(r, t, stage, camera);
+    r->in_record = true;
+    hl_result res = r->host.record(r->host.user, r, t, stage, camera, invocation);
+    r->in_record = false;
+    return res;
+}
+
 hl_result hl_renderer_render_to_target(hl_renderer *r, hl_render_target *t, hl_stage *stage, hl_camera *camera) {
     hl_result check = target_check(r, t, "hl_renderer_render_to_target");
     if (check) return check;
-    if (r->in_frame) return hl__fail(HL_ERR_INVALID_STATE, "hl_renderer_render_to_target: inside render_frame (use hl_render_frame_render_to_target)");
+    if (r->in_frame || r->in_record) return hl__fail(HL_ERR_INVALID_STATE, "hl_renderer_render_to_target: inside render_frame (use hl_render_frame_render_to_target)");
     uint64_t t0 = now_ns();
     frame_begin(r);
-    hl_result res = hl__record_view(r, t, stage, camera);
+    hl_result res = record_invocation(r, t, stage, camera);
     res = frame_finish(r, res);
     r->stats.cpu_ns = now_ns() - t0;
     return res;
@@ -534,7 +594,7 @@ hl_result hl_renderer_render_frame(hl_renderer *r, hl_render_frame_fn fn, void *
     if (!r || !fn) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_render_frame: %s is NULL", r ? "fn" : "r");
     hl_result check = hl_rhi_device_check_thread(r->dev, "hl_renderer_render_frame");
     if (check) return check;
-    if (r->in_frame) return hl__fail(HL_ERR_INVALID_STATE, "hl_renderer_render_frame: already inside a frame");
+    if (r->in_frame || r->in_record) return hl__fail(HL_ERR_INVALID_STATE, "hl_renderer_render_frame: already inside a frame");
     uint64_t t0 = now_ns();
     frame_begin(r);
     hl_render_frame f = {r, HL_OK};
@@ -554,7 +614,7 @@ hl_result hl_render_frame_render_to_target(hl_render_frame *f, hl_render_target 
     if (f->error) return f->error;
     hl_result res = target_check(f->r, t, "hl_render_frame_render_to_target");
     if (res) return res; /* refused before recording anything: the frame goes on */
-    res = hl__record_view(f->r, t, stage, camera);
+    res = record_invocation(f->r, t, stage, camera);
     if (res) f->error = res;
     return res;
 }

@@ -1,0 +1,191 @@
+/* hilo3d: render pipelines — who decides what a renderer records each frame.
+ *
+ * Every render call (hl_renderer_render, hl_renderer_render_to_target, and each
+ * hl_render_frame_render* inside hl_renderer_render_frame) is one *invocation* of the
+ * renderer's pipeline runtime. The runtime is made by a *factory* named in hl_renderer_desc:
+ *
+ *     hl_renderer_desc rd = {0};
+ *     rd.pipeline = &my_factory;      // NULL: the built-in Forward factory
+ *     hl_renderer_create(&rd, &r);
+ *
+ * Creation: the factory's requirements (capabilities, limits, texture formats) are merged and
+ * normalised first; HL_BACKEND_AUTO then skips a backend whose device cannot meet them, and an
+ * explicit backend that cannot is HL_ERR_UNSUPPORTED naming the requirement. Once a device is
+ * chosen the factory's create is called exactly once with an immutable capability snapshot
+ * (hl_pipeline_caps: no device, no renderer, no native object). It returns a new runtime
+ * (hl_pipeline_runtime_create). A failing create makes hl_renderer_create release everything
+ * it made and return the factory's error; the backend is not changed to try again.
+ *
+ * A runtime belongs to exactly one renderer: a runtime that is already attached (returned by a
+ * factory a second time) is refused with HL_ERR_INVALID_STATE. Its destroy callback runs exactly
+ * once: in hl_renderer_destroy, before the renderer releases its GPU resources, or in
+ * hl_pipeline_runtime_destroy for a runtime no renderer took.
+ *
+ * Recording: the runtime's record callback is called once per invocation with a context
+ * handle (hl_pipeline_context). The handle is valid only during that call and on the thread
+ * making it: kept and used afterwards (or from elsewhere) every hl_pipeline_context_* call
+ * returns HL_ERR_INVALID_STATE; it is never a dangling pointer. A record that fails fails the
+ * whole application frame (nothing is submitted, the after-render event does not fire) and the
+ * renderer's message names the pipeline.
+ *
+ * The built-in Forward factory without features is the direct recorder: no record callback,
+ * no context, no per-draw or per-frame work beyond today's path (tests/px_pipeline_parity
+ * compares its counters with the numbers of the commit before pipelines existed).
+ *
+ * Threading: as the renderer (see renderer.h). Factories and their user data must outlive the
+ * hl_renderer_create call only; runtimes live until their renderer is destroyed.
+ */
+#ifndef HILO3D_PIPELINE_H
+#define HILO3D_PIPELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hilo3d/renderer.h"
+#include "hilo3d/result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- capabilities --------------------------------------------------------------------------------- */
+
+/* Texture formats a pipeline may ask about. The colour values equal hl_target_format's. */
+typedef enum hl_pipeline_format {
+    HL_PIPELINE_FORMAT_RGBA8_SRGB = 0,
+    HL_PIPELINE_FORMAT_RGBA8,
+    HL_PIPELINE_FORMAT_RGBA16F,
+    HL_PIPELINE_FORMAT_RGBA32F,
+    HL_PIPELINE_FORMAT_R8,
+    HL_PIPELINE_FORMAT_DEPTH24_PLUS,
+    HL_PIPELINE_FORMAT_DEPTH24_PLUS_STENCIL8,
+    HL_PIPELINE_FORMAT_DEPTH32F,
+    HL_PIPELINE_FORMAT_COUNT
+} hl_pipeline_format;
+
+typedef enum hl_pipeline_texture_use {
+    HL_PIPELINE_USE_SAMPLED = 0,          /* read in a shader (unfiltered) */
+    HL_PIPELINE_USE_FILTERABLE_SAMPLED,   /* read through a linear sampler */
+    HL_PIPELINE_USE_COLOR_ATTACHMENT,     /* rendered to as colour (colour formats) */
+    HL_PIPELINE_USE_DEPTH_STENCIL_ATTACHMENT, /* rendered to as depth (depth formats) */
+    HL_PIPELINE_USE_COPY_SOURCE,
+    HL_PIPELINE_USE_COPY_DESTINATION,
+    HL_PIPELINE_USE_COUNT
+} hl_pipeline_texture_use;
+
+/* Capabilities beyond the renderer's baseline (bit flags). */
+enum {
+    HL_PIPELINE_CAP_COMPUTE = 1u << 0,           /* compute passes (webgpu only) */
+    HL_PIPELINE_CAP_STORAGE_BUFFERS = 1u << 1,   /* storage buffers (webgpu only) */
+    HL_PIPELINE_CAP_INDEPENDENT_BLEND = 1u << 2, /* MRT attachments with different blend states */
+    HL_PIPELINE_CAP_ALL = (1u << 3) - 1
+};
+
+/* Portable limits (no backend names, no native limit objects). */
+typedef struct hl_pipeline_limits {
+    uint32_t max_texture_dimension_2d;
+    uint32_t max_color_attachments;
+    uint32_t max_sampled_textures_per_stage;
+} hl_pipeline_limits;
+
+/* The immutable capability snapshot of a renderer's device, frozen at creation. */
+typedef struct hl_pipeline_caps hl_pipeline_caps;
+
+const hl_pipeline_limits *hl_pipeline_caps_limits(const hl_pipeline_caps *caps);
+/* true when every HL_PIPELINE_CAP_* bit in `capabilities` is available */
+bool hl_pipeline_caps_has(const hl_pipeline_caps *caps, uint32_t capabilities);
+/* samples: 0 or 1 = single-sampled, 4 = 4x MSAA (attachment uses only; other counts: false).
+ * Copies are supported for every colour format that can be sampled; depth formats cannot be
+ * copied. Out-of-range arguments answer false. */
+bool hl_pipeline_caps_supports_texture_format(const hl_pipeline_caps *caps, hl_pipeline_format format,
+                                              hl_pipeline_texture_use use, uint32_t samples);
+const char *hl_pipeline_format_name(hl_pipeline_format format);   /* "rgba16f", ...; "?" if unknown */
+const char *hl_pipeline_use_name(hl_pipeline_texture_use use);    /* "filterable-sampled", ... */
+/* "compute", "storage-buffers", "independent-blend" for one bit; "?" otherwise */
+const char *hl_pipeline_capability_name(uint32_t capability);
+
+/* ---- requirements ------------------------------------------------------------------------------------ */
+typedef struct hl_pipeline_texture_requirement {
+    hl_pipeline_format format;
+    hl_pipeline_texture_use use;
+    uint32_t samples; /* 0 or 1: single-sampled; 4 */
+} hl_pipeline_texture_requirement;
+
+#define HL_PIPELINE_MAX_TEXTURE_REQUIREMENTS 64
+
+/* Zero = nothing beyond the baseline. Limits are minimums (0 = none). textures: up to
+ * HL_PIPELINE_MAX_TEXTURE_REQUIREMENTS entries; duplicates are merged in first-seen order. */
+typedef struct hl_pipeline_requirements {
+    uint32_t capabilities; /* HL_PIPELINE_CAP_* */
+    hl_pipeline_limits limits;
+    const hl_pipeline_texture_requirement *textures;
+    uint32_t texture_count;
+} hl_pipeline_requirements;
+
+/* ---- runtime and factory ------------------------------------------------------------------------------ */
+typedef struct hl_pipeline_runtime hl_pipeline_runtime;
+
+/* A context: a value naming one invocation, valid only inside that invocation's record call. */
+typedef struct hl_pipeline_context {
+    uint64_t token;
+} hl_pipeline_context;
+
+typedef struct hl_pipeline_runtime_desc {
+    const char *name; /* copied (at most 63 bytes kept); default "pipeline" */
+    void *state;      /* the runtime's own data, handed to each callback */
+    /* one invocation; NULL records nothing. An error return fails the application frame. */
+    hl_result (*record)(hl_pipeline_context ctx, void *state);
+    /* called exactly once (see the top of this header); may be NULL */
+    void (*destroy)(void *state);
+} hl_pipeline_runtime_desc;
+
+/* For factories: makes a runtime (not yet attached to a renderer). */
+hl_result hl_pipeline_runtime_create(const hl_pipeline_runtime_desc *desc, hl_pipeline_runtime **out);
+/* Destroys a runtime no renderer took (its destroy callback runs); an attached runtime is
+ * destroyed by its renderer: here that is HL_ERR_INVALID_STATE. NULL is a no-op (HL_OK). */
+hl_result hl_pipeline_runtime_destroy(hl_pipeline_runtime *rt);
+
+typedef struct hl_pipeline_factory {
+    const char *name; /* for messages; default "pipeline" */
+    const hl_pipeline_requirements *requirements; /* NULL: none */
+    /* Makes the renderer's runtime (exactly once per hl_renderer_create that reaches it). */
+    hl_result (*create)(const hl_pipeline_caps *caps, void *user, hl_pipeline_runtime **out);
+    void *user;
+} hl_pipeline_factory;
+
+/* The built-in Forward pipeline (process-wide, immutable): what a renderer uses when
+ * hl_renderer_desc.pipeline is NULL. */
+const hl_pipeline_factory *hl_forward_pipeline_factory(void);
+
+/* The name of the renderer's pipeline runtime ("forward" for the built-in one). */
+const char *hl_renderer_pipeline_name(const hl_renderer *r);
+
+/* ---- inside record ------------------------------------------------------------------------------------ */
+typedef enum hl_pipeline_output_kind {
+    HL_PIPELINE_OUTPUT_RENDERER = 0, /* the renderer's own output */
+    HL_PIPELINE_OUTPUT_RENDER_TARGET, /* an hl_render_target */
+} hl_pipeline_output_kind;
+
+/* What the invocation renders into. */
+typedef struct hl_pipeline_output {
+    hl_pipeline_output_kind kind;
+    uint32_t width, height;
+    uint32_t sample_count;
+    uint32_t color_count;
+    hl_pipeline_format color_formats[4];
+    bool has_depth;
+} hl_pipeline_output;
+
+/* Every call below: HL_ERR_INVALID_STATE when ctx is not the invocation being recorded on this
+ * thread (kept past its record call, or made up); HL_ERR_VALIDATION for a NULL out. */
+hl_result hl_pipeline_context_frame_index(hl_pipeline_context ctx, uint64_t *out); /* frame being built: last + 1 */
+hl_result hl_pipeline_context_invocation(hl_pipeline_context ctx, uint32_t *out);  /* 0, 1, ... within the frame */
+hl_result hl_pipeline_context_output(hl_pipeline_context ctx, hl_pipeline_output *out);
+hl_result hl_pipeline_context_caps(hl_pipeline_context ctx, const hl_pipeline_caps **out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,374 @@
+/* The render pipeline host: hl_renderer_create with a pipeline factory (requirements merged
+ * and checked against each candidate device), the capability snapshot, runtimes (one
+ * renderer each, destroyed exactly once) and the record context of each invocation.
+ * The built-in Forward factory without features installs no host: the renderer keeps its
+ * direct recorder. */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hilo3d/pipeline.h"
+#include "render_internal.h"
+
+struct hl_pipeline_caps {
+    hl_pipeline_limits limits;
+    uint32_t capabilities; /* HL_PIPELINE_CAP_* */
+    hl_rhi_format_caps formats[HL_PIPELINE_FORMAT_COUNT];
+};
+
+struct hl_pipeline_runtime {
+    char name[64];
+    void *state;
+    hl_result (*record)(hl_pipeline_context ctx, void *state);
+    void (*destroy)(void *state);
+    bool direct;   /* the built-in Forward runtime: the renderer records directly */
+    bool attached; /* a renderer took it */
+    hl_renderer *renderer;
+    hl_pipeline_caps caps;
+};
+
+/* ---- names ------------------------------------------------------------------------------------------ */
+static const char *const k_format_names[HL_PIPELINE_FORMAT_COUNT] = {
+    "rgba8-srgb", "rgba8", "rgba16f", "rgba32f", "r8", "depth24-plus", "depth24-plus-stencil8", "depth32f"};
+static const char *const k_use_names[HL_PIPELINE_USE_COUNT] = {
+    "sampled", "filterable-sampled", "color-attachment", "depth-stencil-attachment", "copy-source", "copy-destination"};
+
+const char *hl_pipeline_format_name(hl_pipeline_format format) {
+    return (unsigned)format < HL_PIPELINE_FORMAT_COUNT ? k_format_names[format] : "?";
+}
+
+const char *hl_pipeline_use_name(hl_pipeline_texture_use use) {
+    return (unsigned)use < HL_PIPELINE_USE_COUNT ? k_use_names[use] : "?";
+}
+
+const char *hl_pipeline_capability_name(uint32_t capability) {
+    switch (capability) {
+    case HL_PIPELINE_CAP_COMPUTE: return "compute";
+    case HL_PIPELINE_CAP_STORAGE_BUFFERS: return "storage-buffers";
+    case HL_PIPELINE_CAP_INDEPENDENT_BLEND: return "independent-blend";
+    default: return "?";
+    }
+}
+
+/* ---- capabilities -------------------------------------------------------------------------------------- */
+static const hl_rhi_format k_rhi_formats[HL_PIPELINE_FORMAT_COUNT] = {
+    HL_RHI_FORMAT_RGBA8_UNORM_SRGB, HL_RHI_FORMAT_RGBA8_UNORM, HL_RHI_FORMAT_RGBA16_FLOAT,
+    HL_RHI_FORMAT_RGBA32_FLOAT,     HL_RHI_FORMAT_R8_UNORM,    HL_RHI_FORMAT_DEPTH24_PLUS,
+    HL_RHI_FORMAT_DEPTH24_PLUS_STENCIL8, HL_RHI_FORMAT_DEPTH32_FLOAT};
+
+static bool is_depth(hl_pipeline_format f) { return f >= HL_PIPELINE_FORMAT_DEPTH24_PLUS; }
+
+static void caps_snapshot(const hl_rhi_caps *rc, hl_pipeline_caps *out) {
+    memset(out, 0, sizeof *out);
+    out->limits.max_texture_dimension_2d = rc->limits.max_texture_dimension_2d;
+    out->limits.max_color_attachments = rc->limits.max_color_attachments;
+    out->limits.max_sampled_textures_per_stage = rc->limits.max_sampled_textures_per_stage;
+    if (rc->features & HL_RHI_FEATURE_COMPUTE) out->capabilities |= HL_PIPELINE_CAP_COMPUTE;
+    if (rc->features & HL_RHI_FEATURE_STORAGE_BUFFER) out->capabilities |= HL_PIPELINE_CAP_STORAGE_BUFFERS;
+    if (rc->independent_blend) out->capabilities |= HL_PIPELINE_CAP_INDEPENDENT_BLEND;
+    for (uint32_t i = 0; i < HL_PIPELINE_FORMAT_COUNT; i++) out->formats[i] = rc->formats[k_rhi_formats[i]];
+}
+
+const hl_pipeline_limits *hl_pipeline_caps_limits(const hl_pipeline_caps *caps) {
+    static const hl_pipeline_limits none = {0, 0, 0};
+    return caps ? &caps->limits : &none;
+}
+
+bool hl_pipeline_caps_has(const hl_pipeline_caps *caps, uint32_t capabilities) {
+    return caps && (capabilities & ~(uint32_t)HL_PIPELINE_CAP_ALL) == 0 &&
+           (caps->capabilities & capabilities) == capabilities;
+}
+
+bool hl_pipeline_caps_supports_texture_format(const hl_pipeline_caps *caps, hl_pipeline_format format,
+                                              hl_pipeline_texture_use use, uint32_t samples) {
+    if (!caps || (unsigned)format >= HL_PIPELINE_FORMAT_COUNT || (unsigned)use >= HL_PIPELINE_USE_COUNT) return false;
+    if (samples == 0) samples = 1;
+    if (samples != 1 && samples != 4) return false;
+    const hl_rhi_format_caps *fc = &caps->formats[format];
+    bool attachment = use == HL_PIPELINE_USE_COLOR_ATTACHMENT || use == HL_PIPELINE_USE_DEPTH_STENCIL_ATTACHMENT;
+    if (samples == 4 && (!attachment || !(fc->sample_counts & 4u))) return false; /* multisampled: attachments only */
+    switch (use) {
+    case HL_PIPELINE_USE_SAMPLED: return (fc->flags & HL_RHI_FORMAT_CAP_SAMPLED) != 0;
+    case HL_PIPELINE_USE_FILTERABLE_SAMPLED:
+        return (fc->flags & HL_RHI_FORMAT_CAP_SAMPLED) && (fc->flags & HL_RHI_FORMAT_CAP_FILTERABLE);
+    case HL_PIPELINE_USE_COLOR_ATTACHMENT: return !is_depth(format) && (fc->flags & HL_RHI_FORMAT_CAP_RENDERABLE);
+    case HL_PIPELINE_USE_DEPTH_STENCIL_ATTACHMENT: return is_depth(format) && (fc->flags & HL_RHI_FORMAT_CAP_RENDERABLE);
+    case HL_PIPELINE_USE_COPY_SOURCE:
+    case HL_PIPELINE_USE_COPY_DESTINATION: return !is_depth(format) && (fc->flags & HL_RHI_FORMAT_CAP_SAMPLED);
+    default: return false;
+    }
+}
+
+/* ---- requirements ---------------------------------------------------------------------------------------- */
+typedef struct norm_reqs {
+    uint32_t capabilities;
+    hl_pipeline_limits limits;
+    hl_pipeline_texture_requirement textures[HL_PIPELINE_MAX_TEXTURE_REQUIREMENTS];
+    uint32_t texture_count;
+} norm_reqs;
+
+/* Adds `in` to `n`: capabilities united, limits the stricter (larger) minimum, texture needs
+ * de-duplicated in first-seen order (0 samples counts as 1). */
+static hl_result reqs_merge(norm_reqs *n, const hl_pipeline_requirements *in, const char *who) {
+    if (!in) return HL_OK;
+    if (in->capabilities & ~(uint32_t)HL_PIPELINE_CAP_ALL)
+        return hl__fail(HL_ERR_VALIDATION, "hl_renderer_create: pipeline '%s': unknown capability bits 0x%x", who,
+                        in->capabilities & ~(uint32_t)HL_PIPELINE_CAP_ALL);
+    if (in->texture_count && !in->textures)
+        return hl__fail(HL_ERR_VALIDATION, "hl_renderer_create: pipeline '%s': texture_count %u with textures NULL", who,
+                        in->texture_count);
+    n->capabilities |= in->capabilities;
+    const uint32_t *lim_in = &in->limits.max_texture_dimension_2d;
+    uint32_t *lim = &n->limits.max_texture_dimension_2d;
+    for (size_t i = 0; i < sizeof n->limits / sizeof(uint32_t); i++)
+        if (lim_in[i] > lim[i]) lim[i] = lim_in[i];
+    for (uint32_t i = 0; i < in->texture_count; i++) {
+        hl_pipeline_texture_requirement t = in->textures[i];
+        if ((unsigned)t.format >= HL_PIPELINE_FORMAT_COUNT || (unsigned)t.use >= HL_PIPELINE_USE_COUNT ||
+            (t.samples != 0 && t.samples != 1 && t.samples != 4))
+            return hl__fail(HL_ERR_VALIDATION,
+                            "hl_renderer_create: pipeline '%s': texture requirement %u (format %d, use %d, %u samples) "
+                            "is out of range (samples 1 or 4)",
+                            who, i, (int)t.format, (int)t.use, t.samples);
+        if (t.samples == 0) t.samples = 1;
+        bool seen = false;
+        for (uint32_t k = 0; k < n->texture_count && !seen; k++)
+            seen = n->textures[k].format == t.format && n->textures[k].use == t.use && n->textures[k].samples == t.samples;
+        if (seen) continue;
+        if (n->texture_count == HL_PIPELINE_MAX_TEXTURE_REQUIREMENTS)
+            return hl__fail(HL_ERR_VALIDATION,
+                            "hl_renderer_create: pipeline '%s': more than %u distinct texture requirements "
+                            "(HL_PIPELINE_MAX_TEXTURE_REQUIREMENTS)",
+                            who, HL_PIPELINE_MAX_TEXTURE_REQUIREMENTS);
+        n->textures[n->texture_count++] = t;
+    }
+    return HL_OK;
+}
+
+typedef struct gate_ctx {
+    const char *name;
+    const norm_reqs *reqs;
+} gate_ctx;
+
+/* Every requirement against one device; the message says "requires" and names the first unmet one. */
+static hl_result gate(void *user, const hl_rhi_caps *rc) {
+    const gate_ctx *g = user;
+    hl_pipeline_caps caps;
+    caps_snapshot(rc, &caps);
+    const char *be = rc->backend == HL_RHI_BACKEND_WEBGPU ? "webgpu" : "gles3";
+    for (uint32_t bit = 1; bit & HL_PIPELINE_CAP_ALL; bit <<= 1)
+        if ((g->reqs->capabilities & bit) && !(caps.capabilities & bit))
+            return hl__fail(HL_ERR_UNSUPPORTED, "pipeline '%s' requires %s, which the %s device (%s) lacks", g->name,
+                            hl_pipeline_capability_name(bit), be, rc->adapter_name);
+    static const char *const limit_names[] = {"max_texture_dimension_2d", "max_color_attachments",
+                                              "max_sampled_textures_per_stage"};
+    const uint32_t *want = &g->reqs->limits.max_texture_dimension_2d, *have = &caps.limits.max_texture_dimension_2d;
+    for (size_t i = 0; i < sizeof limit_names / sizeof limit_names[0]; i++)
+        if (want[i] > have[i])
+            return hl__fail(HL_ERR_UNSUPPORTED, "pipeline '%s' requires limit %s >= %u; the %s device (%s) has %u", g->name,
+                            limit_names[i], want[i], be, rc->adapter_name, have[i]);
+    for (uint32_t i = 0; i < g->reqs->texture_count; i++) {
+        const hl_pipeline_texture_requirement *t = &g->reqs->textures[i];
+        if (!hl_pipeline_caps_supports_texture_format(&caps, t->format, t->use, t->samples))
+            return hl__fail(HL_ERR_UNSUPPORTED, "pipeline '%s' requires texture format %s as %s with %u sample%s, which the "
+                            "%s device (%s) does not support",
+                            g->name, hl_pipeline_format_name(t->format), hl_pipeline_use_name(t->use), t->samples,
+                            t->samples == 1 ? "" : "s", be, rc->adapter_name);
+    }
+    return HL_OK;
+}
+
+/* ---- runtimes ----------------------------------------------------------------------------------------- */
+hl_result hl_pipeline_runtime_create(const hl_pipeline_runtime_desc *desc, hl_pipeline_runtime **out) {
+    if (!out) return hl__fail(HL_ERR_VALIDATION, "hl_pipeline_runtime_create: out is NULL");
+    *out = NULL;
+    if (!desc) return hl__fail(HL_ERR_VALIDATION, "hl_pipeline_runtime_create: desc is NULL");
+    hl_pipeline_runtime *rt = hl__calloc(1, sizeof *rt);
+    if (!rt) return hl__fail(HL_ERR_OUT_OF_MEMORY, "hl_pipeline_runtime_create: out of memory");
+    snprintf(rt->name, sizeof rt->name, "%s", desc->name && desc->name[0] ? desc->name : "pipeline");
+    rt->state = desc->state;
+    rt->record = desc->record;
+    rt->destroy = desc->destroy;
+    *out = rt;
+    return HL_OK;
+}
+
+static void runtime_free(hl_pipeline_runtime *rt) {
+    void (*destroy)(void *) = rt->destroy;
+    void *state = rt->state;
+    rt->destroy = NULL;
+    hl__free(rt);
+    if (destroy) destroy(state);
+}
+
+hl_result hl_pipeline_runtime_destroy(hl_pipeline_runtime *rt) {
+    if (!rt) return HL_OK;
+    if (rt->attached)
+        return hl__fail(HL_ERR_INVALID_STATE,
+                        "hl_pipeline_runtime_destroy: runtime '%s' belongs to a renderer (hl_renderer_destroy destroys it)",
+                        rt->name);
+    runtime_free(rt);
+    return HL_OK;
+}
+
+/* ---- the built-in Forward factory ---------------------------------------------------------------------- */
+static hl_result forward_create(const hl_pipeline_caps *caps, void *user, hl_pipeline_runtime **out) {
+    (void)caps, (void)user;
+    hl_pipeline_runtime_desc d = {"forward", NULL, NULL, NULL};
+    hl_result res = hl_pipeline_runtime_create(&d, out);
+    if (!res) (*out)->direct = true;
+    return res;
+}
+
+static const hl_pipeline_factory k_forward = {"forward", NULL, forward_create, NULL};
+
+const hl_pipeline_factory *hl_forward_pipeline_factory(void) { return &k_forward; }
+
+/* ---- invocations --------------------------------------------------------------------------------------- */
+typedef struct invocation {
+    uint64_t token;
+    hl_pipeline_runtime *rt;
+    hl_renderer *r;
+    hl_render_target *target;
+    uint32_t index;
+} invocation;
+
+static _Thread_local invocation *g_current; /* the invocation being recorded on this thread */
+static atomic_uint_fast64_t g_next_token = 1;
+
+static hl_result host_record(void *user, hl_renderer *r, hl_render_target *t, hl_stage *stage, hl_camera *camera,
+                             uint32_t index) {
+    (void)stage, (void)camera;
+    hl_pipeline_runtime *rt = user;
+    if (!rt->record) return HL_OK;
+    invocation inv = {atomic_fetch_add(&g_next_token, 1), rt, r, t, index};
+    invocation *outer = g_current;
+    g_current = &inv;
+    hl_clear_error();
+    hl_result res = rt->record((hl_pipeline_context){inv.token}, rt->state);
+    g_current = outer;
+    if (res) {
+        char msg[400];
+        snprintf(msg, sizeof msg, "%s", hl_last_error()[0] ? hl_last_error() : hl_result_name(res));
+        hl__fail(res, "pipeline '%s': record (invocation %u) failed: %s", rt->name, index, msg);
+    }
+    return res;
+}
+
+static void host_destroy(void *user) { runtime_free(user); }
+
+static invocation *current(hl_pipeline_context ctx, const char *fn, hl_result *res) {
+    invocation *inv = g_current;
+    if (!inv || ctx.token == 0 || inv->token != ctx.token) {
+        *res = hl__fail(HL_ERR_INVALID_STATE,
+                        "%s: the context is not the invocation being recorded on this thread (a context is valid only "
+                        "inside its record call)",
+                        fn);
+        return NULL;
+    }
+    *res = HL_OK;
+    return inv;
+}
+
+hl_result hl_pipeline_context_frame_index(hl_pipeline_context ctx, uint64_t *out) {
+    hl_result res;
+    invocation *inv = current(ctx, "hl_pipeline_context_frame_index", &res);
+    if (!inv) return res;
+    if (!out) return hl__fail(HL_ERR_VALIDATION, "hl_pipeline_context_frame_index: out is NULL");
+    *out = inv->r->stats.frame_index + 1;
+    return HL_OK;
+}
+
+hl_result hl_pipeline_context_invocation(hl_pipeline_context ctx, uint32_t *out) {
+    hl_result res;
+    invocation *inv = current(ctx, "hl_pipeline_context_invocation", &res);
+    if (!inv) return res;
+    if (!out) return hl__fail(HL_ERR_VALIDATION, "hl_pipeline_context_invocation: out is NULL");
+    *out = inv->index;
+    return HL_OK;
+}
+
+hl_result hl_pipeline_context_output(hl_pipeline_context ctx, hl_pipeline_output *out) {
+    hl_result res;
+    invocation *inv = current(ctx, "hl_pipeline_context_output", &res);
+    if (!inv) return res;
+    if (!out) return hl__fail(HL_ERR_VALIDATION, "hl_pipeline_context_output: out is NULL");
+    const hl_render_target_desc *d = &inv->target->desc;
+    memset(out, 0, sizeof *out);
+    out->kind = inv->target == inv->r->output ? HL_PIPELINE_OUTPUT_RENDERER : HL_PIPELINE_OUTPUT_RENDER_TARGET;
+    out->width = d->width;
+    out->height = d->height;
+    out->sample_count = d->sample_count ? d->sample_count : 1;
+    out->color_count = d->color_count ? d->color_count : 1;
+    for (uint32_t i = 0; i < out->color_count && i < 4; i++) out->color_formats[i] = (hl_pipeline_format)d->formats[i];
+    out->has_depth = !d->no_depth;
+    return HL_OK;
+}
+
+hl_result hl_pipeline_context_caps(hl_pipeline_context ctx, const hl_pipeline_caps **out) {
+    hl_result res;
+    invocation *inv = current(ctx, "hl_pipeline_context_caps", &res);
+    if (!inv) return res;
+    if (!out) return hl__fail(HL_ERR_VALIDATION, "hl_pipeline_context_caps: out is NULL");
+    *out = &inv->rt->caps;
+    return HL_OK;
+}
+
+/* ---- the renderer -------------------------------------------------------------------------------------- */
+hl_result hl_renderer_create(const hl_renderer_desc *desc, hl_renderer **out) {
+    if (!out) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_create: out is NULL");
+    *out = NULL;
+    const hl_pipeline_factory *f = desc && desc->pipeline ? desc->pipeline : &k_forward;
+    const char *name = f->name && f->name[0] ? f->name : "pipeline";
+    if (!f->create) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_create: pipeline '%s' has no create function", name);
+    norm_reqs reqs;
+    memset(&reqs, 0, sizeof reqs);
+    hl_result res = reqs_merge(&reqs, f->requirements, name);
+    if (res) return res;
+    gate_ctx g = {name, &reqs};
+    hl_renderer *r = NULL;
+    res = hl__renderer_create(desc, 0, gate, &g, &r);
+    if (res) return res;
+    hl_pipeline_caps caps;
+    caps_snapshot(hl_rhi_device_caps(r->dev), &caps);
+    hl_pipeline_runtime *rt = NULL;
+    hl_clear_error();
+    res = f->create(&caps, f->user, &rt);
+    if (!res && !rt)
+        res = hl__fail(HL_ERR_VALIDATION, "hl_renderer_create: pipeline '%s': create returned HL_OK without a runtime", name);
+    else if (!res && rt->attached)
+        res = hl__fail(HL_ERR_INVALID_STATE,
+                       "hl_renderer_create: pipeline '%s': runtime '%s' already belongs to another renderer (a factory "
+                       "makes a new runtime for each renderer)",
+                       name, rt->name);
+    else if (res) {
+        char msg[400];
+        snprintf(msg, sizeof msg, "%s", hl_last_error()[0] ? hl_last_error() : hl_result_name(res));
+        hl__fail(res, "hl_renderer_create: pipeline '%s': create failed: %s", name, msg);
+    }
+    if (res) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", hl_last_error());
+        hl_renderer_destroy(r);
+        hl__fail(res, "%s", msg);
+        return res;
+    }
+    if (rt->direct) { /* the built-in Forward runtime: the renderer records directly */
+        runtime_free(rt);
+        *out = r;
+        return HL_OK;
+    }
+    rt->attached = true;
+    rt->renderer = r;
+    rt->caps = caps;
+    hl__render_host host = {rt, host_record, host_destroy};
+    hl__renderer_set_host(r, &host);
+    *out = r;
+    return HL_OK;
+}
+
+const char *hl_renderer_pipeline_name(const hl_renderer *r) {
+    if (!r) return "";
+    if (!r->host.destroy) return "forward";
+    return ((const hl_pipeline_runtime *)r->host.user)->name;
+}
