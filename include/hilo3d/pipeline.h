@@ -149,7 +149,9 @@ hl_result hl_pipeline_runtime_destroy(hl_pipeline_runtime *rt);
 typedef struct hl_pipeline_factory {
     const char *name; /* for messages; default "pipeline" */
     const hl_pipeline_requirements *requirements; /* NULL: none */
-    /* Makes the renderer's runtime (exactly once per hl_renderer_create that reaches it). */
+    /* Makes the renderer's runtime (exactly once per hl_renderer_create that reaches it). caps
+     * is valid during this call only (inside record: hl_pipeline_context_caps). On failure the
+     * factory releases what it made itself; the error code comes back from hl_renderer_create. */
     hl_result (*create)(const hl_pipeline_caps *caps, void *user, hl_pipeline_runtime **out);
     void *user;
 } hl_pipeline_factory;
