@@ -186,6 +186,84 @@ hl_result hl_pipeline_context_invocation(hl_pipeline_context ctx, uint32_t *out)
 hl_result hl_pipeline_context_output(hl_pipeline_context ctx, hl_pipeline_output *out);
 hl_result hl_pipeline_context_caps(hl_pipeline_context ctx, const hl_pipeline_caps **out);
 
+/* ---- culling results, renderer lists, passes (inside record) ------------------------------------------
+ * A culling result is one traversal of the invocation's stage through a camera: visible meshes,
+ * shadow casters outside the view, lights and their shadow tiles, draws prepared (programs,
+ * pipelines, bind groups: the renderer's caches) and sorted. Renderer lists select and order
+ * its draws; scene passes draw a list into the invocation's output. Handles are values valid
+ * inside the record call that made them (HL_ERR_INVALID_STATE after it, or from another
+ * invocation). At most HL_RENDER_MAX_VIEWS culls and render calls per frame together.
+ *
+ * The output's attachments: the first scene pass into it usually clears (load = false), later
+ * ones load; every pass stores, and after record returns the host resolves a multisampled
+ * output (one extra pass) and marks it as the frame's result. A record that adds no scene pass
+ * leaves the output as it was. */
+typedef struct hl_pipeline_culling {
+    uint64_t token;
+    uint32_t index;
+} hl_pipeline_culling;
+
+typedef struct hl_pipeline_cull_desc {
+    hl_camera *camera; /* NULL: the invocation's camera */
+} hl_pipeline_cull_desc;
+
+/* desc may be NULL. */
+hl_result hl_pipeline_cull(hl_pipeline_context ctx, const hl_pipeline_cull_desc *desc, hl_pipeline_culling *out);
+
+typedef struct hl_pipeline_culling_info {
+    uint32_t visible_meshes, culled_meshes;
+    uint32_t shadow_casters_outside; /* casters outside the view that still cast into it */
+    uint32_t lights, shadow_tiles;
+    uint32_t draws; /* prepared draws (instanced batches count once) */
+} hl_pipeline_culling_info;
+
+hl_result hl_pipeline_culling_info_get(hl_pipeline_context ctx, hl_pipeline_culling culling, hl_pipeline_culling_info *out);
+
+/* The shadow maps of a culling result's lights (the renderer's shadow atlas); nothing when no
+ * light casts shadows. Once per culling result, before a scene pass draws it (else that scene
+ * pass is HL_ERR_INVALID_STATE). */
+hl_result hl_pipeline_record_shadows(hl_pipeline_context ctx, hl_pipeline_culling culling);
+
+typedef enum hl_pipeline_queue {
+    HL_PIPELINE_QUEUE_OPAQUE = 0,
+    HL_PIPELINE_QUEUE_TRANSPARENT,
+    HL_PIPELINE_QUEUE_ALL,
+} hl_pipeline_queue;
+
+typedef enum hl_pipeline_sorting {
+    /* the renderer's order: opaque by render order, pipeline, material, geometry; transparent
+       back to front (after the opaque draws in QUEUE_ALL) */
+    HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK = 0,
+    HL_PIPELINE_SORT_BACK_TO_FRONT, /* by the distance of each mesh's bounding sphere, farthest first */
+    HL_PIPELINE_SORT_NONE,          /* traversal order (instanced batches after the plain meshes) */
+} hl_pipeline_sorting;
+
+typedef struct hl_pipeline_renderer_list_desc {
+    hl_pipeline_culling culling;
+    hl_pipeline_queue queue;
+    hl_pipeline_sorting sorting;
+    bool cast_shadows_only; /* only meshes that cast shadows */
+} hl_pipeline_renderer_list_desc;
+
+typedef struct hl_pipeline_renderer_list {
+    uint64_t token;
+    uint32_t index;
+} hl_pipeline_renderer_list;
+
+hl_result hl_pipeline_create_renderer_list(hl_pipeline_context ctx, const hl_pipeline_renderer_list_desc *desc,
+                                           hl_pipeline_renderer_list *out);
+hl_result hl_pipeline_renderer_list_count(hl_pipeline_context ctx, hl_pipeline_renderer_list list, uint32_t *draws);
+
+typedef struct hl_pipeline_scene_pass_desc {
+    const char *name;                /* for messages and graph dumps; default "scene" */
+    hl_pipeline_renderer_list list;
+    bool load_color;                 /* false: clear to the output's clear colour */
+    bool load_depth;                 /* false: clear to 1 */
+} hl_pipeline_scene_pass_desc;
+
+/* Draws a renderer list into the invocation's output (every colour attachment and depth). */
+hl_result hl_pipeline_add_scene_pass(hl_pipeline_context ctx, const hl_pipeline_scene_pass_desc *desc);
+
 #ifdef __cplusplus
 }
 #endif

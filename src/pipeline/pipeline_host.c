@@ -230,7 +230,10 @@ typedef struct invocation {
     hl_pipeline_runtime *rt;
     hl_renderer *r;
     hl_render_target *target;
+    hl_stage *stage;
+    hl_camera *camera;
     uint32_t index;
+    uint32_t first_view, first_list; /* this invocation's views and lists start here */
 } invocation;
 
 static _Thread_local invocation *g_current; /* the invocation being recorded on this thread */
@@ -238,15 +241,16 @@ static atomic_uint_fast64_t g_next_token = 1;
 
 static hl_result host_record(void *user, hl_renderer *r, hl_render_target *t, hl_stage *stage, hl_camera *camera,
                              uint32_t index) {
-    (void)stage, (void)camera;
     hl_pipeline_runtime *rt = user;
     if (!rt->record) return HL_OK;
-    invocation inv = {atomic_fetch_add(&g_next_token, 1), rt, r, t, index};
+    if (!stage || !camera) return hl__fail(HL_ERR_VALIDATION, "renderer: %s is NULL", stage ? "camera" : "stage");
+    invocation inv = {atomic_fetch_add(&g_next_token, 1), rt, r, t, stage, camera, index, r->view_count, r->list_count};
     invocation *outer = g_current;
     g_current = &inv;
     hl_clear_error();
     hl_result res = rt->record((hl_pipeline_context){inv.token}, rt->state);
     g_current = outer;
+    if (!res) res = hl__views_finish(r, inv.first_view);
     if (res) {
         char msg[400];
         snprintf(msg, sizeof msg, "%s", hl_last_error()[0] ? hl_last_error() : hl_result_name(res));
@@ -312,6 +316,111 @@ hl_result hl_pipeline_context_caps(hl_pipeline_context ctx, const hl_pipeline_ca
     if (!out) return hl__fail(HL_ERR_VALIDATION, "hl_pipeline_context_caps: out is NULL");
     *out = &inv->rt->caps;
     return HL_OK;
+}
+
+/* ---- culling results, renderer lists, passes ------------------------------------------------------------ */
+static hl_result culling_view(invocation *inv, hl_pipeline_culling c, const char *fn, uint32_t *view) {
+    if (c.token != inv->token || c.index < inv->first_view || c.index >= inv->r->view_count ||
+        !inv->r->views[c.index].scripted)
+        return hl__fail(HL_ERR_INVALID_STATE, "%s: the culling result is not one of this invocation (valid only inside "
+                        "the record call that made it)", fn);
+    *view = c.index;
+    return HL_OK;
+}
+
+hl_result hl_pipeline_cull(hl_pipeline_context ctx, const hl_pipeline_cull_desc *desc, hl_pipeline_culling *out) {
+    hl_result res;
+    invocation *inv = current(ctx, "hl_pipeline_cull", &res);
+    if (!inv) return res;
+    if (!out) return hl__fail(HL_ERR_VALIDATION, "hl_pipeline_cull: out is NULL");
+    *out = (hl_pipeline_culling){0, 0};
+    hl_camera *camera = desc && desc->camera ? desc->camera : inv->camera;
+    uint32_t view = 0;
+    res = hl__view_prepare(inv->r, inv->target, inv->stage, camera, &view);
+    if (res) return res;
+    *out = (hl_pipeline_culling){inv->token, view};
+    return HL_OK;
+}
+
+hl_result hl_pipeline_culling_info_get(hl_pipeline_context ctx, hl_pipeline_culling culling, hl_pipeline_culling_info *out) {
+    hl_result res;
+    invocation *inv = current(ctx, "hl_pipeline_culling_info_get", &res);
+    if (!inv) return res;
+    uint32_t view = 0;
+    if ((res = culling_view(inv, culling, "hl_pipeline_culling_info_get", &view))) return res;
+    if (!out) return hl__fail(HL_ERR_VALIDATION, "hl_pipeline_culling_info_get: out is NULL");
+    const hl__view *v = &inv->r->views[view];
+    memset(out, 0, sizeof *out);
+    out->visible_meshes = v->visible;
+    out->culled_meshes = v->mesh_count - v->visible;
+    out->shadow_casters_outside = v->shadow_count ? v->shadow_only_count : 0;
+    out->lights = (uint32_t)inv->r->frame_blocks[v->frame_slot].light_info[0];
+    out->shadow_tiles = v->shadow_count;
+    out->draws = v->draw_count;
+    return HL_OK;
+}
+
+hl_result hl_pipeline_record_shadows(hl_pipeline_context ctx, hl_pipeline_culling culling) {
+    hl_result res;
+    invocation *inv = current(ctx, "hl_pipeline_record_shadows", &res);
+    if (!inv) return res;
+    uint32_t view = 0;
+    if ((res = culling_view(inv, culling, "hl_pipeline_record_shadows", &view))) return res;
+    return hl__view_add_shadow_pass(inv->r, view);
+}
+
+static hl_result list_index(invocation *inv, hl_pipeline_renderer_list l, const char *fn, uint32_t *out) {
+    if (l.token != inv->token || l.index < inv->first_list || l.index >= inv->r->list_count)
+        return hl__fail(HL_ERR_INVALID_STATE, "%s: the renderer list is not one of this invocation (valid only inside "
+                        "the record call that made it)", fn);
+    *out = l.index;
+    return HL_OK;
+}
+
+hl_result hl_pipeline_create_renderer_list(hl_pipeline_context ctx, const hl_pipeline_renderer_list_desc *desc,
+                                           hl_pipeline_renderer_list *out) {
+    const char *fn = "hl_pipeline_create_renderer_list";
+    hl_result res;
+    invocation *inv = current(ctx, fn, &res);
+    if (!inv) return res;
+    if (!desc || !out) return hl__fail(HL_ERR_VALIDATION, "%s: %s is NULL", fn, desc ? "out" : "desc");
+    *out = (hl_pipeline_renderer_list){0, 0};
+    uint32_t view = 0;
+    if ((res = culling_view(inv, desc->culling, fn, &view))) return res;
+    if ((unsigned)desc->queue > HL_PIPELINE_QUEUE_ALL || (unsigned)desc->sorting > HL_PIPELINE_SORT_NONE)
+        return hl__fail(HL_ERR_VALIDATION, "%s: queue %d or sorting %d is out of range", fn, (int)desc->queue,
+                        (int)desc->sorting);
+    static const hl__list_queue queues[] = {HL__QUEUE_OPAQUE, HL__QUEUE_TRANSPARENT, HL__QUEUE_ALL};
+    static const hl__list_sort sorts[] = {HL__SORT_ENGINE, HL__SORT_BACK_TO_FRONT, HL__SORT_NONE};
+    uint32_t list = 0;
+    res = hl__list_create(inv->r, view, queues[desc->queue], sorts[desc->sorting], desc->cast_shadows_only, &list);
+    if (res) return res;
+    *out = (hl_pipeline_renderer_list){inv->token, list};
+    return HL_OK;
+}
+
+hl_result hl_pipeline_renderer_list_count(hl_pipeline_context ctx, hl_pipeline_renderer_list list, uint32_t *draws) {
+    const char *fn = "hl_pipeline_renderer_list_count";
+    hl_result res;
+    invocation *inv = current(ctx, fn, &res);
+    if (!inv) return res;
+    uint32_t l = 0;
+    if ((res = list_index(inv, list, fn, &l))) return res;
+    if (!draws) return hl__fail(HL_ERR_VALIDATION, "%s: draws is NULL", fn);
+    *draws = inv->r->lists[l].count;
+    return HL_OK;
+}
+
+hl_result hl_pipeline_add_scene_pass(hl_pipeline_context ctx, const hl_pipeline_scene_pass_desc *desc) {
+    const char *fn = "hl_pipeline_add_scene_pass";
+    hl_result res;
+    invocation *inv = current(ctx, fn, &res);
+    if (!inv) return res;
+    if (!desc) return hl__fail(HL_ERR_VALIDATION, "%s: desc is NULL", fn);
+    uint32_t l = 0;
+    if ((res = list_index(inv, desc->list, fn, &l))) return res;
+    hl__scene_pass_desc d = {desc->name, l, desc->load_color, desc->load_depth};
+    return hl__view_add_scene_pass(inv->r, &d);
 }
 
 /* ---- the renderer -------------------------------------------------------------------------------------- */

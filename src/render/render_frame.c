@@ -821,3 +821,245 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, 
     r->view_count++;
     return HL_OK;
 }
+
+/* ---- the steps for pipeline runtimes -----------------------------------------------------------
+ * hl__record_view above is the direct recorder (its counters are pinned by px_pipeline_parity);
+ * these functions give a runtime the same steps one by one: a prepared view ("culling
+ * results"), its shadow pass, renderer lists and scene passes drawing them. */
+hl_result hl__view_prepare(hl_renderer *r, hl_render_target *t, hl_stage *stage, hl_camera *camera, uint32_t *out_view) {
+    if (r->view_count >= HL__MAX_VIEWS)
+        return hl__fail(HL_ERR_VALIDATION, "renderer: more than %u culls / render calls in one frame", HL__MAX_VIEWS);
+    if (!stage || !camera) return hl__fail(HL_ERR_VALIDATION, "renderer: %s is NULL", stage ? "camera" : "stage");
+    hl__view *v = &r->views[r->view_count];
+    hl_aabb box;
+    r->recording_target = t;
+    hl_result res = view_begin(r, v, t, stage, camera);
+    if (!res) res = view_cull(r, v, &box);
+    if (!res) {
+        plan_lights(r, v, stage, &r->frame_blocks[v->frame_slot], &box);
+        r->stats.lights = (uint32_t)r->frame_blocks[v->frame_slot].light_info[0];
+        r->stats.shadow_tiles += v->shadow_count;
+        res = view_build_draws(r, v);
+    }
+    if (!res) res = view_sort(r, v);
+    if (!res) res = hl_graph_upload_buffer(r->graph, r->frame_ubo, (uint64_t)v->frame_slot * HL__FRAME_STRIDE,
+                                           &r->frame_blocks[v->frame_slot], sizeof(hl__frame_block), NULL, 0);
+    for (uint32_t i = 0; !res && i < v->shadow_count; i++)
+        res = hl_graph_upload_buffer(r->graph, r->shadow_ubo, (uint64_t)(v->shadow_first + i) * HL__SHADOW_STRIDE,
+                                     r->tiles[v->shadow_first + i].render_vp, 64, NULL, 0);
+    r->recording_target = NULL;
+    if (res) return res;
+    v->scripted = true;
+    v->color_count = t->desc.color_count;
+    v->msaa = t->desc.sample_count > 1;
+    hl_color cc = t == r->output ? hl_stage_clear_color(stage) : t->desc.clear_color;
+    v->clear[0] = cc.r, v->clear[1] = cc.g, v->clear[2] = cc.b, v->clear[3] = cc.a;
+    *out_view = r->view_count++;
+    return HL_OK;
+}
+
+hl_result hl__view_add_shadow_pass(hl_renderer *r, uint32_t view) {
+    hl__view *v = &r->views[view];
+    if (v->shadows_recorded)
+        return hl__fail(HL_ERR_INVALID_STATE, "renderer: the shadows of this culling result are recorded already");
+    v->shadows_recorded = true;
+    if (!v->shadow_count) return HL_OK;
+    v->atlas = hl_graph_import_texture(r->graph, r->atlas, "shadow atlas");
+    hl_graph_add_pass(r->graph, "shadow", HL_GRAPH_PASS_RENDER, setup_shadow, NULL, exec_shadow, v, 0);
+    return HL_OK;
+}
+
+typedef struct list_sort_item {
+    uint64_t key;
+    float depth;
+    uint32_t pos, draw;
+} list_sort_item;
+
+static int list_cmp_back_to_front(const void *a, const void *b) {
+    const list_sort_item *x = a, *y = b;
+    if (x->depth != y->depth) return x->depth > y->depth ? -1 : 1;
+    return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+hl_result hl__list_create(hl_renderer *r, uint32_t view, hl__list_queue queue, hl__list_sort sort, bool casters_only,
+                          uint32_t *out_list) {
+    hl__view *v = &r->views[view];
+    uint64_t need = (uint64_t)r->list_item_count + v->draw_count + 1u;
+    if (need > UINT32_MAX / 2) return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: renderer lists too long");
+    if (!hl__reserve((void **)&r->lists, &r->list_capacity, r->list_count + 1u, sizeof *r->lists) ||
+        !hl__reserve((void **)&r->list_items, &r->list_item_capacity, (uint32_t)need, sizeof *r->list_items) ||
+        !hl__reserve((void **)&r->sort_items, &r->sort_capacity, v->draw_count + 1u, sizeof(sort_item)))
+        return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: out of memory for a renderer list");
+    hl__list *l = &r->lists[r->list_count];
+    l->view = view;
+    l->first = r->list_item_count;
+    l->count = 0;
+    /* the engine order (r->draw_order: opaque by render order / pipeline / material /
+       geometry, then transparent back to front) or the order the draws were built in */
+    for (uint32_t i = 0; i < v->draw_count; i++) {
+        uint32_t k = sort == HL__SORT_NONE ? v->draw_first + i : r->draw_order[v->draw_first + i];
+        const hl__draw *d = &r->draws[k];
+        if ((queue == HL__QUEUE_OPAQUE && d->transparent) || (queue == HL__QUEUE_TRANSPARENT && !d->transparent)) continue;
+        if (casters_only && !hl_mesh_cast_shadows(d->mesh)) continue;
+        r->list_items[l->first + l->count++] = k;
+    }
+    if (sort == HL__SORT_BACK_TO_FRONT && l->count > 1) {
+        /* by the distance of each mesh's bounding sphere from the eye, ties in engine order
+           (a stable sort through the position) */
+        list_sort_item *items = (list_sort_item *)r->sort_items;
+        _Static_assert(sizeof(list_sort_item) <= 2 * sizeof(sort_item), "list items fit the sort scratch");
+        if (!hl__reserve((void **)&r->sort_items, &r->sort_capacity, l->count * 2u + 1u, sizeof(sort_item)))
+            return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: out of memory for a renderer list");
+        items = (list_sort_item *)r->sort_items;
+        for (uint32_t i = 0; i < l->count; i++) {
+            const hl__draw *d = &r->draws[r->list_items[l->first + i]];
+            hl_vec3 c = hl_mesh_world_sphere((hl_mesh *)d->mesh).center;
+            hl_vec3 dv = {c.x - v->eye.x, c.y - v->eye.y, c.z - v->eye.z};
+            items[i] = (list_sort_item){0, hl_vec3_length(dv), i, r->list_items[l->first + i]};
+        }
+        qsort(items, l->count, sizeof *items, list_cmp_back_to_front);
+        for (uint32_t i = 0; i < l->count; i++) r->list_items[l->first + i] = items[i].draw;
+    }
+    r->list_item_count += l->count;
+    *out_list = r->list_count++;
+    return HL_OK;
+}
+
+typedef struct scene_pass {
+    hl__view *v;
+    const hl__list *list; /* r->lists may move while the frame is built: resolved at execute */
+    uint32_t list_index;
+    bool load_color, load_depth;
+} scene_pass;
+
+static void view_import(hl_renderer *r, hl__view *v) {
+    if (v->imported) return;
+    hl_render_target *t = v->target;
+    /* one import per target and frame: scripted views into the same target share it */
+    for (uint32_t k = 0; k < r->view_count; k++) {
+        const hl__view *o = &r->views[k];
+        if (o == v || !o->scripted || !o->imported || o->target != t) continue;
+        memcpy(v->color, o->color, sizeof v->color);
+        memcpy(v->resolve, o->resolve, sizeof v->resolve);
+        v->depth = o->depth;
+        v->imported = true;
+        return;
+    }
+    for (uint32_t i = 0; i < v->color_count; i++) {
+        if (v->msaa) {
+            v->color[i] = import_target(r, t->msaa[i], "msaa colour");
+            v->resolve[i] = import_target(r, t->color[i], "colour");
+        } else {
+            v->color[i] = import_target(r, t->color[i], "colour");
+        }
+    }
+    v->depth = import_target(r, t->depth, "depth");
+    v->imported = true;
+}
+
+static hl_result setup_scene(hl_graph_pass_builder *b, void *params, void *user) {
+    scene_pass *p = params;
+    const scene_pass *src = user;
+    *p = *src;
+    hl__view *v = p->v;
+    hl_result res = HL_OK;
+    for (uint32_t i = 0; !res && i < v->color_count; i++) {
+        hl_graph_color_attachment_desc c = {0};
+        c.load_op = p->load_color ? HL_RHI_LOAD_LOAD : HL_RHI_LOAD_CLEAR;
+        c.store_op = HL_RHI_STORE_STORE;
+        memcpy(c.clear_color, v->clear, sizeof c.clear_color);
+        res = hl_graph_color_attachment(b, i, v->color[i], &c);
+    }
+    if (!res && v->depth.id) {
+        hl_graph_depth_attachment_desc d = {0};
+        d.depth_load_op = p->load_depth ? HL_RHI_LOAD_LOAD : HL_RHI_LOAD_CLEAR;
+        d.depth_store_op = HL_RHI_STORE_STORE;
+        d.depth_clear_value = 1.0f;
+        res = hl_graph_depth_attachment(b, v->depth, &d);
+    }
+    if (!res && v->shadow_count) res = hl_graph_read_texture(b, v->atlas);
+    return res;
+}
+
+static hl_result exec_scene(hl_graph_ctx *ctx, void *params, void *user) {
+    (void)user;
+    scene_pass *p = params;
+    hl_renderer *r = p->v->r;
+    const hl__list *l = &r->lists[p->list_index];
+    hl_rhi_cmd *cmd = hl_graph_ctx_cmd(ctx);
+    hl_result res = hl_graph_ctx_begin_render_pass(ctx);
+    for (uint32_t i = 0; !res && i < l->count; i++)
+        res = hl_rhi_cmd_draw_packets(cmd, &r->draws[r->list_items[l->first + i]].packet, 1, NULL);
+    if (!res) res = hl_rhi_cmd_end_render_pass(cmd);
+    return res;
+}
+
+hl_result hl__view_add_scene_pass(hl_renderer *r, const hl__scene_pass_desc *desc) {
+    const hl__list *l = &r->lists[desc->list];
+    hl__view *v = &r->views[l->view];
+    if (v->shadow_count && !v->shadows_recorded)
+        return hl__fail(HL_ERR_INVALID_STATE,
+                        "renderer: scene pass '%s' draws a culling result whose lights cast shadows before its shadows "
+                        "are recorded (record the shadows first)",
+                        desc->name ? desc->name : "scene");
+    view_import(r, v);
+    scene_pass sp = {v, NULL, desc->list, desc->load_color, desc->load_depth};
+    hl_graph_pass p = hl_graph_add_pass(r->graph, desc->name ? desc->name : "scene", HL_GRAPH_PASS_RENDER, setup_scene,
+                                        NULL, exec_scene, &sp, sizeof sp);
+    if (!p.id) return hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
+    v->wrote_output = true;
+    for (uint32_t i = 0; i < l->count; i++) {
+        const hl__draw *d = &r->draws[r->list_items[l->first + i]];
+        r->stats.draws++;
+        r->stats.instances += d->packet.instance_count;
+        r->stats.faces += d->faces;
+    }
+    return HL_OK;
+}
+
+/* MSAA: one more pass loads the samples and resolves them (everything was stored). */
+typedef struct resolve_pass {
+    hl__view *v;
+} resolve_pass;
+
+static hl_result setup_resolve(hl_graph_pass_builder *b, void *params, void *user) {
+    (void)params;
+    hl__view *v = user;
+    hl_result res = HL_OK;
+    for (uint32_t i = 0; !res && i < v->color_count; i++) {
+        hl_graph_color_attachment_desc c = {0};
+        c.load_op = HL_RHI_LOAD_LOAD;
+        c.store_op = HL_RHI_STORE_DISCARD;
+        res = hl_graph_color_attachment(b, i, v->color[i], &c);
+        if (!res) res = hl_graph_resolve_attachment(b, i, v->resolve[i]);
+        if (!res) res = hl_graph_output_texture(b, v->resolve[i]);
+    }
+    return res;
+}
+
+static hl_result exec_resolve(hl_graph_ctx *ctx, void *params, void *user) {
+    (void)params, (void)user;
+    hl_result res = hl_graph_ctx_begin_render_pass(ctx);
+    if (!res) res = hl_rhi_cmd_end_render_pass(hl_graph_ctx_cmd(ctx));
+    return res;
+}
+
+hl_result hl__views_finish(hl_renderer *r, uint32_t first_view) {
+    for (uint32_t i = first_view; i < r->view_count; i++) {
+        hl__view *v = &r->views[i];
+        if (!v->scripted || !v->wrote_output) continue;
+        /* several culls into one target: the last one finishes it */
+        bool later = false;
+        for (uint32_t k = i + 1; k < r->view_count && !later; k++)
+            later = r->views[k].scripted && r->views[k].wrote_output && r->views[k].target == v->target;
+        if (later) continue;
+        if (v->msaa) {
+            hl_graph_pass p = hl_graph_add_pass(r->graph, "resolve", HL_GRAPH_PASS_RENDER, setup_resolve, NULL,
+                                                exec_resolve, v, 0);
+            if (!p.id) return hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
+        } else {
+            for (uint32_t c = 0; c < v->color_count; c++) hl_graph_mark_output_texture(r->graph, v->color[c]);
+        }
+    }
+    return HL_OK;
+}

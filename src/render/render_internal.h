@@ -233,7 +233,27 @@ typedef struct hl__view {
     bool msaa;
     bool has_transparent;
     hl_renderer *r;
+    /* views recorded by a pipeline runtime (hl__view_prepare): their passes come from renderer
+       lists; the attachments are imported once, by the first scene pass */
+    bool scripted, shadows_recorded, imported, wrote_output;
 } hl__view;
+
+/* A renderer list: draws of one view, filtered and ordered (r->list_items[first..+count)). */
+typedef struct hl__list {
+    uint32_t view;
+    uint32_t first, count;
+} hl__list;
+
+typedef enum hl__list_queue { HL__QUEUE_OPAQUE = 0, HL__QUEUE_TRANSPARENT, HL__QUEUE_ALL } hl__list_queue;
+typedef enum hl__list_sort { HL__SORT_ENGINE = 0, HL__SORT_BACK_TO_FRONT, HL__SORT_NONE } hl__list_sort;
+
+/* Scene pass of a scripted view: a list into the view's target. Colour and depth are
+ * cleared (the view's clear colour, depth 1) or loaded; everything is stored. */
+typedef struct hl__scene_pass_desc {
+    const char *name;
+    uint32_t list;
+    bool load_color, load_depth;
+} hl__scene_pass_desc;
 
 struct hl_render_target {
     hl_renderer *r;                 /* the owner: every call checks it */
@@ -374,6 +394,10 @@ struct hl_renderer {
     uint64_t frame_serial; /* frames attempted: stamps last_frame */
     bool in_frame;
     bool in_record; /* the pipeline host's record callback is running */
+    hl__list *lists; /* renderer lists of this frame (high-water) */
+    uint32_t list_count, list_capacity;
+    uint32_t *list_items; /* draw indices of the lists */
+    uint32_t list_item_count, list_item_capacity;
     uint32_t invocations; /* render calls recorded in this frame */
     hl__render_host host; /* the render pipeline host (src/pipeline); empty = direct recorder */
     hl_render_stats stats;
@@ -463,6 +487,18 @@ const hl_renderer *hl__proxy_owner(const hl_texture *tex);
 
 /* render_frame.c */
 hl_result hl__record_view(hl_renderer *r, hl_render_target *target, hl_stage *stage, hl_camera *camera);
+/* The steps of hl__record_view for pipeline runtimes: update, cull, lights, draws and sort of
+ * one view (and its uploads), without passes; *out_view indexes r->views. */
+hl_result hl__view_prepare(hl_renderer *r, hl_render_target *target, hl_stage *stage, hl_camera *camera,
+                           uint32_t *out_view);
+/* The shadow pass of a prepared view (nothing when no light casts shadows); once per view. */
+hl_result hl__view_add_shadow_pass(hl_renderer *r, uint32_t view);
+/* A renderer list of a prepared view. */
+hl_result hl__list_create(hl_renderer *r, uint32_t view, hl__list_queue queue, hl__list_sort sort, bool casters_only,
+                          uint32_t *out_list);
+hl_result hl__view_add_scene_pass(hl_renderer *r, const hl__scene_pass_desc *desc);
+/* After a runtime's record: the views it drew into get their MSAA resolve and output marks. */
+hl_result hl__views_finish(hl_renderer *r, uint32_t first_view);
 hl_rhi_format hl__target_rhi_format(hl_target_format f);
 /* The 64-bit sort key of a draw (layout and its static checks in render_frame.c). */
 uint64_t hl__sort_key(bool transparent, int32_t render_order, uint32_t pipeline, uint32_t material, uint32_t geometry, float depth);

@@ -418,6 +418,8 @@ void hl_renderer_destroy(hl_renderer *r) {
     hl__free(r->seen_table);
     hl__free(r->mip_scratch);
     hl__free(r->draw_order);
+    hl__free(r->lists);
+    hl__free(r->list_items);
     for (uint32_t i = 0; i < HL__MAX_VIEWS; i++) {
         hl__free(r->sort_cache[i].keys);
         hl__free(r->sort_cache[i].order);
@@ -487,6 +489,8 @@ static void frame_begin(hl_renderer *r) {
     r->frame_serial++;
     r->view_count = 0;
     r->invocations = 0;
+    r->list_count = 0;
+    r->list_item_count = 0;
     r->draw_count = 0;
     r->tile_count = 0;
     r->instance_count = 0;
@@ -542,6 +546,7 @@ static hl_result frame_finish(hl_renderer *r, hl_result res) {
         r->stats.passes = gs->passes_total - gs->passes_culled;
         for (uint32_t v = 0; v < r->view_count; v++) {
             const hl__view *view = &r->views[v];
+            if (view->scripted) continue; /* counted as its scene passes drew them */
             for (uint32_t i = 0; i < view->draw_count; i++) {
                 const hl__draw *d = &r->draws[view->draw_first + i];
                 r->stats.draws++;
