@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "hl_scene_gen.h"
+#include "hl_test_pipeline.h"
 
 enum {
     MAX_GEO = 40,       /* geometry records (active + retired) */
@@ -1764,6 +1765,10 @@ static bool stage_samples_live_target(const hl_gen_world *w, uint32_t si) {
     return false;
 }
 
+static bool scripted(const hl_gen_world *w) {
+    return w->opt.pipeline == HL_GEN_PIPELINE_SCRIPTED || (w->opt.pipeline == HL_GEN_PIPELINE_BY_SEED && (w->opt.seed & 1));
+}
+
 static void history_check(hl_gen_world *w) {
     uint32_t cand[MAX_STAGES], n = 0;
     for (uint32_t si = 0; si < w->stage_count; si++)
@@ -1788,6 +1793,7 @@ static void history_check(hl_gen_world *w) {
     rd.height = w->out_h;
     rd.sample_count = w->samples;
     rd.shadow_atlas_size = w->atlas;
+    rd.pipeline = scripted(w) ? NULL : hl_test_scripted_forward(); /* the other recorder */
     hl_renderer *fresh = NULL;
     size_t size = (size_t)w->out_w * w->out_h * 4;
     uint8_t *px = malloc(size);
@@ -1805,6 +1811,7 @@ static void history_check(hl_gen_world *w) {
 }
 
 /* ---- the world ------------------------------------------------------------------------------------- */
+
 hl_result hl_gen_world_create(const hl_gen_options *opt, hl_backend backend, hl_gen_world **out) {
     *out = NULL;
     hl_gen_world *w = calloc(1, sizeof *w);
@@ -1821,6 +1828,7 @@ hl_result hl_gen_world_create(const hl_gen_options *opt, hl_backend backend, hl_
     rd.height = w->out_h;
     rd.sample_count = w->samples;
     rd.shadow_atlas_size = w->atlas = chance(w, 0.2f) ? 0 : 1u << urange(w, 8, 12);
+    if (scripted(w)) rd.pipeline = hl_test_scripted_forward();
     hl_result res = hl_renderer_create(&rd, &w->r);
     if (res) {
         free(w);

@@ -1,0 +1,32 @@
+/* The Forward pipeline recorded through the public SRP calls (see hl_test_pipeline.h). */
+#include "hl_test_pipeline.h"
+
+static hl_result forward_record(hl_pipeline_context ctx, void *state) {
+    (void)state;
+    hl_pipeline_culling c;
+    hl_result res = hl_pipeline_cull(ctx, NULL, &c);
+    if (!res) res = hl_pipeline_record_shadows(ctx, c);
+    hl_pipeline_renderer_list opaque, transparent;
+    hl_pipeline_renderer_list_desc ld = {c, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false};
+    if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &opaque);
+    ld.queue = HL_PIPELINE_QUEUE_TRANSPARENT;
+    if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &transparent);
+    uint32_t n = 0;
+    if (!res) res = hl_pipeline_renderer_list_count(ctx, transparent, &n);
+    hl_pipeline_scene_pass_desc pd = {"opaque", opaque, false, false};
+    if (!res) res = hl_pipeline_add_scene_pass(ctx, &pd);
+    pd = (hl_pipeline_scene_pass_desc){"transparent", transparent, true, true};
+    if (!res && n) res = hl_pipeline_add_scene_pass(ctx, &pd);
+    return res;
+}
+
+static hl_result forward_create(const hl_pipeline_caps *caps, void *user, hl_pipeline_runtime **out) {
+    (void)caps, (void)user;
+    hl_pipeline_runtime_desc d = {"scripted-forward", NULL, forward_record, NULL};
+    return hl_pipeline_runtime_create(&d, out);
+}
+
+const hl_pipeline_factory *hl_test_scripted_forward(void) {
+    static const hl_pipeline_factory f = {"scripted-forward", NULL, forward_create, NULL};
+    return &f;
+}
