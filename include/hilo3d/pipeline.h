@@ -264,6 +264,61 @@ typedef struct hl_pipeline_scene_pass_desc {
 /* Draws a renderer list into the invocation's output (every colour attachment and depth). */
 hl_result hl_pipeline_add_scene_pass(hl_pipeline_context ctx, const hl_pipeline_scene_pass_desc *desc);
 
+/* ---- graph textures and fullscreen passes (inside record) ---------------------------------------------
+ * Textures of the frame: transient ones made by the runtime (pooled by the renderer's graph,
+ * their usage derived from the passes that touch them) and the output's colour attachments.
+ * A pass whose results nothing reaches (the output, directly or through other passes) is
+ * culled with everything it alone needed. */
+typedef struct hl_pipeline_texture {
+    uint64_t token;
+    uint32_t id;
+} hl_pipeline_texture;
+
+/* Size: width x height when both are set; else relative to the output, each side
+ * max(min_size, round(side * scale)) with scale 0 = 1.0 and min_size 0 = 1 (the same rounding
+ * on both backends). Formats: colour formats of hl_pipeline_format (single-sample). */
+typedef struct hl_pipeline_texture_desc {
+    hl_pipeline_format format;
+    uint32_t width, height;
+    float scale;
+    uint32_t min_size;
+    const char *name; /* for messages; default "texture" */
+} hl_pipeline_texture_desc;
+
+hl_result hl_pipeline_create_texture(hl_pipeline_context ctx, const hl_pipeline_texture_desc *desc,
+                                     hl_pipeline_texture *out);
+/* Colour attachment `index` of the invocation's output as a single-sample texture (for a
+ * multisampled output, the texture the samples resolve into: a fullscreen pass writing it
+ * after the last scene pass replaces the resolve). */
+hl_result hl_pipeline_output_texture(hl_pipeline_context ctx, uint32_t index, hl_pipeline_texture *out);
+hl_result hl_pipeline_texture_size(hl_pipeline_context ctx, hl_pipeline_texture tex, uint32_t *width, uint32_t *height);
+
+#define HL_PIPELINE_FULLSCREEN_MAX_INPUTS 8
+#define HL_PIPELINE_FULLSCREEN_MAX_PARAMS 4096
+
+/* A fullscreen pass: `fragment` is a GLSL ES 3.00 fragment shader with `in vec2 v_uv;` (the
+ * texture coordinate of the pixel in every input of the output's extent: sample with it; its
+ * vertical direction differs between backends, as their texture origins do), `uniform
+ * sampler2D <input_names[i]>` for the inputs (linear filtering, clamp to edge; single-sample
+ * RGBA8, RGBA8 sRGB, RGBA16F or R8), an optional `layout(std140) uniform Params {...};` filled
+ * from params (at least the block's std140 size, at most HL_PIPELINE_FULLSCREEN_MAX_PARAMS
+ * bytes, copied at the call) and `out vec4` locations 0..output_count-1. Every output pixel is
+ * written; outputs are single-sample and of one size. Programs and pipelines are cached by the
+ * renderer (the source compared whole). */
+typedef struct hl_pipeline_fullscreen_pass_desc {
+    const char *name; /* default "fullscreen" */
+    const char *fragment;
+    const void *params;
+    uint32_t params_size;
+    const char *input_names[HL_PIPELINE_FULLSCREEN_MAX_INPUTS];
+    hl_pipeline_texture inputs[HL_PIPELINE_FULLSCREEN_MAX_INPUTS];
+    uint32_t input_count;
+    hl_pipeline_texture outputs[4];
+    uint32_t output_count;
+} hl_pipeline_fullscreen_pass_desc;
+
+hl_result hl_pipeline_add_fullscreen_pass(hl_pipeline_context ctx, const hl_pipeline_fullscreen_pass_desc *desc);
+
 #ifdef __cplusplus
 }
 #endif

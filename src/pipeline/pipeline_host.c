@@ -250,7 +250,7 @@ static hl_result host_record(void *user, hl_renderer *r, hl_render_target *t, hl
     hl_clear_error();
     hl_result res = rt->record((hl_pipeline_context){inv.token}, rt->state);
     g_current = outer;
-    if (!res) res = hl__views_finish(r, inv.first_view);
+    if (!res) res = hl__target_finish(r, t);
     if (res) {
         char msg[400];
         snprintf(msg, sizeof msg, "%s", hl_last_error()[0] ? hl_last_error() : hl_result_name(res));
@@ -421,6 +421,111 @@ hl_result hl_pipeline_add_scene_pass(hl_pipeline_context ctx, const hl_pipeline_
     if ((res = list_index(inv, desc->list, fn, &l))) return res;
     hl__scene_pass_desc d = {desc->name, l, desc->load_color, desc->load_depth};
     return hl__view_add_scene_pass(inv->r, &d);
+}
+
+/* ---- graph textures and fullscreen passes ------------------------------------------------------------ */
+static hl_result texture_of(invocation *inv, hl_pipeline_texture t, const char *fn, hl_graph_texture *out) {
+    if (t.token != inv->token || !t.id || !hl_graph_texture_desc(inv->r->graph, (hl_graph_texture){t.id}))
+        return hl__fail(HL_ERR_INVALID_STATE, "%s: the texture is not one of this invocation (valid only inside the record "
+                        "call that made it)", fn);
+    *out = (hl_graph_texture){t.id};
+    return HL_OK;
+}
+
+hl_result hl_pipeline_create_texture(hl_pipeline_context ctx, const hl_pipeline_texture_desc *desc,
+                                     hl_pipeline_texture *out) {
+    const char *fn = "hl_pipeline_create_texture";
+    hl_result res;
+    invocation *inv = current(ctx, fn, &res);
+    if (!inv) return res;
+    if (!desc || !out) return hl__fail(HL_ERR_VALIDATION, "%s: %s is NULL", fn, desc ? "out" : "desc");
+    *out = (hl_pipeline_texture){0, 0};
+    const char *name = desc->name && desc->name[0] ? desc->name : "texture";
+    if ((unsigned)desc->format >= HL_PIPELINE_FORMAT_COUNT || is_depth(desc->format))
+        return hl__fail(HL_ERR_VALIDATION, "%s: texture '%s': format %d is not a colour format", fn, name, (int)desc->format);
+    uint32_t w = desc->width, h = desc->height;
+    if (!w || !h) {
+        float scale = desc->scale == 0.0f ? 1.0f : desc->scale;
+        if (!(scale > 0.0f) || scale > 16.0f)
+            return hl__fail(HL_ERR_VALIDATION, "%s: texture '%s': scale %g (0 < scale <= 16)", fn, name, (double)scale);
+        uint32_t lo = desc->min_size ? desc->min_size : 1;
+        const hl_render_target_desc *od = &inv->target->desc;
+        double sw = (double)od->width * scale + 0.5, sh = (double)od->height * scale + 0.5;
+        w = sw < lo ? lo : (uint32_t)sw;
+        h = sh < lo ? lo : (uint32_t)sh;
+    }
+    uint32_t max = hl_rhi_device_caps(inv->r->dev)->limits.max_texture_dimension_2d;
+    if (w > max || h > max)
+        return hl__fail(HL_ERR_VALIDATION, "%s: texture '%s' is %ux%u (the device allows %u per side)", fn, name, w, h, max);
+    hl_rhi_texture_desc td = {0};
+    td.format = k_rhi_formats[desc->format];
+    td.width = w;
+    td.height = h;
+    hl_graph_texture t = hl_graph_create_texture(inv->r->graph, &td, name);
+    if (!t.id) return hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
+    *out = (hl_pipeline_texture){inv->token, t.id};
+    return HL_OK;
+}
+
+hl_result hl_pipeline_output_texture(hl_pipeline_context ctx, uint32_t index, hl_pipeline_texture *out) {
+    const char *fn = "hl_pipeline_output_texture";
+    hl_result res;
+    invocation *inv = current(ctx, fn, &res);
+    if (!inv) return res;
+    if (!out) return hl__fail(HL_ERR_VALIDATION, "%s: out is NULL", fn);
+    uint32_t n = inv->target->desc.color_count ? inv->target->desc.color_count : 1;
+    if (index >= n) return hl__fail(HL_ERR_VALIDATION, "%s: index %u (the output has %u colour attachments)", fn, index, n);
+    hl_graph_texture t = hl__target_output_texture(inv->r, inv->target, index);
+    *out = (hl_pipeline_texture){inv->token, t.id};
+    return HL_OK;
+}
+
+hl_result hl_pipeline_texture_size(hl_pipeline_context ctx, hl_pipeline_texture tex, uint32_t *width, uint32_t *height) {
+    const char *fn = "hl_pipeline_texture_size";
+    hl_result res;
+    invocation *inv = current(ctx, fn, &res);
+    if (!inv) return res;
+    hl_graph_texture t;
+    if ((res = texture_of(inv, tex, fn, &t))) return res;
+    const hl_rhi_texture_desc *d = hl_graph_texture_desc(inv->r->graph, t);
+    if (width) *width = d->width;
+    if (height) *height = d->height;
+    return HL_OK;
+}
+
+hl_result hl_pipeline_add_fullscreen_pass(hl_pipeline_context ctx, const hl_pipeline_fullscreen_pass_desc *desc) {
+    const char *fn = "hl_pipeline_add_fullscreen_pass";
+    hl_result res;
+    invocation *inv = current(ctx, fn, &res);
+    if (!inv) return res;
+    if (!desc) return hl__fail(HL_ERR_VALIDATION, "%s: desc is NULL", fn);
+    if (desc->input_count > HL_PIPELINE_FULLSCREEN_MAX_INPUTS || desc->output_count > 4)
+        return hl__fail(HL_ERR_VALIDATION, "%s: %u inputs, %u outputs (at most %u and 4)", fn, desc->input_count,
+                        desc->output_count, HL_PIPELINE_FULLSCREEN_MAX_INPUTS);
+    _Static_assert(HL_PIPELINE_FULLSCREEN_MAX_INPUTS == HL__FULLSCREEN_MAX_INPUTS, "fullscreen input limits agree");
+    _Static_assert(HL_PIPELINE_FULLSCREEN_MAX_PARAMS == HL__FULLSCREEN_MAX_PARAMS, "fullscreen params limits agree");
+    hl__fullscreen_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = desc->name;
+    d.fragment = desc->fragment;
+    d.params = desc->params;
+    d.params_size = desc->params_size;
+    d.input_count = desc->input_count;
+    d.output_count = desc->output_count;
+    for (uint32_t i = 0; i < desc->input_count; i++) {
+        d.input_names[i] = desc->input_names[i];
+        if ((res = texture_of(inv, desc->inputs[i], fn, &d.inputs[i]))) return res;
+        if (inv->target->imp_serial == inv->r->frame_serial)
+            for (uint32_t c = 0; c < 4; c++)
+                if (inv->target->imp_color[c].id == d.inputs[i].id) d.reads_target = inv->target;
+    }
+    for (uint32_t i = 0; i < desc->output_count; i++) {
+        if ((res = texture_of(inv, desc->outputs[i], fn, &d.outputs[i]))) return res;
+        if (inv->target->imp_serial == inv->r->frame_serial)
+            for (uint32_t c = 0; c < 4; c++)
+                if (inv->target->imp_color[c].id == d.outputs[i].id) d.writes_target = inv->target;
+    }
+    return hl__add_fullscreen_pass(inv->r, &d);
 }
 
 /* ---- the renderer -------------------------------------------------------------------------------------- */

@@ -932,29 +932,35 @@ typedef struct scene_pass {
     bool load_color, load_depth;
 } scene_pass;
 
+static void target_import(hl_renderer *r, hl_render_target *t) {
+    if (t->imp_serial == r->frame_serial) return;
+    memset(t->imp_color, 0, sizeof t->imp_color);
+    memset(t->imp_msaa, 0, sizeof t->imp_msaa);
+    uint32_t n = t->desc.color_count;
+    for (uint32_t i = 0; i < n; i++) {
+        t->imp_color[i] = import_target(r, t->color[i], "colour");
+        if (t->desc.sample_count > 1) t->imp_msaa[i] = import_target(r, t->msaa[i], "msaa colour");
+    }
+    t->imp_depth = import_target(r, t->depth, "depth");
+    t->imp_serial = r->frame_serial;
+    t->resolve_pending = false;
+}
+
 static void view_import(hl_renderer *r, hl__view *v) {
     if (v->imported) return;
     hl_render_target *t = v->target;
-    /* one import per target and frame: scripted views into the same target share it */
-    for (uint32_t k = 0; k < r->view_count; k++) {
-        const hl__view *o = &r->views[k];
-        if (o == v || !o->scripted || !o->imported || o->target != t) continue;
-        memcpy(v->color, o->color, sizeof v->color);
-        memcpy(v->resolve, o->resolve, sizeof v->resolve);
-        v->depth = o->depth;
-        v->imported = true;
-        return;
-    }
+    target_import(r, t);
     for (uint32_t i = 0; i < v->color_count; i++) {
-        if (v->msaa) {
-            v->color[i] = import_target(r, t->msaa[i], "msaa colour");
-            v->resolve[i] = import_target(r, t->color[i], "colour");
-        } else {
-            v->color[i] = import_target(r, t->color[i], "colour");
-        }
+        v->color[i] = v->msaa ? t->imp_msaa[i] : t->imp_color[i];
+        v->resolve[i] = v->msaa ? t->imp_color[i] : (hl_graph_texture){0};
     }
-    v->depth = import_target(r, t->depth, "depth");
+    v->depth = t->imp_depth;
     v->imported = true;
+}
+
+hl_graph_texture hl__target_output_texture(hl_renderer *r, hl_render_target *t, uint32_t index) {
+    target_import(r, t);
+    return t->imp_color[index];
 }
 
 static hl_result setup_scene(hl_graph_pass_builder *b, void *params, void *user) {
@@ -1008,6 +1014,7 @@ hl_result hl__view_add_scene_pass(hl_renderer *r, const hl__scene_pass_desc *des
                                         NULL, exec_scene, &sp, sizeof sp);
     if (!p.id) return hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
     v->wrote_output = true;
+    v->target->resolve_pending = v->msaa;
     for (uint32_t i = 0; i < l->count; i++) {
         const hl__draw *d = &r->draws[r->list_items[l->first + i]];
         r->stats.draws++;
@@ -1018,21 +1025,16 @@ hl_result hl__view_add_scene_pass(hl_renderer *r, const hl__scene_pass_desc *des
 }
 
 /* MSAA: one more pass loads the samples and resolves them (everything was stored). */
-typedef struct resolve_pass {
-    hl__view *v;
-} resolve_pass;
-
 static hl_result setup_resolve(hl_graph_pass_builder *b, void *params, void *user) {
     (void)params;
-    hl__view *v = user;
+    const hl_render_target *t = user;
     hl_result res = HL_OK;
-    for (uint32_t i = 0; !res && i < v->color_count; i++) {
+    for (uint32_t i = 0; !res && i < t->desc.color_count; i++) {
         hl_graph_color_attachment_desc c = {0};
         c.load_op = HL_RHI_LOAD_LOAD;
         c.store_op = HL_RHI_STORE_DISCARD;
-        res = hl_graph_color_attachment(b, i, v->color[i], &c);
-        if (!res) res = hl_graph_resolve_attachment(b, i, v->resolve[i]);
-        if (!res) res = hl_graph_output_texture(b, v->resolve[i]);
+        res = hl_graph_color_attachment(b, i, t->imp_msaa[i], &c);
+        if (!res) res = hl_graph_resolve_attachment(b, i, t->imp_color[i]);
     }
     return res;
 }
@@ -1044,22 +1046,18 @@ static hl_result exec_resolve(hl_graph_ctx *ctx, void *params, void *user) {
     return res;
 }
 
-hl_result hl__views_finish(hl_renderer *r, uint32_t first_view) {
-    for (uint32_t i = first_view; i < r->view_count; i++) {
-        hl__view *v = &r->views[i];
-        if (!v->scripted || !v->wrote_output) continue;
-        /* several culls into one target: the last one finishes it */
-        bool later = false;
-        for (uint32_t k = i + 1; k < r->view_count && !later; k++)
-            later = r->views[k].scripted && r->views[k].wrote_output && r->views[k].target == v->target;
-        if (later) continue;
-        if (v->msaa) {
-            hl_graph_pass p = hl_graph_add_pass(r->graph, "resolve", HL_GRAPH_PASS_RENDER, setup_resolve, NULL,
-                                                exec_resolve, v, 0);
-            if (!p.id) return hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
-        } else {
-            for (uint32_t c = 0; c < v->color_count; c++) hl_graph_mark_output_texture(r->graph, v->color[c]);
-        }
-    }
+hl_result hl__target_resolve_now(hl_renderer *r, hl_render_target *t) {
+    if (t->imp_serial != r->frame_serial || !t->resolve_pending) return HL_OK;
+    hl_graph_pass p = hl_graph_add_pass(r->graph, "resolve", HL_GRAPH_PASS_RENDER, setup_resolve, NULL, exec_resolve, t, 0);
+    if (!p.id) return hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
+    t->resolve_pending = false;
+    return HL_OK;
+}
+
+hl_result hl__target_finish(hl_renderer *r, hl_render_target *t) {
+    if (t->imp_serial != r->frame_serial) return HL_OK; /* nothing recorded into it */
+    hl_result res = hl__target_resolve_now(r, t);
+    if (res) return res;
+    for (uint32_t c = 0; c < t->desc.color_count; c++) hl_graph_mark_output_texture(r->graph, t->imp_color[c]);
     return HL_OK;
 }

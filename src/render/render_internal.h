@@ -142,7 +142,12 @@ typedef struct hl__gpu_mesh {
 /* A compiled program with its layouts. Its key is exact: the kind and the define bits for the
  * engine's programs, the whole description (sources, block and texture names, bindings,
  * attribute map) for a shader material's; the hash only finds candidates. */
-typedef enum hl__program_kind { HL__PROGRAM_FORWARD = 1, HL__PROGRAM_SHADOW, HL__PROGRAM_SHADER } hl__program_kind;
+typedef enum hl__program_kind {
+    HL__PROGRAM_FORWARD = 1,
+    HL__PROGRAM_SHADOW,
+    HL__PROGRAM_SHADER,
+    HL__PROGRAM_FULLSCREEN, /* fullscreen passes of pipeline runtimes (render_fullscreen.c) */
+} hl__program_kind;
 
 typedef struct hl__program {
     hl__program_kind kind;
@@ -263,6 +268,12 @@ struct hl_render_target {
     hl_rhi_format formats[4];
     hl_texture *scene_tex[4]; /* hl_render_target_texture, created on demand */
     uint64_t generation;      /* bumps when the attachments are re-created */
+    /* pipeline runtimes: the graph imports of this frame (frame_serial imp_serial), shared by
+       every scene and fullscreen pass; resolve_pending: the last writer was a scene pass into
+       the multisampled attachments */
+    uint64_t imp_serial;
+    hl_graph_texture imp_color[4], imp_msaa[4], imp_depth;
+    bool resolve_pending;
 };
 
 struct hl_render_frame {
@@ -398,6 +409,8 @@ struct hl_renderer {
     uint32_t list_count, list_capacity;
     uint32_t *list_items; /* draw indices of the lists */
     uint32_t list_item_count, list_item_capacity;
+    hl_rhi_buffer fs_params; /* parameter blocks of fullscreen passes, 256-byte slots */
+    uint32_t fs_params_capacity, fs_params_used;
     uint32_t invocations; /* render calls recorded in this frame */
     hl__render_host host; /* the render pipeline host (src/pipeline); empty = direct recorder */
     hl_render_stats stats;
@@ -497,8 +510,33 @@ hl_result hl__view_add_shadow_pass(hl_renderer *r, uint32_t view);
 hl_result hl__list_create(hl_renderer *r, uint32_t view, hl__list_queue queue, hl__list_sort sort, bool casters_only,
                           uint32_t *out_list);
 hl_result hl__view_add_scene_pass(hl_renderer *r, const hl__scene_pass_desc *desc);
-/* After a runtime's record: the views it drew into get their MSAA resolve and output marks. */
-hl_result hl__views_finish(hl_renderer *r, uint32_t first_view);
+/* After a runtime's record: the target it drew into gets its MSAA resolve (when a scene pass
+ * wrote it last) and its output marks. */
+hl_result hl__target_finish(hl_renderer *r, hl_render_target *t);
+/* Attachment `index` of t as a single-sample graph texture (the resolved one of an MSAA
+ * target), imported once per frame. */
+hl_graph_texture hl__target_output_texture(hl_renderer *r, hl_render_target *t, uint32_t index);
+/* Resolves t's samples now when a scene pass wrote them after the last resolve (before a pass
+ * reads the resolved texture). */
+hl_result hl__target_resolve_now(hl_renderer *r, hl_render_target *t);
+
+/* render_fullscreen.c: a fullscreen triangle with a GLSL ES 3.00 fragment shader. */
+#define HL__FULLSCREEN_MAX_INPUTS 8
+#define HL__FULLSCREEN_MAX_PARAMS 4096
+typedef struct hl__fullscreen_desc {
+    const char *name;
+    const char *fragment;
+    const void *params;
+    uint32_t params_size;
+    const char *input_names[HL__FULLSCREEN_MAX_INPUTS];
+    hl_graph_texture inputs[HL__FULLSCREEN_MAX_INPUTS];
+    uint32_t input_count;
+    hl_graph_texture outputs[4];
+    uint32_t output_count;
+    hl_render_target *writes_target; /* the outputs are this target's attachments (or NULL) */
+    hl_render_target *reads_target;  /* an input is this target's attachment (or NULL) */
+} hl__fullscreen_desc;
+hl_result hl__add_fullscreen_pass(hl_renderer *r, const hl__fullscreen_desc *d);
 hl_rhi_format hl__target_rhi_format(hl_target_format f);
 /* The 64-bit sort key of a draw (layout and its static checks in render_frame.c). */
 uint64_t hl__sort_key(bool transparent, int32_t render_order, uint32_t pipeline, uint32_t material, uint32_t geometry, float depth);

@@ -151,7 +151,10 @@ hl_result hl__program_layouts(hl_renderer *r, hl__program *p, uint32_t group_cou
     memset(p->entries, 0, sizeof p->entries); /* padding too: entries are compared with memcmp */
     for (uint32_t g = 0; !res && g < group_count; g++) {
         hl_rhi_bind_group_layout_entry *e = p->entries[g];
-        uint32_t c = hl_shader_program_layout_entries(&p->prog, g, g < 2, e, HL_RHI_MAX_BINDINGS);
+        /* the Frame and Object blocks (groups 0 and 1) take dynamic offsets; a fullscreen
+           pass's Params block does not */
+        bool dynamic = g < 2 && p->kind != HL__PROGRAM_FULLSCREEN;
+        uint32_t c = hl_shader_program_layout_entries(&p->prog, g, dynamic, e, HL_RHI_MAX_BINDINGS);
         for (uint32_t i = 0; i < c; i++)
             if (e[i].type == HL_RHI_BINDING_UNIFORM_BUFFER) e[i].visibility = HL_RHI_STAGE_VERTEX | HL_RHI_STAGE_FRAGMENT;
         p->entry_count[g] = c;

@@ -215,6 +215,7 @@ void hl__render_resources_free(hl_renderer *r) {
     hl_rhi_buffer_destroy(r->dev, r->object_ubo);
     hl_rhi_buffer_destroy(r->dev, r->shadow_ubo);
     hl_rhi_buffer_destroy(r->dev, r->instance_vbo);
+    if (r->fs_params.id) hl_rhi_buffer_destroy(r->dev, r->fs_params);
     hl_rhi_sampler_destroy(r->dev, r->atlas_sampler);
     hl_rhi_sampler_destroy(r->dev, r->default_sampler);
     hl_rhi_texture_view_destroy(r->dev, r->atlas_view);

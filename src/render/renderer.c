@@ -491,6 +491,7 @@ static void frame_begin(hl_renderer *r) {
     r->invocations = 0;
     r->list_count = 0;
     r->list_item_count = 0;
+    r->fs_params_used = 0;
     r->draw_count = 0;
     r->tile_count = 0;
     r->instance_count = 0;

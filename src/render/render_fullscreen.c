@@ -1,0 +1,298 @@
+/* Fullscreen passes for pipeline runtimes: one triangle covering the attachments, a GLSL ES
+ * 3.00 fragment shader of the runtime's, an optional std140 block `Params` (group 0, binding
+ * 0) and sampled graph textures (group 0, bindings 1 + 2i / 2 + 2i) read through the
+ * renderer's linear clamp sampler.
+ *
+ * v_uv: the engine's vertex shader gives the fragment shader `in vec2 v_uv`, the texture
+ * coordinate of the pixel in every input of the same extent (the vertical direction of v_uv
+ * in the image differs between the backends, as their texture origins do: sample with it,
+ * do not read meaning into v_uv.y).
+ *
+ * Programs are cached like shader materials (the exact description compared whole: fragment
+ * source and input names); pipelines by program and output formats. The bind group holds
+ * the frame's transient views, so it is made in the graph's prepare stage and retired with
+ * the frame. */
+#include <string.h>
+
+#include "render_internal.h"
+
+static const char *const k_vs_webgpu =
+    "#version 300 es\n"
+    "out vec2 v_uv;\n"
+    "void main() {\n"
+    "    vec2 p = vec2(float((gl_VertexID & 1) << 2) - 1.0, float((gl_VertexID & 2) << 1) - 1.0);\n"
+    "    v_uv = vec2(p.x * 0.5 + 0.5, 0.5 - p.y * 0.5);\n"
+    "    gl_Position = vec4(p, 0.0, 1.0);\n"
+    "}\n";
+static const char *const k_vs_gles3 =
+    "#version 300 es\n"
+    "out vec2 v_uv;\n"
+    "void main() {\n"
+    "    vec2 p = vec2(float((gl_VertexID & 1) << 2) - 1.0, float((gl_VertexID & 2) << 1) - 1.0);\n"
+    "    v_uv = p * 0.5 + 0.5;\n"
+    "    gl_Position = vec4(p, 0.0, 1.0);\n"
+    "}\n";
+
+static hl_result program_create(hl_renderer *r, const hl__fullscreen_desc *d, hl__program *p) {
+    hl_rhi_binding_plan_entry plan[1 + HL__FULLSCREEN_MAX_INPUTS];
+    uint32_t pn = 0;
+    plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_UNIFORM_BLOCK, "Params", 0, 0, 0};
+    for (uint32_t i = 0; i < d->input_count; i++)
+        plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_SAMPLER, d->input_names[i], 0, 1 + 2 * i, 2 + 2 * i};
+    hl_shader_program_desc pd = {0};
+    pd.vertex_source = r->backend == HL_RHI_BACKEND_GLES3 ? k_vs_gles3 : k_vs_webgpu;
+    pd.fragment_source = d->fragment;
+    pd.bindings = plan;
+    pd.binding_count = pn;
+    pd.label = d->name;
+    hl_result res = hl_shader_program_compile(&pd, r->backend, &p->prog);
+    if (res) return res;
+    const hl_shader_reflection *refl = &p->prog.reflection;
+    for (uint32_t k = 0; k < refl->texture_count; k++) {
+        bool known = false;
+        for (uint32_t i = 0; i < d->input_count; i++) known |= strcmp(refl->textures[k].name, d->input_names[i]) == 0;
+        if (!known)
+            return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': sampler '%s' is not one of the pass's inputs", d->name,
+                            refl->textures[k].name);
+        if (refl->textures[k].comparison || refl->textures[k].dimension != HL_RHI_TEXTURE_2D)
+            return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': sampler '%s' must be a sampler2D", d->name,
+                            refl->textures[k].name);
+    }
+    for (uint32_t k = 0; k < refl->block_count; k++)
+        if (strcmp(refl->blocks[k].name, "Params") != 0)
+            return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': uniform block '%s' (only 'Params' is bound)", d->name,
+                            refl->blocks[k].name);
+    hl_rhi_shader_desc sd;
+    hl_shader_program_vertex_desc(&p->prog, &sd);
+    res = hl_rhi_shader_create(r->dev, &sd, &p->vs);
+    if (!res) {
+        hl_shader_program_fragment_desc(&p->prog, &sd);
+        res = hl_rhi_shader_create(r->dev, &sd, &p->fs);
+    }
+    if (!res) res = hl__program_layouts(r, p, 1, "fullscreen");
+    for (uint32_t i = 0; i < HL_ATTR_COUNT + 4; i++) p->location[i] = -1;
+    return res;
+}
+
+/* The exact description: fragment source and input names in order. */
+static hl_result program_get(hl_renderer *r, const hl__fullscreen_desc *d, hl__program **out) {
+    size_t fs_len = strlen(d->fragment) + 1, size = fs_len;
+    for (uint32_t i = 0; i < d->input_count; i++) size += strlen(d->input_names[i]) + 1;
+    if (size > UINT32_MAX) return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': source too large", d->name);
+    uint8_t *desc = hl__malloc(size);
+    if (!desc) return hl__fail(HL_ERR_OUT_OF_MEMORY, "fullscreen pass '%s': out of memory", d->name);
+    size_t at = 0;
+    memcpy(desc, d->fragment, fs_len);
+    at = fs_len;
+    for (uint32_t i = 0; i < d->input_count; i++) {
+        size_t n = strlen(d->input_names[i]) + 1;
+        memcpy(desc + at, d->input_names[i], n);
+        at += n;
+    }
+    uint64_t h = hl__program_hash(HL__PROGRAM_FULLSCREEN, 0, desc, (uint32_t)size);
+    hl__program *p = hl__program_find(r, HL__PROGRAM_FULLSCREEN, 0, desc, (uint32_t)size, h);
+    if (p) {
+        hl__free(desc);
+        p->last_frame = r->frame_serial;
+        r->stats.cache_hits++;
+        *out = p;
+        return HL_OK;
+    }
+    r->stats.cache_misses++;
+    p = hl__calloc(1, sizeof *p);
+    if (!p) {
+        hl__free(desc);
+        return hl__fail(HL_ERR_OUT_OF_MEMORY, "fullscreen pass '%s': out of memory", d->name);
+    }
+    p->kind = HL__PROGRAM_FULLSCREEN;
+    p->desc = desc;
+    p->desc_size = (uint32_t)size;
+    hl_result res = program_create(r, d, p);
+    if (res) {
+        hl__program_release(r, p);
+        return res;
+    }
+    if ((res = hl__program_add(r, p))) return res;
+    p->last_frame = r->frame_serial;
+    *out = p;
+    return HL_OK;
+}
+
+typedef struct fs_pass {
+    hl_renderer *r;
+    hl__program *p;
+    hl_rhi_render_pipeline pipeline;
+    hl_graph_texture inputs[HL__FULLSCREEN_MAX_INPUTS];
+    uint32_t input_binding[HL__FULLSCREEN_MAX_INPUTS]; /* texture binding, 0 = unused by the shader */
+    uint32_t input_count;
+    hl_graph_texture outputs[4];
+    uint32_t output_count;
+    hl_rhi_buffer params;
+    uint32_t params_offset, params_size; /* size 0: no Params block */
+    hl_rhi_bind_group group;
+} fs_pass;
+
+static hl_result setup_fs(hl_graph_pass_builder *b, void *params, void *user) {
+    fs_pass *p = params;
+    *p = *(const fs_pass *)user;
+    hl_result res = HL_OK;
+    for (uint32_t i = 0; !res && i < p->input_count; i++)
+        if (p->input_binding[i]) res = hl_graph_read_texture(b, p->inputs[i]);
+    for (uint32_t i = 0; !res && i < p->output_count; i++) {
+        hl_graph_color_attachment_desc c = {0};
+        c.load_op = HL_RHI_LOAD_CLEAR; /* every pixel is written */
+        c.store_op = HL_RHI_STORE_STORE;
+        res = hl_graph_color_attachment(b, i, p->outputs[i], &c);
+    }
+    return res;
+}
+
+static hl_result prepare_fs(hl_graph_ctx *ctx, void *params, void *user) {
+    (void)user;
+    fs_pass *p = params;
+    hl_renderer *r = p->r;
+    hl_rhi_bind_group_entry e[1 + 2 * HL__FULLSCREEN_MAX_INPUTS];
+    memset(e, 0, sizeof e);
+    uint32_t n = 0;
+    if (p->params_size) {
+        e[n].binding = 0;
+        e[n].buffer = p->params;
+        e[n].offset = p->params_offset;
+        e[n++].size = p->params_size;
+    }
+    for (uint32_t i = 0; i < p->input_count; i++) {
+        if (!p->input_binding[i]) continue;
+        e[n].binding = p->input_binding[i];
+        e[n++].view = hl_graph_ctx_view(ctx, p->inputs[i]);
+        e[n].binding = p->input_binding[i] + 1;
+        e[n++].sampler = r->default_sampler;
+    }
+    hl_rhi_bind_group_desc bd = {p->p->bgl[0], e, n, "fullscreen"};
+    hl_result res = hl_rhi_bind_group_create(r->dev, &bd, &p->group);
+    if (res) return res;
+    hl__owned_group og = {0};
+    og.group = p->group;
+    return hl__retire_group(r, &og, false); /* destroyed with the frame */
+}
+
+static hl_result exec_fs(hl_graph_ctx *ctx, void *params, void *user) {
+    (void)user;
+    fs_pass *p = params;
+    hl_rhi_cmd *cmd = hl_graph_ctx_cmd(ctx);
+    hl_result res = hl_graph_ctx_begin_render_pass(ctx);
+    if (!res) res = hl_rhi_cmd_set_pipeline(cmd, p->pipeline);
+    if (!res) res = hl_rhi_cmd_set_bind_group(cmd, 0, p->group, NULL, 0);
+    if (!res) res = hl_rhi_cmd_draw(cmd, 3, 1, 0, 0);
+    if (!res) res = hl_rhi_cmd_end_render_pass(cmd);
+    return res;
+}
+
+/* A 256-byte-aligned slot of the parameter buffer, grown (the old one retired) when full. */
+static hl_result params_slot(hl_renderer *r, const void *data, uint32_t size, uint32_t *offset) {
+    uint32_t need = r->fs_params_used + ((size + 255u) & ~255u);
+    if (need > r->fs_params_capacity) {
+        uint32_t cap = r->fs_params_capacity ? r->fs_params_capacity : 4096u;
+        while (cap < need) cap *= 2;
+        if (cap > (64u << 20)) return hl__fail(HL_ERR_VALIDATION, "fullscreen passes: too many parameter bytes in one frame");
+        hl_rhi_buffer nb;
+        hl_rhi_buffer_desc bd = {cap, HL_RHI_BUFFER_USAGE_UNIFORM | HL_RHI_BUFFER_USAGE_COPY_DST, NULL, "fullscreen params"};
+        hl_result res = hl_rhi_buffer_create(r->dev, &bd, &nb);
+        if (res) return res;
+        if (r->fs_params.id && (res = hl__retire_buffer(r, r->fs_params))) {
+            hl_rhi_buffer_destroy(r->dev, nb);
+            return res;
+        }
+        r->fs_params = nb;
+        r->fs_params_capacity = cap;
+        r->fs_params_used = 0; /* earlier passes of this frame keep the retired buffer */
+        need = (size + 255u) & ~255u;
+    }
+    *offset = r->fs_params_used;
+    r->fs_params_used = need;
+    return hl_graph_upload_buffer(r->graph, r->fs_params, *offset, data, size, NULL, 0);
+}
+
+hl_result hl__add_fullscreen_pass(hl_renderer *r, const hl__fullscreen_desc *d) {
+    const char *name = d->name ? d->name : "fullscreen";
+    if (!d->fragment) return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': fragment is NULL", name);
+    if (d->input_count > HL__FULLSCREEN_MAX_INPUTS || d->output_count < 1 || d->output_count > 4)
+        return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': %u inputs (at most %u), %u outputs (1..4)", name,
+                        d->input_count, HL__FULLSCREEN_MAX_INPUTS, d->output_count);
+    if (d->params_size > HL__FULLSCREEN_MAX_PARAMS || (d->params_size && !d->params))
+        return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': params_size %u (at most %u, with params)", name,
+                        d->params_size, HL__FULLSCREEN_MAX_PARAMS);
+    for (uint32_t i = 0; i < d->input_count; i++) {
+        if (!d->input_names[i] || !d->input_names[i][0])
+            return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': input %u has no name", name, i);
+        for (uint32_t k = 0; k < i; k++)
+            if (!strcmp(d->input_names[i], d->input_names[k]))
+                return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': input name '%s' twice", name, d->input_names[i]);
+        const hl_rhi_texture_desc *td = hl_graph_texture_desc(r->graph, d->inputs[i]);
+        if (!td) return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': input '%s' is not a texture of this frame", name,
+                                 d->input_names[i]);
+        const hl_rhi_format_caps *fc = &hl_rhi_device_caps(r->dev)->formats[td->format];
+        if (td->sample_count > 1 || !(fc->flags & HL_RHI_FORMAT_CAP_FILTERABLE))
+            return hl__fail(HL_ERR_VALIDATION,
+                            "fullscreen pass '%s': input '%s' is not filterable-sampled (single-sample RGBA8, RGBA8 sRGB, "
+                            "RGBA16F or R8)",
+                            name, d->input_names[i]);
+        for (uint32_t o = 0; o < d->output_count; o++)
+            if (d->outputs[o].id == d->inputs[i].id)
+                return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': texture '%s' is both input and output", name,
+                                d->input_names[i]);
+    }
+    hl__pipeline_key k;
+    memset(&k, 0, sizeof k);
+    uint32_t w = 0, h = 0;
+    for (uint32_t i = 0; i < d->output_count; i++) {
+        const hl_rhi_texture_desc *td = hl_graph_texture_desc(r->graph, d->outputs[i]);
+        if (!td) return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': output %u is not a texture of this frame", name, i);
+        if (td->sample_count > 1)
+            return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': output %u is multisampled", name, i);
+        if (i && (td->width != w || td->height != h))
+            return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': outputs differ in size", name);
+        w = td->width, h = td->height;
+        k.color_formats[i] = td->format;
+    }
+    /* the resolved texture read after scene passes into the samples: resolve first */
+    hl_result res0 = d->reads_target ? hl__target_resolve_now(r, d->reads_target) : HL_OK;
+    if (res0) return res0;
+    hl__fullscreen_desc dd = *d;
+    dd.name = name;
+    hl__program *p = NULL;
+    hl_result res = program_get(r, &dd, &p);
+    if (res) return res;
+    const hl_shader_block *pb = hl_shader_program_find_block(&p->prog, "Params");
+    if (pb && d->params_size < pb->size)
+        return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': params_size %u is smaller than block Params (%u bytes)",
+                        name, d->params_size, pb->size);
+    k.program_id = p->id;
+    k.color_count = d->output_count;
+    k.sample_count = 1;
+    k.topology = HL_RHI_TOPOLOGY_TRIANGLE_LIST;
+    hl__pipeline_entry *pe = NULL;
+    if ((res = hl__pipeline_get(r, p, &k, &pe))) return res;
+    fs_pass fp;
+    memset(&fp, 0, sizeof fp);
+    fp.r = r;
+    fp.p = p;
+    fp.pipeline = pe->pipeline;
+    fp.input_count = d->input_count;
+    const hl_shader_reflection *refl = &p->prog.reflection;
+    for (uint32_t i = 0; i < d->input_count; i++) {
+        fp.inputs[i] = d->inputs[i];
+        for (uint32_t t = 0; t < refl->texture_count; t++)
+            if (!strcmp(refl->textures[t].name, d->input_names[i])) fp.input_binding[i] = 1 + 2 * i;
+    }
+    fp.output_count = d->output_count;
+    memcpy(fp.outputs, d->outputs, sizeof fp.outputs);
+    if (pb) {
+        fp.params_size = pb->size;
+        if ((res = params_slot(r, d->params, pb->size, &fp.params_offset))) return res;
+        fp.params = r->fs_params;
+    }
+    hl_graph_pass gp = hl_graph_add_pass(r->graph, name, HL_GRAPH_PASS_RENDER, setup_fs, prepare_fs, exec_fs, &fp, sizeof fp);
+    if (!gp.id) return hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
+    if (d->writes_target) d->writes_target->resolve_pending = false; /* this pass wrote the resolved texture last */
+    return HL_OK;
+}
