@@ -6,7 +6,8 @@
  *   64x40 (1x and 4x MSAA: the copy back replaces the resolve) and 31x57.
  * - Params: a std140 block colours the output exactly (known bytes, +-1).
  * - Inversion in linear light: 1 - c of each pixel, checked against the direct image through
- *   the sRGB curve (+-2).
+ *   the sRGB curve (+-3: half-float steps where the curve is steepest).
+ * - v_uv: (0, 0) at the top left, (1, 1) at the bottom right on both backends.
  * - Relative sizes: scale 0.5 / 0.25 with min_size, rounded to nearest, on odd outputs; a
  *   down- and up-sampling chain keeps a uniform image uniform.
  * - Culling: a pass whose result nothing reads is not executed (pass count).
@@ -40,7 +41,12 @@ static const char *k_solid_fs = "#version 300 es\n"
                                 "out vec4 o_color;\n"
                                 "void main() { o_color = color * scale.x; }\n";
 
-typedef enum mode { M_ROUND_TRIP, M_INVERT, M_SOLID, M_CHAIN, M_UNUSED, M_MISUSE } mode;
+typedef enum mode { M_ROUND_TRIP, M_INVERT, M_SOLID, M_CHAIN, M_UNUSED, M_MISUSE, M_HDR, M_HDR_MISUSE, M_UV } mode;
+static const char *k_uv_fs = "#version 300 es\n"
+                             "precision highp float;\n"
+                             "in vec2 v_uv;\n"
+                             "out vec4 o_color;\n"
+                             "void main() { o_color = vec4(v_uv, 0.0, 1.0); }\n";
 
 typedef struct post {
     mode m;
@@ -60,9 +66,9 @@ static hl_result scene(hl_pipeline_context ctx) {
     if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &lo);
     ld.queue = HL_PIPELINE_QUEUE_TRANSPARENT;
     if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &lt);
-    hl_pipeline_scene_pass_desc pd = {"opaque", lo, false, false};
+    hl_pipeline_scene_pass_desc pd = {.name = "opaque", .list = lo, .load_color = false, .load_depth = false};
     if (!res) res = hl_pipeline_add_scene_pass(ctx, &pd);
-    pd = (hl_pipeline_scene_pass_desc){"transparent", lt, true, true};
+    pd = (hl_pipeline_scene_pass_desc){.name = "transparent", .list = lt, .load_color = true, .load_depth = true};
     if (!res) res = hl_pipeline_add_scene_pass(ctx, &pd);
     return res;
 }
@@ -95,6 +101,13 @@ static hl_result post_record(hl_pipeline_context ctx, void *state) {
         if (!res) res = pass1(ctx, p->m == M_INVERT ? "invert" : "copy back", p->m == M_INVERT ? k_invert_fs : k_copy_fs,
                               tmp, out);
         return res;
+    case M_UV: {
+        hl_pipeline_fullscreen_pass_desc d = {0};
+        d.fragment = k_uv_fs;
+        d.outputs[0] = out;
+        d.output_count = 1;
+        return hl_pipeline_add_fullscreen_pass(ctx, &d);
+    }
     case M_SOLID: {
         hl_pipeline_fullscreen_pass_desc d = {0};
         d.fragment = k_solid_fs;
@@ -117,6 +130,43 @@ static hl_result post_record(hl_pipeline_context ctx, void *state) {
         if (!res) res = pass1(ctx, "down 1", k_copy_fs, out, half);
         if (!res) res = pass1(ctx, "down 2", k_copy_fs, half, quarter);
         if (!res) res = pass1(ctx, "up", k_copy_fs, quarter, out);
+        return res;
+    }
+    case M_HDR: /* the scene into RGBA16F + depth textures, then copied into the output */
+    case M_HDR_MISUSE: {
+        hl_pipeline_cull_desc cd = {0};
+        cd.color_count = 1;
+        cd.color_formats[0] = HL_PIPELINE_FORMAT_RGBA16F;
+        hl_pipeline_culling c;
+        res = hl_pipeline_cull(ctx, &cd, &c);
+        hl_pipeline_texture hdr, depth;
+        hl_pipeline_texture_desc dd = {HL_PIPELINE_FORMAT_DEPTH24_PLUS, 0, 0, 0, 0, "depth"};
+        if (!res) res = hl_pipeline_create_texture(ctx, &td, &hdr);
+        if (!res) res = hl_pipeline_create_texture(ctx, &dd, &depth);
+        if (!res) res = hl_pipeline_record_shadows(ctx, c);
+        hl_pipeline_renderer_list lo, lt;
+        hl_pipeline_renderer_list_desc ld = {c, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false};
+        if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &lo);
+        ld.queue = HL_PIPELINE_QUEUE_TRANSPARENT;
+        if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &lt);
+        if (res) return res;
+        hl_pipeline_scene_pass_desc pd = {.name = "opaque", .list = lo, .color = {hdr}, .depth = depth};
+        if (p->m == M_HDR_MISUSE) {
+            hl_pipeline_scene_pass_desc bad = pd;
+            bad.depth = (hl_pipeline_texture){0};
+            p->misuse[0] = hl_pipeline_add_scene_pass(ctx, &bad); /* depth missing */
+            bad = pd;
+            bad.color[0] = out;
+            p->misuse[1] = hl_pipeline_add_scene_pass(ctx, &bad); /* the output's format is not the layout's */
+            bad = (hl_pipeline_scene_pass_desc){.name = "bad", .list = lo};
+            p->misuse[2] = hl_pipeline_add_scene_pass(ctx, &bad); /* no attachments for a layout */
+            return HL_OK;
+        }
+        res = hl_pipeline_add_scene_pass(ctx, &pd);
+        pd = (hl_pipeline_scene_pass_desc){.name = "transparent", .list = lt, .load_color = true, .load_depth = true,
+                                           .color = {hdr}, .depth = depth};
+        if (!res) res = hl_pipeline_add_scene_pass(ctx, &pd);
+        if (!res) res = pass1(ctx, "to output", k_copy_fs, hdr, out);
         return res;
     }
     case M_UNUSED:
@@ -201,6 +251,13 @@ static void compare(const char *what, const uint8_t *want, const uint8_t *got, u
                 if (d > worst) worst = d, wx = x, wy = y;
             }
     HL_CHECK_MSG(worst <= tol, "%s: worst difference %d/255 at (%u, %u) (tolerance %d)", what, worst, wx, wy, tol);
+    if (worst > tol && getenv("HL_TEST_DUMP")) {
+        char path[160];
+        snprintf(path, sizeof path, "%s_want.png", getenv("HL_TEST_DUMP"));
+        hl_test_write_png(path, w, h, want);
+        snprintf(path, sizeof path, "%s_got.png", getenv("HL_TEST_DUMP"));
+        hl_test_write_png(path, w, h, got);
+    }
 }
 
 static void test_round_trip(hl_backend be) {
@@ -225,10 +282,24 @@ static void test_round_trip(hl_backend be) {
         }
         /* shadow, opaque, transparent, (resolve, before the copy reads the resolved texture), copy, copy back */
         HL_CHECK_EQ(hl_renderer_stats(r)->passes, sizes[k][2] > 1 ? 6 : 5);
+        if (sizes[k][2] == 1) { /* the scene into RGBA16F textures (single-sample), then into the output */
+            p.m = M_HDR;
+            HL_CHECK_OK(hl_renderer_render(r, demo.stage, demo.camera));
+            HL_CHECK_OK(hl_renderer_read_pixels(r, b, n));
+            char what[64];
+            snprintf(what, sizeof what, "scene into RGBA16F %ux%u, copied out", w, h);
+            compare(what, a, b, w, h, false, 1);
+            HL_CHECK_EQ(hl_renderer_stats(r)->passes, 4);
+            p.m = M_HDR_MISUSE;
+            HL_CHECK_OK(hl_renderer_render(r, demo.stage, demo.camera));
+            for (int i = 0; i < 3; i++) HL_CHECK_MSG(p.misuse[i] == HL_ERR_VALIDATION, "layout misuse %d: %s", i, hl_result_name(p.misuse[i]));
+        }
         p.m = M_INVERT;
         HL_CHECK_OK(hl_renderer_render(r, demo.stage, demo.camera));
         HL_CHECK_OK(hl_renderer_read_pixels(r, b, n));
-        compare("inverted in linear light", a, b, w, h, true, 2);
+        /* 1 - c near c = 1 lands where the sRGB curve is steepest: one RGBA16F step there is
+           ~1.6/255, so +-3 */
+        compare("inverted in linear light", a, b, w, h, true, 3);
         free(a);
         free(b);
         hl_renderer_destroy(direct);
@@ -254,6 +325,13 @@ static void test_params_chain_culling(hl_backend be) {
     HL_CHECK_OK(hl_renderer_render(r, demo.stage, demo.camera));
     HL_CHECK_OK(hl_renderer_read_pixels(r, px, sizeof px));
     HL_CHECK_PIXEL(&px[(8 * 33 + 16) * 4], 89, 124, 149, 128, 1); /* alpha scaled too */
+    /* v_uv runs from the top left (pixel centres: 0.5/33 and 0.5/17 there) */
+    p.m = M_UV;
+    HL_CHECK_OK(hl_renderer_render(r, demo.stage, demo.camera));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, px, sizeof px));
+    HL_CHECK(px[0] < 40 && px[1] < 50);                                          /* top left: small u, v */
+    HL_CHECK(px[(16 * 33 + 32) * 4] > 250 && px[(16 * 33 + 32) * 4 + 1] > 245); /* bottom right: ~1, ~1 */
+    HL_CHECK(px[32 * 4] > 250 && px[32 * 4 + 1] < 50);                           /* top right: u ~1, v small */
     /* relative sizes: 33x17 * 0.5 -> 17x9 (round to nearest), * 0.25 -> 8x4, min 3 */
     p.m = M_CHAIN;
     HL_CHECK_OK(hl_renderer_render(r, demo.stage, demo.camera));

@@ -50,7 +50,7 @@ static hl_result add_list(hl_pipeline_context ctx, hl_pipeline_culling c, hl_pip
     hl_pipeline_renderer_list l;
     hl_result res = hl_pipeline_create_renderer_list(ctx, &ld, &l);
     if (!res && count) res = hl_pipeline_renderer_list_count(ctx, l, count);
-    hl_pipeline_scene_pass_desc pd = {name, l, load, load};
+    hl_pipeline_scene_pass_desc pd = {.name = name, .list = l, .load_color = load, .load_depth = load};
     if (!res) res = hl_pipeline_add_scene_pass(ctx, &pd);
     return res;
 }
@@ -66,7 +66,7 @@ static hl_result script_record(hl_pipeline_context ctx, void *state) {
         hl_pipeline_renderer_list_desc ld = {c, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false};
         hl_pipeline_renderer_list l;
         s->misuse[0] = hl_pipeline_create_renderer_list(ctx, &ld, &l);
-        hl_pipeline_scene_pass_desc pd = {"early", l, false, false};
+        hl_pipeline_scene_pass_desc pd = {.name = "early", .list = l, .load_color = false, .load_depth = false};
         s->misuse[1] = hl_pipeline_add_scene_pass(ctx, &pd); /* shadows not recorded yet */
         if (s->have_kept) {
             s->misuse[2] = hl_pipeline_record_shadows(ctx, s->kept_culling);

@@ -198,6 +198,12 @@ hl_result hl_pipeline_context_caps(hl_pipeline_context ctx, const hl_pipeline_ca
  * ones load; every pass stores, and after record returns the host resolves a multisampled
  * output (one extra pass) and marks it as the frame's result. A record that adds no scene pass
  * leaves the output as it was. */
+/* A texture of the frame (see "graph textures" below). */
+typedef struct hl_pipeline_texture {
+    uint64_t token;
+    uint32_t id;
+} hl_pipeline_texture;
+
 typedef struct hl_pipeline_culling {
     uint64_t token;
     uint32_t index;
@@ -205,6 +211,13 @@ typedef struct hl_pipeline_culling {
 
 typedef struct hl_pipeline_cull_desc {
     hl_camera *camera; /* NULL: the invocation's camera */
+    /* 0: draws prepared for the invocation's output. 1..4: for scene passes into textures of
+     * the runtime's (hl_pipeline_create_texture): color_count single-sample colour attachments
+     * of color_formats, and a DEPTH24_PLUS depth texture unless no_depth (the scene's clear
+     * colour is the stage's, as for the renderer's output). */
+    uint32_t color_count;
+    hl_pipeline_format color_formats[4];
+    bool no_depth;
 } hl_pipeline_cull_desc;
 
 /* desc may be NULL. */
@@ -259,9 +272,15 @@ typedef struct hl_pipeline_scene_pass_desc {
     hl_pipeline_renderer_list list;
     bool load_color;                 /* false: clear to the output's clear colour */
     bool load_depth;                 /* false: clear to 1 */
+    /* for a culling result made with an attachment layout: the textures, matching it (formats,
+     * one size, single-sample; depth DEPTH24_PLUS unless the layout has none). Left zero for a
+     * culling result of the output. */
+    hl_pipeline_texture color[4];
+    hl_pipeline_texture depth;
 } hl_pipeline_scene_pass_desc;
 
-/* Draws a renderer list into the invocation's output (every colour attachment and depth). */
+/* Draws a renderer list into the invocation's output (every colour attachment and depth), or
+ * into the given textures for a culling result made with an attachment layout. */
 hl_result hl_pipeline_add_scene_pass(hl_pipeline_context ctx, const hl_pipeline_scene_pass_desc *desc);
 
 /* ---- graph textures and fullscreen passes (inside record) ---------------------------------------------
@@ -269,14 +288,11 @@ hl_result hl_pipeline_add_scene_pass(hl_pipeline_context ctx, const hl_pipeline_
  * their usage derived from the passes that touch them) and the output's colour attachments.
  * A pass whose results nothing reaches (the output, directly or through other passes) is
  * culled with everything it alone needed. */
-typedef struct hl_pipeline_texture {
-    uint64_t token;
-    uint32_t id;
-} hl_pipeline_texture;
 
 /* Size: width x height when both are set; else relative to the output, each side
  * max(min_size, round(side * scale)) with scale 0 = 1.0 and min_size 0 = 1 (the same rounding
- * on both backends). Formats: colour formats of hl_pipeline_format (single-sample). */
+ * on both backends). Formats: the colour formats, and DEPTH24_PLUS for scene passes' depth
+ * (depth cannot be sampled). Single-sample. */
 typedef struct hl_pipeline_texture_desc {
     hl_pipeline_format format;
     uint32_t width, height;
@@ -297,8 +313,8 @@ hl_result hl_pipeline_texture_size(hl_pipeline_context ctx, hl_pipeline_texture 
 #define HL_PIPELINE_FULLSCREEN_MAX_PARAMS 4096
 
 /* A fullscreen pass: `fragment` is a GLSL ES 3.00 fragment shader with `in vec2 v_uv;` (the
- * texture coordinate of the pixel in every input of the output's extent: sample with it; its
- * vertical direction differs between backends, as their texture origins do), `uniform
+ * texture coordinate of the pixel in every input, (0, 0) at the image's top left and (1, 1) at
+ * its bottom right on both backends), `uniform
  * sampler2D <input_names[i]>` for the inputs (linear filtering, clamp to edge; single-sample
  * RGBA8, RGBA8 sRGB, RGBA16F or R8), an optional `layout(std140) uniform Params {...};` filled
  * from params (at least the block's std140 size, at most HL_PIPELINE_FULLSCREEN_MAX_PARAMS

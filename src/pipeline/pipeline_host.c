@@ -318,6 +318,8 @@ hl_result hl_pipeline_context_caps(hl_pipeline_context ctx, const hl_pipeline_ca
     return HL_OK;
 }
 
+static hl_result texture_of(invocation *inv, hl_pipeline_texture t, const char *fn, hl_graph_texture *out);
+
 /* ---- culling results, renderer lists, passes ------------------------------------------------------------ */
 static hl_result culling_view(invocation *inv, hl_pipeline_culling c, const char *fn, uint32_t *view) {
     if (c.token != inv->token || c.index < inv->first_view || c.index >= inv->r->view_count ||
@@ -335,8 +337,20 @@ hl_result hl_pipeline_cull(hl_pipeline_context ctx, const hl_pipeline_cull_desc 
     if (!out) return hl__fail(HL_ERR_VALIDATION, "hl_pipeline_cull: out is NULL");
     *out = (hl_pipeline_culling){0, 0};
     hl_camera *camera = desc && desc->camera ? desc->camera : inv->camera;
+    hl_render_target *target = inv->target;
+    if (desc && desc->color_count) {
+        if (desc->color_count > 4)
+            return hl__fail(HL_ERR_VALIDATION, "hl_pipeline_cull: color_count %u (at most 4)", desc->color_count);
+        hl_rhi_format formats[4] = {0};
+        for (uint32_t i = 0; i < desc->color_count; i++) {
+            if ((unsigned)desc->color_formats[i] >= HL_PIPELINE_FORMAT_COUNT || is_depth(desc->color_formats[i]))
+                return hl__fail(HL_ERR_VALIDATION, "hl_pipeline_cull: color_formats[%u] is not a colour format", i);
+            formats[i] = k_rhi_formats[desc->color_formats[i]];
+        }
+        if ((res = hl__layout_target(inv->r, desc->color_count, formats, desc->no_depth, &target))) return res;
+    }
     uint32_t view = 0;
-    res = hl__view_prepare(inv->r, inv->target, inv->stage, camera, &view);
+    res = hl__view_prepare(inv->r, target, inv->stage, camera, &view);
     if (res) return res;
     *out = (hl_pipeline_culling){inv->token, view};
     return HL_OK;
@@ -419,7 +433,15 @@ hl_result hl_pipeline_add_scene_pass(hl_pipeline_context ctx, const hl_pipeline_
     if (!desc) return hl__fail(HL_ERR_VALIDATION, "%s: desc is NULL", fn);
     uint32_t l = 0;
     if ((res = list_index(inv, desc->list, fn, &l))) return res;
-    hl__scene_pass_desc d = {desc->name, l, desc->load_color, desc->load_depth};
+    hl__scene_pass_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = desc->name;
+    d.list = l;
+    d.load_color = desc->load_color;
+    d.load_depth = desc->load_depth;
+    for (uint32_t i = 0; i < 4; i++)
+        if (desc->color[i].token && (res = texture_of(inv, desc->color[i], fn, &d.color[i]))) return res;
+    if (desc->depth.token && (res = texture_of(inv, desc->depth, fn, &d.depth))) return res;
     return hl__view_add_scene_pass(inv->r, &d);
 }
 
@@ -441,8 +463,10 @@ hl_result hl_pipeline_create_texture(hl_pipeline_context ctx, const hl_pipeline_
     if (!desc || !out) return hl__fail(HL_ERR_VALIDATION, "%s: %s is NULL", fn, desc ? "out" : "desc");
     *out = (hl_pipeline_texture){0, 0};
     const char *name = desc->name && desc->name[0] ? desc->name : "texture";
-    if ((unsigned)desc->format >= HL_PIPELINE_FORMAT_COUNT || is_depth(desc->format))
-        return hl__fail(HL_ERR_VALIDATION, "%s: texture '%s': format %d is not a colour format", fn, name, (int)desc->format);
+    if ((unsigned)desc->format >= HL_PIPELINE_FORMAT_COUNT ||
+        (is_depth(desc->format) && desc->format != HL_PIPELINE_FORMAT_DEPTH24_PLUS))
+        return hl__fail(HL_ERR_VALIDATION, "%s: texture '%s': format %d (a colour format or DEPTH24_PLUS)", fn, name,
+                        (int)desc->format);
     uint32_t w = desc->width, h = desc->height;
     if (!w || !h) {
         float scale = desc->scale == 0.0f ? 1.0f : desc->scale;

@@ -852,7 +852,8 @@ hl_result hl__view_prepare(hl_renderer *r, hl_render_target *t, hl_stage *stage,
     v->scripted = true;
     v->color_count = t->desc.color_count;
     v->msaa = t->desc.sample_count > 1;
-    hl_color cc = t == r->output ? hl_stage_clear_color(stage) : t->desc.clear_color;
+    /* the output and attachment layouts (the scene's own intermediates) clear to the stage's colour */
+    hl_color cc = t == r->output || t->layout_only ? hl_stage_clear_color(stage) : t->desc.clear_color;
     v->clear[0] = cc.r, v->clear[1] = cc.g, v->clear[2] = cc.b, v->clear[3] = cc.a;
     *out_view = r->view_count++;
     return HL_OK;
@@ -927,9 +928,10 @@ hl_result hl__list_create(hl_renderer *r, uint32_t view, hl__list_queue queue, h
 
 typedef struct scene_pass {
     hl__view *v;
-    const hl__list *list; /* r->lists may move while the frame is built: resolved at execute */
-    uint32_t list_index;
+    uint32_t list_index; /* r->lists may move while the frame is built: resolved at execute */
     bool load_color, load_depth;
+    hl_graph_texture color[4], depth;
+    uint32_t color_count;
 } scene_pass;
 
 static void target_import(hl_renderer *r, hl_render_target *t) {
@@ -969,19 +971,19 @@ static hl_result setup_scene(hl_graph_pass_builder *b, void *params, void *user)
     *p = *src;
     hl__view *v = p->v;
     hl_result res = HL_OK;
-    for (uint32_t i = 0; !res && i < v->color_count; i++) {
+    for (uint32_t i = 0; !res && i < p->color_count; i++) {
         hl_graph_color_attachment_desc c = {0};
         c.load_op = p->load_color ? HL_RHI_LOAD_LOAD : HL_RHI_LOAD_CLEAR;
         c.store_op = HL_RHI_STORE_STORE;
         memcpy(c.clear_color, v->clear, sizeof c.clear_color);
-        res = hl_graph_color_attachment(b, i, v->color[i], &c);
+        res = hl_graph_color_attachment(b, i, p->color[i], &c);
     }
-    if (!res && v->depth.id) {
+    if (!res && p->depth.id) {
         hl_graph_depth_attachment_desc d = {0};
         d.depth_load_op = p->load_depth ? HL_RHI_LOAD_LOAD : HL_RHI_LOAD_CLEAR;
         d.depth_store_op = HL_RHI_STORE_STORE;
         d.depth_clear_value = 1.0f;
-        res = hl_graph_depth_attachment(b, v->depth, &d);
+        res = hl_graph_depth_attachment(b, p->depth, &d);
     }
     if (!res && v->shadow_count) res = hl_graph_read_texture(b, v->atlas);
     return res;
@@ -1000,21 +1002,71 @@ static hl_result exec_scene(hl_graph_ctx *ctx, void *params, void *user) {
     return res;
 }
 
+/* The attachments of a layout view's scene pass must match the layout the draws were built for. */
+static hl_result check_layout_attachments(hl_renderer *r, const hl__view *v, const hl__scene_pass_desc *d,
+                                          const char *name) {
+    const hl_render_target *t = v->target;
+    uint32_t w = 0, h = 0;
+    for (uint32_t i = 0; i < 4; i++) {
+        bool want = i < t->desc.color_count;
+        const hl_rhi_texture_desc *td = d->color[i].id ? hl_graph_texture_desc(r->graph, d->color[i]) : NULL;
+        if (want != (td != NULL) || (td && (td->format != t->formats[i] || td->sample_count > 1)))
+            return hl__fail(HL_ERR_VALIDATION,
+                            "scene pass '%s': colour attachment %u does not match the culling result's layout (%u "
+                            "single-sample attachments of the formats given to the cull)",
+                            name, i, t->desc.color_count);
+        if (!td) continue;
+        if (w && (td->width != w || td->height != h))
+            return hl__fail(HL_ERR_VALIDATION, "scene pass '%s': attachments differ in size", name);
+        w = td->width, h = td->height;
+    }
+    const hl_rhi_texture_desc *dd = d->depth.id ? hl_graph_texture_desc(r->graph, d->depth) : NULL;
+    if (t->desc.no_depth ? dd != NULL : (!dd || dd->format != HL_RHI_FORMAT_DEPTH24_PLUS || dd->sample_count > 1))
+        return hl__fail(HL_ERR_VALIDATION, "scene pass '%s': %s", name,
+                        t->desc.no_depth ? "the culling result's layout has no depth attachment"
+                                         : "a single-sample DEPTH24_PLUS depth texture is required");
+    if (dd && (dd->width != w || dd->height != h))
+        return hl__fail(HL_ERR_VALIDATION, "scene pass '%s': the depth texture differs in size", name);
+    return HL_OK;
+}
+
 hl_result hl__view_add_scene_pass(hl_renderer *r, const hl__scene_pass_desc *desc) {
     const hl__list *l = &r->lists[desc->list];
     hl__view *v = &r->views[l->view];
+    const char *name = desc->name ? desc->name : "scene";
     if (v->shadow_count && !v->shadows_recorded)
         return hl__fail(HL_ERR_INVALID_STATE,
                         "renderer: scene pass '%s' draws a culling result whose lights cast shadows before its shadows "
                         "are recorded (record the shadows first)",
-                        desc->name ? desc->name : "scene");
-    view_import(r, v);
-    scene_pass sp = {v, NULL, desc->list, desc->load_color, desc->load_depth};
-    hl_graph_pass p = hl_graph_add_pass(r->graph, desc->name ? desc->name : "scene", HL_GRAPH_PASS_RENDER, setup_scene,
-                                        NULL, exec_scene, &sp, sizeof sp);
+                        name);
+    scene_pass sp;
+    memset(&sp, 0, sizeof sp);
+    sp.v = v;
+    sp.list_index = desc->list;
+    sp.load_color = desc->load_color;
+    sp.load_depth = desc->load_depth;
+    sp.color_count = v->color_count;
+    if (v->target->layout_only) {
+        hl_result res = check_layout_attachments(r, v, desc, name);
+        if (res) return res;
+        memcpy(sp.color, desc->color, sizeof sp.color);
+        sp.depth = desc->depth;
+    } else {
+        bool given = desc->depth.id != 0;
+        for (uint32_t i = 0; i < 4; i++) given |= desc->color[i].id != 0;
+        if (given)
+            return hl__fail(HL_ERR_VALIDATION,
+                            "scene pass '%s': attachments given for a culling result made for the output (cull with an "
+                            "attachment layout to draw into textures)",
+                            name);
+        view_import(r, v);
+        memcpy(sp.color, v->color, sizeof sp.color);
+        sp.depth = v->depth;
+    }
+    hl_graph_pass p = hl_graph_add_pass(r->graph, name, HL_GRAPH_PASS_RENDER, setup_scene, NULL, exec_scene, &sp, sizeof sp);
     if (!p.id) return hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
     v->wrote_output = true;
-    v->target->resolve_pending = v->msaa;
+    if (!v->target->layout_only) v->target->resolve_pending = v->msaa;
     for (uint32_t i = 0; i < l->count; i++) {
         const hl__draw *d = &r->draws[r->list_items[l->first + i]];
         r->stats.draws++;

@@ -4,9 +4,7 @@
  * renderer's linear clamp sampler.
  *
  * v_uv: the engine's vertex shader gives the fragment shader `in vec2 v_uv`, the texture
- * coordinate of the pixel in every input of the same extent (the vertical direction of v_uv
- * in the image differs between the backends, as their texture origins do: sample with it,
- * do not read meaning into v_uv.y).
+ * coordinate of the pixel in every input, (0, 0) at the image's top left on both backends.
  *
  * Programs are cached like shader materials (the exact description compared whole: fragment
  * source and input names); pipelines by program and output formats. The bind group holds
@@ -16,20 +14,14 @@
 
 #include "render_internal.h"
 
-static const char *const k_vs_webgpu =
+/* (0, 0) at the image's top left on both backends: the gles3 backend negates gl_Position.y
+ * (rhi/gles3/gles3_pipeline.c), which makes its textures' rows run as WebGPU's do. */
+static const char *const k_vs =
     "#version 300 es\n"
     "out vec2 v_uv;\n"
     "void main() {\n"
     "    vec2 p = vec2(float((gl_VertexID & 1) << 2) - 1.0, float((gl_VertexID & 2) << 1) - 1.0);\n"
     "    v_uv = vec2(p.x * 0.5 + 0.5, 0.5 - p.y * 0.5);\n"
-    "    gl_Position = vec4(p, 0.0, 1.0);\n"
-    "}\n";
-static const char *const k_vs_gles3 =
-    "#version 300 es\n"
-    "out vec2 v_uv;\n"
-    "void main() {\n"
-    "    vec2 p = vec2(float((gl_VertexID & 1) << 2) - 1.0, float((gl_VertexID & 2) << 1) - 1.0);\n"
-    "    v_uv = p * 0.5 + 0.5;\n"
     "    gl_Position = vec4(p, 0.0, 1.0);\n"
     "}\n";
 
@@ -40,7 +32,7 @@ static hl_result program_create(hl_renderer *r, const hl__fullscreen_desc *d, hl
     for (uint32_t i = 0; i < d->input_count; i++)
         plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_SAMPLER, d->input_names[i], 0, 1 + 2 * i, 2 + 2 * i};
     hl_shader_program_desc pd = {0};
-    pd.vertex_source = r->backend == HL_RHI_BACKEND_GLES3 ? k_vs_gles3 : k_vs_webgpu;
+    pd.vertex_source = k_vs;
     pd.fragment_source = d->fragment;
     pd.bindings = plan;
     pd.binding_count = pn;
@@ -247,8 +239,9 @@ hl_result hl__add_fullscreen_pass(hl_renderer *r, const hl__fullscreen_desc *d) 
     for (uint32_t i = 0; i < d->output_count; i++) {
         const hl_rhi_texture_desc *td = hl_graph_texture_desc(r->graph, d->outputs[i]);
         if (!td) return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': output %u is not a texture of this frame", name, i);
-        if (td->sample_count > 1)
-            return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': output %u is multisampled", name, i);
+        if (td->sample_count > 1 || td->format >= HL_RHI_FORMAT_DEPTH16_UNORM)
+            return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': output %u is %s", name, i,
+                            td->sample_count > 1 ? "multisampled" : "a depth texture");
         if (i && (td->width != w || td->height != h))
             return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': outputs differ in size", name);
         w = td->width, h = td->height;

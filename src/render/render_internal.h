@@ -258,7 +258,16 @@ typedef struct hl__scene_pass_desc {
     const char *name;
     uint32_t list;
     bool load_color, load_depth;
+    /* a view prepared for a layout target (hl__layout_target): its attachments, matching the
+       layout (single-sample colour textures, a DEPTH24_PLUS depth texture unless no_depth) */
+    hl_graph_texture color[4], depth;
 } hl__scene_pass_desc;
+
+/* A descriptor-only target (no textures): draws prepared for `color_count` colour attachments
+ * of these formats, single-sample, with or without depth, drawn into graph textures by scene
+ * passes. Owned by the renderer (one per layout, freed with it). */
+hl_result hl__layout_target(hl_renderer *r, uint32_t color_count, const hl_rhi_format *formats, bool no_depth,
+                            hl_render_target **out);
 
 struct hl_render_target {
     hl_renderer *r;                 /* the owner: every call checks it */
@@ -274,6 +283,7 @@ struct hl_render_target {
     uint64_t imp_serial;
     hl_graph_texture imp_color[4], imp_msaa[4], imp_depth;
     bool resolve_pending;
+    bool layout_only; /* hl__layout_target: formats without textures */
 };
 
 struct hl_render_frame {
@@ -409,6 +419,8 @@ struct hl_renderer {
     uint32_t list_count, list_capacity;
     uint32_t *list_items; /* draw indices of the lists */
     uint32_t list_item_count, list_item_capacity;
+    hl_render_target **layouts; /* hl__layout_target */
+    uint32_t layout_count, layout_capacity;
     hl_rhi_buffer fs_params; /* parameter blocks of fullscreen passes, 256-byte slots */
     uint32_t fs_params_capacity, fs_params_used;
     uint32_t invocations; /* render calls recorded in this frame */

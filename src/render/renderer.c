@@ -383,6 +383,32 @@ hl_result hl__renderer_create(const hl_renderer_desc *desc, uint32_t rhi_feature
 
 void hl__renderer_set_host(hl_renderer *r, const hl__render_host *host) { r->host = *host; }
 
+hl_result hl__layout_target(hl_renderer *r, uint32_t color_count, const hl_rhi_format *formats, bool no_depth,
+                            hl_render_target **out) {
+    for (uint32_t i = 0; i < r->layout_count; i++) {
+        hl_render_target *t = r->layouts[i];
+        if (t->desc.color_count != color_count || t->desc.no_depth != no_depth) continue;
+        if (!memcmp(t->formats, formats, color_count * sizeof *formats)) {
+            *out = t;
+            return HL_OK;
+        }
+    }
+    if (!hl__reserve((void **)&r->layouts, &r->layout_capacity, r->layout_count + 1, sizeof *r->layouts))
+        return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: out of memory for an attachment layout");
+    hl_render_target *t = hl__calloc(1, sizeof *t);
+    if (!t) return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: out of memory for an attachment layout");
+    t->r = r;
+    t->layout_only = true;
+    t->desc.color_count = color_count;
+    t->desc.sample_count = 1;
+    t->desc.no_depth = no_depth;
+    memcpy(t->formats, formats, color_count * sizeof *formats);
+    t->generation = ++r->next_object_id;
+    r->layouts[r->layout_count++] = t;
+    *out = t;
+    return HL_OK;
+}
+
 void hl_renderer_destroy(hl_renderer *r) {
     if (!r) return;
     if (r->dev) {
@@ -420,6 +446,8 @@ void hl_renderer_destroy(hl_renderer *r) {
     hl__free(r->draw_order);
     hl__free(r->lists);
     hl__free(r->list_items);
+    for (uint32_t i = 0; i < r->layout_count; i++) hl__free(r->layouts[i]);
+    hl__free(r->layouts);
     for (uint32_t i = 0; i < HL__MAX_VIEWS; i++) {
         hl__free(r->sort_cache[i].keys);
         hl__free(r->sort_cache[i].order);

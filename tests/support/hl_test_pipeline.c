@@ -13,9 +13,9 @@ static hl_result forward_record(hl_pipeline_context ctx, void *state) {
     if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &transparent);
     uint32_t n = 0;
     if (!res) res = hl_pipeline_renderer_list_count(ctx, transparent, &n);
-    hl_pipeline_scene_pass_desc pd = {"opaque", opaque, false, false};
+    hl_pipeline_scene_pass_desc pd = {.name = "opaque", .list = opaque, .load_color = false, .load_depth = false};
     if (!res) res = hl_pipeline_add_scene_pass(ctx, &pd);
-    pd = (hl_pipeline_scene_pass_desc){"transparent", transparent, true, true};
+    pd = (hl_pipeline_scene_pass_desc){.name = "transparent", .list = transparent, .load_color = true, .load_depth = true};
     if (!res && n) res = hl_pipeline_add_scene_pass(ctx, &pd);
     return res;
 }
