@@ -320,7 +320,8 @@ hl_result hl_pipeline_texture_size(hl_pipeline_context ctx, hl_pipeline_texture 
  * from params (at least the block's std140 size, at most HL_PIPELINE_FULLSCREEN_MAX_PARAMS
  * bytes, copied at the call) and `out vec4` locations 0..output_count-1. Every output pixel is
  * written; outputs are single-sample and of one size. Programs and pipelines are cached by the
- * renderer (the source compared whole). */
+ * renderer (the source compared whole). On webgpu, `texture()` (implicit derivatives) must sit
+ * in uniform control flow; textureLod(s, uv, 0.0) may go anywhere. */
 typedef struct hl_pipeline_fullscreen_pass_desc {
     const char *name; /* default "fullscreen" */
     const char *fragment;
@@ -334,6 +335,104 @@ typedef struct hl_pipeline_fullscreen_pass_desc {
 } hl_pipeline_fullscreen_pass_desc;
 
 hl_result hl_pipeline_add_fullscreen_pass(hl_pipeline_context ctx, const hl_pipeline_fullscreen_pass_desc *desc);
+
+/* ---- the Forward pipeline with features -------------------------------------------------------------------
+ * Features inject passes at fixed points of the Forward pipeline. The Forward runtime with
+ * features records: cull -> [BEFORE_SHADOW] shadows [AFTER_SHADOW] -> [BEFORE_OPAQUE] opaque
+ * [AFTER_OPAQUE] -> [BEFORE_TRANSPARENT] transparent [AFTER_TRANSPARENT] -> [BEFORE_POST]
+ * [POST] [AFTER_POST] -> [BEFORE_OUTPUT] -> output. Features run by injection point, then in
+ * the order given; every feature gets the same culling result (no second cull).
+ *
+ * Scene colour: when any enabled feature samples it (samples_scene_color), the scene is drawn
+ * into an RGBA16F texture of the output's size (linear, unclamped: HDR) with its own depth
+ * texture, the POST features replace `frame->color` one after another, and the result is
+ * copied into the output at the end (unless the last feature wrote the output itself);
+ * otherwise the scene goes straight into the output and no intermediate exists. Sampled depth
+ * is not offered: a feature asking for it fails hl_forward_pipeline_factory_create.
+ *
+ * No features (or none enabled at creation) = the built-in direct recorder. */
+typedef enum hl_forward_injection {
+    HL_FORWARD_BEFORE_SHADOW = 0,
+    HL_FORWARD_AFTER_SHADOW,
+    HL_FORWARD_BEFORE_OPAQUE,
+    HL_FORWARD_AFTER_OPAQUE,
+    HL_FORWARD_BEFORE_TRANSPARENT,
+    HL_FORWARD_AFTER_TRANSPARENT,
+    HL_FORWARD_BEFORE_POST,
+    HL_FORWARD_POST,
+    HL_FORWARD_AFTER_POST,
+    HL_FORWARD_BEFORE_OUTPUT,
+    HL_FORWARD_INJECTION_COUNT
+} hl_forward_injection;
+
+/* What a feature's record gets (a value valid inside that call). */
+typedef struct hl_forward_frame {
+    hl_pipeline_culling culling;
+    /* the scene colour so far: the RGBA16F intermediate (or what a POST feature replaced it
+       with), or the output's colour texture when no feature samples scene colour */
+    hl_pipeline_texture color;
+    bool color_is_output;
+    hl_pipeline_texture output; /* the output's colour attachment 0 (single-sample) */
+    hl_forward_injection injection;
+} hl_forward_frame;
+
+typedef struct hl_forward_feature_desc {
+    const char *name; /* copied; must be unique within one factory */
+    hl_forward_injection injection;
+    bool samples_scene_color; /* needs frame->color as a sampled texture (makes the intermediate) */
+    bool samples_depth;       /* refused: sampled depth is not offered */
+    /* copied at hl_forward_pipeline_factory_create (user_size bytes; 0: the pointer is kept
+       as given and must outlive the factory's renderers) */
+    const void *user;
+    size_t user_size;
+    /* per renderer: makes the feature's state (NULL: the state is the copied user data) */
+    hl_result (*create)(const void *user, void **state);
+    /* per invocation; a POST feature may set frame->color to the texture it wrote */
+    hl_result (*record)(hl_pipeline_context ctx, hl_forward_frame *frame, void *state);
+    /* per renderer, in reverse creation order; NULL: nothing */
+    void (*destroy)(void *state);
+} hl_forward_feature_desc;
+
+#define HL_FORWARD_MAX_FEATURES 32
+
+typedef struct hl_forward_pipeline_desc {
+    const hl_forward_feature_desc *features;
+    uint32_t feature_count;
+} hl_forward_pipeline_desc;
+
+/* A Forward factory with these features (descriptions and user data copied). Destroy it after
+ * the renderers made with it are created (they keep what they need). */
+hl_result hl_forward_pipeline_factory_create(const hl_forward_pipeline_desc *desc, hl_pipeline_factory **out);
+void hl_forward_pipeline_factory_destroy(hl_pipeline_factory *factory);
+/* Turns a feature of the renderer's Forward runtime on or off (from the next frame; a disabled
+ * feature records nothing, so its passes and textures are gone). HL_ERR_VALIDATION when the
+ * renderer has no feature of that name. Features that sample scene colour keep the
+ * intermediate while any of them is enabled. */
+hl_result hl_forward_set_feature_enabled(hl_renderer *r, const char *name, bool enabled);
+
+/* Shipped features (POST). Each fills *out; the parameters are copied by the factory. */
+typedef struct hl_bloom_desc {
+    float threshold; /* linear luminance where bloom starts; default 1.0 */
+    float intensity; /* default 0.5 */
+    uint32_t levels; /* downsample levels 1..6; default 4 */
+} hl_bloom_desc;
+
+typedef enum hl_tone_map_operator {
+    HL_TONE_MAP_ACES = 0, /* the ACES filmic curve, fitted (Narkowicz 2015) */
+    HL_TONE_MAP_NEUTRAL,  /* the Khronos PBR Neutral curve */
+} hl_tone_map_operator;
+
+typedef struct hl_tone_map_desc {
+    hl_tone_map_operator op;
+    float exposure; /* linear scale before the curve; 0 = 1.0 */
+} hl_tone_map_desc;
+
+/* desc NULL: defaults. Bloom adds (intensity x) a blurred copy of what exceeds threshold; tone
+ * mapping maps HDR to [0, 1] (the output's sRGB encoding follows); FXAA smooths edges by luma
+ * (run it after tone mapping). Order them bloom, tone map, FXAA. */
+void hl_forward_bloom(const hl_bloom_desc *desc, hl_forward_feature_desc *out);
+void hl_forward_tone_map(const hl_tone_map_desc *desc, hl_forward_feature_desc *out);
+void hl_forward_fxaa(hl_forward_feature_desc *out);
 
 #ifdef __cplusplus
 }

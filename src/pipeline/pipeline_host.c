@@ -7,25 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hilo3d/pipeline.h"
-#include "render_internal.h"
-
-struct hl_pipeline_caps {
-    hl_pipeline_limits limits;
-    uint32_t capabilities; /* HL_PIPELINE_CAP_* */
-    hl_rhi_format_caps formats[HL_PIPELINE_FORMAT_COUNT];
-};
-
-struct hl_pipeline_runtime {
-    char name[64];
-    void *state;
-    hl_result (*record)(hl_pipeline_context ctx, void *state);
-    void (*destroy)(void *state);
-    bool direct;   /* the built-in Forward runtime: the renderer records directly */
-    bool attached; /* a renderer took it */
-    hl_renderer *renderer;
-    hl_pipeline_caps caps;
-};
+#include "pipeline_internal.h"
 
 /* ---- names ------------------------------------------------------------------------------------------ */
 static const char *const k_format_names[HL_PIPELINE_FORMAT_COUNT] = {
@@ -212,12 +194,16 @@ hl_result hl_pipeline_runtime_destroy(hl_pipeline_runtime *rt) {
 }
 
 /* ---- the built-in Forward factory ---------------------------------------------------------------------- */
-static hl_result forward_create(const hl_pipeline_caps *caps, void *user, hl_pipeline_runtime **out) {
-    (void)caps, (void)user;
+hl_result hl__pipeline_direct_runtime(hl_pipeline_runtime **out) {
     hl_pipeline_runtime_desc d = {"forward", NULL, NULL, NULL};
     hl_result res = hl_pipeline_runtime_create(&d, out);
     if (!res) (*out)->direct = true;
     return res;
+}
+
+static hl_result forward_create(const hl_pipeline_caps *caps, void *user, hl_pipeline_runtime **out) {
+    (void)caps, (void)user;
+    return hl__pipeline_direct_runtime(out);
 }
 
 static const hl_pipeline_factory k_forward = {"forward", NULL, forward_create, NULL};
@@ -603,6 +589,10 @@ hl_result hl_renderer_create(const hl_renderer_desc *desc, hl_renderer **out) {
     hl__renderer_set_host(r, &host);
     *out = r;
     return HL_OK;
+}
+
+hl_pipeline_runtime *hl__pipeline_renderer_runtime(hl_renderer *r) {
+    return r && r->host.destroy ? (hl_pipeline_runtime *)r->host.user : NULL;
 }
 
 const char *hl_renderer_pipeline_name(const hl_renderer *r) {

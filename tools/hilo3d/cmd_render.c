@@ -2,8 +2,10 @@
  * backend, frame time and diagnostics. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
+#include "hilo3d/pipeline.h"
 #include "hilo3d/renderer.h"
 #include "hl_scene_demo.h"
 
@@ -12,6 +14,8 @@ int hl_cli_render(int argc, char **argv) {
         "render", "Renders the built-in demo scene with the scene renderer to a PNG and prints the backend,\n"
                   "the CPU frame times and the renderer statistics of the last frame.\n"};
     static const char *const backends[] = {"auto", "webgpu", "gles3", NULL};
+    static const char *const pipelines[] = {"forward", "forward-post", NULL};
+    const char *pipeline_name = "forward";
     static const uint32_t sample_counts[] = {1, 4, 0};
     const char *backend_name = "auto";
     const char *out = "out/demo.png";
@@ -29,6 +33,9 @@ int hl_cli_render(int argc, char **argv) {
          .hi = 8192},
         {.name = "samples", .kind = HL_CLI_U32, .metavar = "N", .help = "MSAA samples", .value = &rd.sample_count,
          .lo = 1, .hi = 4, .one_of = sample_counts},
+        {.name = "pipeline", .kind = HL_CLI_CHOICE,
+         .help = "render pipeline (forward-post: the scene in HDR, then bloom, ACES tone mapping and FXAA)",
+         .value = &pipeline_name, .choices = pipelines},
         {.name = "frames", .kind = HL_CLI_U32, .metavar = "N", .help = "frames rendered (the last one is written)",
          .value = &frames, .lo = 1, .hi = 100000},
         {.name = "out", .kind = HL_CLI_STRING, .metavar = "FILE.png", .help = "PNG to write (folders are created)",
@@ -42,8 +49,23 @@ int hl_cli_render(int argc, char **argv) {
         return HL_CLI_EXIT_USAGE;
     }
 
+    hl_pipeline_factory *post = NULL;
+    if (!strcmp(pipeline_name, "forward-post")) {
+        hl_forward_feature_desc features[3];
+        hl_forward_bloom(NULL, &features[0]);
+        hl_forward_tone_map(NULL, &features[1]);
+        hl_forward_fxaa(&features[2]);
+        hl_forward_pipeline_desc fd = {features, 3};
+        res = hl_forward_pipeline_factory_create(&fd, &post);
+        if (res) {
+            hl_cli_error("%s: %s", hl_result_name(res), hl_last_error());
+            return HL_CLI_EXIT_FAIL;
+        }
+        rd.pipeline = post;
+    }
     hl_renderer *r = NULL;
     res = hl_renderer_create(&rd, &r);
+    hl_forward_pipeline_factory_destroy(post); /* the renderer keeps what it needs */
     if (res) {
         hl_cli_error("cannot create a %s renderer: %s: %s", hl_backend_name(rd.backend), hl_result_name(res),
                      hl_last_error());
@@ -71,6 +93,7 @@ int hl_cli_render(int argc, char **argv) {
     } else {
         const hl_render_stats *s = hl_renderer_stats(r);
         hl_cli_printf("backend: %s (%s)\n", hl_backend_name(hl_renderer_backend(r)), hl_renderer_adapter_name(r));
+        hl_cli_printf("pipeline: %s\n", pipeline_name);
         hl_cli_printf("frame: first %.2f ms, steady %.2f ms CPU (mean of %u)\n", first_ms,
                       frames > 1 ? sum_ms / (frames - 1) : first_ms, frames > 1 ? frames - 1 : 1);
         hl_cli_printf("draws %u, instances %u, faces %llu, passes %u, meshes visible %u culled %u, lights %u, shadow "
