@@ -93,7 +93,7 @@ expect_err "usage: hilo3d COMMAND" "no command prints the usage"
 # Every command's --help: usage line, each option with its default, exit 0, nothing on stderr.
 declare -A HELP_LINES=(
     [info]='--json|(default: off)'
-    [render]='--backend auto|webgpu|gles3|(default: auto);--width W|(default: 1280);--height H|(default: 720);--samples N|(default: 4);--frames N|(default: 3);--out FILE.png|(default: out/demo.png)'
+    [render]='--backend auto|webgpu|gles3|(default: auto);--width W|(default: 1280);--height H|(default: 720);--samples N|(default: 4);--pipeline forward|forward-post|(default: forward);--frames N|(default: 3);--out FILE.png|(default: out/demo.png)'
     [rhi-demo]='--backend auto|webgpu|gles3|(default: auto);--width W|(default: 512);--height H|(default: 512);--samples N|(default: 4);--out FILE.png|(default: out/demo.png)'
     [graph-dump]='--width W|(default: 1920);--height H|(default: 1080);--out FILE.dot|(default: standard output)'
 )
@@ -144,6 +144,8 @@ usage_cases=(
     "render --frames 0|--frames '0' must be an integer"
     "render --backend vulkan|--backend 'vulkan' is not one of auto|webgpu|gles3"
     "render --backend null|--backend 'null' is not one of"
+    "render --pipeline deferred|--pipeline 'deferred' is not one of forward|forward-post"
+    "render --pipeline|option '--pipeline' needs a value"
     "render --out=|--out needs a non-empty value"
     "render --help=yes|option '--help' takes no value"
     "rhi-demo --samples 3|--samples '3' must be one of 1, 4"
@@ -185,6 +187,14 @@ for be in gles3 webgpu; do
         run render --backend "$be" --width "$w" --height "$h" --out "$dir/s$size.png"
         expect_rc 0 "render --backend $be --width $w --height $h"
         png_check "$dir/s$size.png" "$w" "$h"
+    done
+    # the Forward pipeline with bloom, tone mapping and FXAA, square and odd sizes
+    for size in 48x48 33x17; do
+        w=${size%x*}; h=${size#*x}
+        run render --backend "$be" --pipeline forward-post --width "$w" --height "$h" --frames 2 --out "$dir/p$size.png"
+        expect_rc 0 "render --backend $be --pipeline forward-post --width $w --height $h"
+        expect_out "pipeline: forward-post" "render --pipeline forward-post"
+        png_check "$dir/p$size.png" "$w" "$h"
     done
 done
 
