@@ -344,8 +344,9 @@ hl_result hl_pipeline_add_fullscreen_pass(hl_pipeline_context ctx, const hl_pipe
  * the order given; every feature gets the same culling result (no second cull).
  *
  * Scene colour: when any enabled feature samples it (samples_scene_color), the scene is drawn
- * into an RGBA16F texture of the output's size (linear, unclamped: HDR) with its own depth
- * texture, the POST features replace `frame->color` one after another, and the result is
+ * into an RGBA16F texture of the output's size (linear, unclamped: HDR; single-sample, so the
+ * output's MSAA does not apply) with its own depth texture (an MRT output's other attachments
+ * are drawn directly), the POST features replace `frame->color` one after another, and the result is
  * copied into the output at the end (unless the last feature wrote the output itself);
  * otherwise the scene goes straight into the output and no intermediate exists. Sampled depth
  * is not offered: a feature asking for it fails hl_forward_pipeline_factory_create.
@@ -372,6 +373,7 @@ typedef struct hl_forward_frame {
        with), or the output's colour texture when no feature samples scene colour */
     hl_pipeline_texture color;
     bool color_is_output;
+    hl_pipeline_texture scene; /* where the scene passes draw (the intermediate or the output) */
     hl_pipeline_texture output; /* the output's colour attachment 0 (single-sample) */
     hl_forward_injection injection;
 } hl_forward_frame;

@@ -59,7 +59,7 @@ static hl_result run_features(hl_pipeline_context ctx, fwd_runtime *fr, hl_forwa
 }
 
 static hl_result scene_pass(hl_pipeline_context ctx, const hl_forward_frame *frame, hl_pipeline_queue q, bool load,
-                            const hl_pipeline_texture *depth, bool intermediate) {
+                            const hl_pipeline_texture *depth, const hl_pipeline_texture *extra, bool intermediate) {
     hl_pipeline_renderer_list_desc ld = {frame->culling, q, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false};
     hl_pipeline_renderer_list l;
     hl_result res = hl_pipeline_create_renderer_list(ctx, &ld, &l);
@@ -71,7 +71,8 @@ static hl_result scene_pass(hl_pipeline_context ctx, const hl_forward_frame *fra
     pd.list = l;
     pd.load_color = pd.load_depth = load;
     if (intermediate) {
-        pd.color[0] = frame->color;
+        pd.color[0] = frame->scene;
+        for (uint32_t i = 1; i < 4; i++) pd.color[i] = extra[i];
         pd.depth = *depth;
     }
     return hl_pipeline_add_scene_pass(ctx, &pd);
@@ -84,31 +85,42 @@ static hl_result forward_record(hl_pipeline_context ctx, void *state) {
         intermediate |= fr->features[i].enabled && fr->features[i].d.samples_scene_color;
     hl_forward_frame frame;
     memset(&frame, 0, sizeof frame);
+    /* with the intermediate, attachment 0 is the RGBA16F scene colour and an MRT output's other
+       attachments (normal, base colour, distance) are drawn straight into the output's */
+    hl_pipeline_output out_desc;
+    hl_result res = hl_pipeline_context_output(ctx, &out_desc);
+    if (res) return res;
     hl_pipeline_cull_desc cd = {0};
     if (intermediate) {
-        cd.color_count = 1;
+        cd.color_count = out_desc.color_count;
         cd.color_formats[0] = HL_PIPELINE_FORMAT_RGBA16F;
+        for (uint32_t i = 1; i < out_desc.color_count; i++) cd.color_formats[i] = out_desc.color_formats[i];
+        cd.no_depth = !out_desc.has_depth;
     }
-    hl_result res = hl_pipeline_cull(ctx, &cd, &frame.culling);
+    res = hl_pipeline_cull(ctx, &cd, &frame.culling);
     if (!res) res = hl_pipeline_output_texture(ctx, 0, &frame.output);
+    hl_pipeline_texture extra[4] = {{0, 0}};
+    for (uint32_t i = 1; !res && intermediate && i < out_desc.color_count; i++)
+        res = hl_pipeline_output_texture(ctx, i, &extra[i]);
     hl_pipeline_texture depth = {0, 0};
     if (!res && intermediate) {
         hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0, 0, "scene colour"};
         res = hl_pipeline_create_texture(ctx, &td, &frame.color);
+        frame.scene = frame.color;
         td = (hl_pipeline_texture_desc){HL_PIPELINE_FORMAT_DEPTH24_PLUS, 0, 0, 0, 0, "scene depth"};
-        if (!res) res = hl_pipeline_create_texture(ctx, &td, &depth);
+        if (!res && out_desc.has_depth) res = hl_pipeline_create_texture(ctx, &td, &depth);
     } else {
-        frame.color = frame.output;
+        frame.color = frame.scene = frame.output;
         frame.color_is_output = true;
     }
     if (!res) res = run_features(ctx, fr, HL_FORWARD_BEFORE_SHADOW, &frame);
     if (!res) res = hl_pipeline_record_shadows(ctx, frame.culling);
     if (!res) res = run_features(ctx, fr, HL_FORWARD_AFTER_SHADOW, &frame);
     if (!res) res = run_features(ctx, fr, HL_FORWARD_BEFORE_OPAQUE, &frame);
-    if (!res) res = scene_pass(ctx, &frame, HL_PIPELINE_QUEUE_OPAQUE, false, &depth, intermediate);
+    if (!res) res = scene_pass(ctx, &frame, HL_PIPELINE_QUEUE_OPAQUE, false, &depth, extra, intermediate);
     if (!res) res = run_features(ctx, fr, HL_FORWARD_AFTER_OPAQUE, &frame);
     if (!res) res = run_features(ctx, fr, HL_FORWARD_BEFORE_TRANSPARENT, &frame);
-    if (!res) res = scene_pass(ctx, &frame, HL_PIPELINE_QUEUE_TRANSPARENT, true, &depth, intermediate);
+    if (!res) res = scene_pass(ctx, &frame, HL_PIPELINE_QUEUE_TRANSPARENT, true, &depth, extra, intermediate);
     if (!res) res = run_features(ctx, fr, HL_FORWARD_AFTER_TRANSPARENT, &frame);
     if (!res) res = run_features(ctx, fr, HL_FORWARD_BEFORE_POST, &frame);
     if (!res) res = run_features(ctx, fr, HL_FORWARD_POST, &frame);

@@ -336,7 +336,7 @@ hl_result hl_pipeline_cull(hl_pipeline_context ctx, const hl_pipeline_cull_desc 
         if ((res = hl__layout_target(inv->r, desc->color_count, formats, desc->no_depth, &target))) return res;
     }
     uint32_t view = 0;
-    res = hl__view_prepare(inv->r, target, inv->stage, camera, &view);
+    res = hl__view_prepare(inv->r, target, inv->target, inv->stage, camera, &view);
     if (res) return res;
     *out = (hl_pipeline_culling){inv->token, view};
     return HL_OK;

@@ -826,13 +826,14 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, 
  * hl__record_view above is the direct recorder (its counters are pinned by px_pipeline_parity);
  * these functions give a runtime the same steps one by one: a prepared view ("culling
  * results"), its shadow pass, renderer lists and scene passes drawing them. */
-hl_result hl__view_prepare(hl_renderer *r, hl_render_target *t, hl_stage *stage, hl_camera *camera, uint32_t *out_view) {
+hl_result hl__view_prepare(hl_renderer *r, hl_render_target *t, hl_render_target *output, hl_stage *stage,
+                           hl_camera *camera, uint32_t *out_view) {
     if (r->view_count >= HL__MAX_VIEWS)
         return hl__fail(HL_ERR_VALIDATION, "renderer: more than %u culls / render calls in one frame", HL__MAX_VIEWS);
     if (!stage || !camera) return hl__fail(HL_ERR_VALIDATION, "renderer: %s is NULL", stage ? "camera" : "stage");
     hl__view *v = &r->views[r->view_count];
     hl_aabb box;
-    r->recording_target = t;
+    r->recording_target = output; /* a material sampling the invocation's output is refused, layouts or not */
     hl_result res = view_begin(r, v, t, stage, camera);
     if (!res) res = view_cull(r, v, &box);
     if (!res) {

@@ -513,9 +513,10 @@ const hl_renderer *hl__proxy_owner(const hl_texture *tex);
 /* render_frame.c */
 hl_result hl__record_view(hl_renderer *r, hl_render_target *target, hl_stage *stage, hl_camera *camera);
 /* The steps of hl__record_view for pipeline runtimes: update, cull, lights, draws and sort of
- * one view (and its uploads), without passes; *out_view indexes r->views. */
-hl_result hl__view_prepare(hl_renderer *r, hl_render_target *target, hl_stage *stage, hl_camera *camera,
-                           uint32_t *out_view);
+ * one view (and its uploads), without passes; *out_view indexes r->views. target: what the
+ * draws are prepared for (output, or a layout target); output: the invocation's target. */
+hl_result hl__view_prepare(hl_renderer *r, hl_render_target *target, hl_render_target *output, hl_stage *stage,
+                           hl_camera *camera, uint32_t *out_view);
 /* The shadow pass of a prepared view (nothing when no light casts shadows); once per view. */
 hl_result hl__view_add_shadow_pass(hl_renderer *r, uint32_t view);
 /* A renderer list of a prepared view. */

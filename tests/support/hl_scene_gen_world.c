@@ -1765,8 +1765,17 @@ static bool stage_samples_live_target(const hl_gen_world *w, uint32_t si) {
     return false;
 }
 
-static bool scripted(const hl_gen_world *w) {
-    return w->opt.pipeline == HL_GEN_PIPELINE_SCRIPTED || (w->opt.pipeline == HL_GEN_PIPELINE_BY_SEED && (w->opt.seed & 1));
+static uint32_t pipeline_kind(const hl_gen_world *w) {
+    if (w->opt.pipeline != HL_GEN_PIPELINE_BY_SEED) return w->opt.pipeline;
+    static const uint32_t by_seed[4] = {HL_GEN_PIPELINE_DIRECT, HL_GEN_PIPELINE_SCRIPTED, HL_GEN_PIPELINE_DIRECT,
+                                        HL_GEN_PIPELINE_POST};
+    return by_seed[w->opt.seed & 3];
+}
+
+static const hl_pipeline_factory *factory_of(uint32_t kind) {
+    return kind == HL_GEN_PIPELINE_SCRIPTED ? hl_test_scripted_forward()
+           : kind == HL_GEN_PIPELINE_POST   ? hl_test_forward_post()
+                                            : NULL;
 }
 
 static void history_check(hl_gen_world *w) {
@@ -1793,7 +1802,10 @@ static void history_check(hl_gen_world *w) {
     rd.height = w->out_h;
     rd.sample_count = w->samples;
     rd.shadow_atlas_size = w->atlas;
-    rd.pipeline = scripted(w) ? NULL : hl_test_scripted_forward(); /* the other recorder */
+    uint32_t kind = pipeline_kind(w); /* the other recorder of direct and scripted; post again */
+    rd.pipeline = factory_of(kind == HL_GEN_PIPELINE_DIRECT     ? HL_GEN_PIPELINE_SCRIPTED
+                             : kind == HL_GEN_PIPELINE_SCRIPTED ? HL_GEN_PIPELINE_DIRECT
+                                                                : kind);
     hl_renderer *fresh = NULL;
     size_t size = (size_t)w->out_w * w->out_h * 4;
     uint8_t *px = malloc(size);
@@ -1828,7 +1840,7 @@ hl_result hl_gen_world_create(const hl_gen_options *opt, hl_backend backend, hl_
     rd.height = w->out_h;
     rd.sample_count = w->samples;
     rd.shadow_atlas_size = w->atlas = chance(w, 0.2f) ? 0 : 1u << urange(w, 8, 12);
-    if (scripted(w)) rd.pipeline = hl_test_scripted_forward();
+    rd.pipeline = factory_of(pipeline_kind(w));
     hl_result res = hl_renderer_create(&rd, &w->r);
     if (res) {
         free(w);

@@ -9,4 +9,8 @@
  * number of renderers (a new runtime each). */
 const hl_pipeline_factory *hl_test_scripted_forward(void);
 
+/* The Forward pipeline with bloom, tone mapping (ACES) and FXAA, as `hilo3d render --pipeline
+ * forward-post` makes it (made on first use, kept for the process; NULL if that failed). */
+const hl_pipeline_factory *hl_test_forward_post(void);
+
 #endif
