@@ -37,6 +37,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "hilo3d/result.h"
 #include "hilo3d/scene.h"
@@ -196,6 +197,11 @@ typedef struct hl_render_stats {
 } hl_render_stats;
 
 const hl_render_stats *hl_renderer_stats(const hl_renderer *r);
+
+/* Writes the render graph of the last successful frame as Graphviz DOT (passes in execution
+ * order, culled ones grey and dashed; resources; edges by access). HL_ERR_INVALID_STATE before
+ * the first frame or after a failed one; HL_ERR_IO when writing fails. */
+hl_result hl_renderer_write_graph_dot(hl_renderer *r, FILE *f);
 
 #ifdef __cplusplus
 }

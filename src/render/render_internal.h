@@ -415,6 +415,7 @@ struct hl_renderer {
     uint64_t frame_serial; /* frames attempted: stamps last_frame */
     bool in_frame;
     bool in_record; /* the pipeline host's record callback is running */
+    bool graph_ok;  /* the graph holds the last frame, which succeeded (hl_renderer_write_graph_dot) */
     hl__list *lists; /* renderer lists of this frame (high-water) */
     uint32_t list_count, list_capacity;
     uint32_t *list_items; /* draw indices of the lists */

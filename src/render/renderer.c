@@ -570,6 +570,7 @@ static hl_result frame_finish(hl_renderer *r, hl_result res) {
     hl_rhi_submission sub = {0};
     if (!res) res = hl_graph_execute(r->graph, &sub);
     else hl_graph_begin(r->graph); /* drop what was recorded */
+    r->graph_ok = !res;
     if (!res) {
         const hl_graph_stats *gs = hl_graph_get_stats(r->graph);
         r->stats.passes = gs->passes_total - gs->passes_culled;
@@ -701,4 +702,18 @@ hl_result hl_render_frame_present(hl_render_frame *f, hl_render_target *t) {
                                            &p, sizeof p);
     if (!pass.id) f->error = hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
     return f->error;
+}
+
+hl_result hl_renderer_write_graph_dot(hl_renderer *r, FILE *f) {
+    if (!r || !f) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_write_graph_dot: %s is NULL", r ? "f" : "r");
+    hl_result res = hl_rhi_device_check_thread(r->dev, "hl_renderer_write_graph_dot");
+    if (res) return res;
+    if (r->in_frame || r->in_record)
+        return hl__fail(HL_ERR_INVALID_STATE, "hl_renderer_write_graph_dot: inside a frame");
+    if (!r->graph_ok)
+        return hl__fail(HL_ERR_INVALID_STATE, "hl_renderer_write_graph_dot: %s",
+                        r->stats.frame_index ? "the last frame failed" : "no frame rendered yet");
+    res = hl_graph_write_dot(r->graph, f);
+    if (!res && ferror(f)) res = hl__fail(HL_ERR_IO, "hl_renderer_write_graph_dot: the write failed");
+    return res;
 }

@@ -95,7 +95,7 @@ declare -A HELP_LINES=(
     [info]='--json|(default: off)'
     [render]='--backend auto|webgpu|gles3|(default: auto);--width W|(default: 1280);--height H|(default: 720);--samples N|(default: 4);--pipeline forward|forward-post|(default: forward);--frames N|(default: 3);--out FILE.png|(default: out/demo.png)'
     [rhi-demo]='--backend auto|webgpu|gles3|(default: auto);--width W|(default: 512);--height H|(default: 512);--samples N|(default: 4);--out FILE.png|(default: out/demo.png)'
-    [graph-dump]='--width W|(default: 1920);--height H|(default: 1080);--out FILE.dot|(default: standard output)'
+    [graph-dump]='--pipeline forward|forward-post|(default: the example deferred frame);--backend auto|webgpu|gles3|(default: auto);--width W|(default: 1920);--height H|(default: 1080);--out FILE.dot|(default: standard output)'
 )
 for c in info render rhi-demo graph-dump; do
     for h in --help -h; do
@@ -157,6 +157,7 @@ usage_cases=(
     "graph-dump --width 31|--width '31' must be an integer in [32, 8192]"
     "graph-dump --height|option '--height' needs a value"
     "graph-dump --bogus|unknown option '--bogus'"
+    "graph-dump --pipeline deferred|--pipeline 'deferred' is not one of forward|forward-post"
 )
 for case in "${usage_cases[@]}"; do
     args=${case%%|*}
@@ -196,6 +197,18 @@ for be in gles3 webgpu; do
         expect_out "pipeline: forward-post" "render --pipeline forward-post"
         png_check "$dir/p$size.png" "$w" "$h"
     done
+done
+
+# graph-dump of the real frame of the demo scene: its passes by name
+for p in forward forward-post; do
+    run graph-dump --pipeline "$p" --backend gles3 --width 64 --height 48 --out "$TMP/graph/$p.dot"
+    expect_rc 0 "graph-dump --pipeline $p"
+    for pass in shadow opaque transparent; do
+        grep -q "label=\"#[0-9]* $pass\"" "$TMP/graph/$p.dot" && pass || fail "graph-dump --pipeline $p: no pass '$pass'"
+    done
+done
+for pass in "bloom prefilter" "tone map" fxaa output; do
+    grep -q "label=\"#[0-9]* $pass\"" "$TMP/graph/forward-post.dot" && pass || fail "graph-dump --pipeline forward-post: no pass '$pass'"
 done
 
 # rhi-demo as well (its own defaults; small size)

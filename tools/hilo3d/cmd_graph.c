@@ -1,6 +1,7 @@
 /* `hilo3d graph-dump`: builds the typical deferred frame of the graph benchmark on the null
  * backend (G-buffer, lighting, 5-level bloom, tone map, output; a debug pass culled),
- * compiles and executes it, and writes the graph as Graphviz DOT.
+ * compiles and executes it, and writes the graph as Graphviz DOT. With --pipeline, the real
+ * frame graph of the demo scene rendered by that pipeline (on --backend) instead.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -8,8 +9,10 @@
 #include <string.h>
 
 #include "cli.h"
+#include "hilo3d/pipeline.h"
 #include "hl_graph.h"
 #include "hl_rhi.h"
+#include "hl_scene_demo.h"
 
 static hl_result provide(void *user, hl_rhi_texture *out) {
     *out = *(hl_rhi_texture *)user;
@@ -17,8 +20,8 @@ static hl_result provide(void *user, hl_rhi_texture *out) {
 }
 
 /* The DOT text in memory, so the one write of it (file or stdout) reports its own errno.
- * Returns 0, or 1 after printing why. */
-static int dot_text(hl_graph *g, char **text, size_t *size) {
+ * Returns 0, or 1 after printing why. g, or the renderer r's last frame when g is NULL. */
+static int dot_text(hl_graph *g, hl_renderer *ren, char **text, size_t *size) {
     *text = NULL;
     *size = 0;
     FILE *f = open_memstream(text, size);
@@ -26,7 +29,7 @@ static int dot_text(hl_graph *g, char **text, size_t *size) {
         hl_cli_error("cannot format the DOT text: %s", strerror(errno));
         return 1;
     }
-    hl_result r = hl_graph_write_dot(g, f);
+    hl_result r = g ? hl_graph_write_dot(g, f) : hl_renderer_write_graph_dot(ren, f);
     if (r) hl_cli_error("%s: %s", hl_result_name(r), hl_last_error());
     errno = 0;
     if (fclose(f) != 0 && !r) {
@@ -41,14 +44,66 @@ static int dot_text(hl_graph *g, char **text, size_t *size) {
     return 0;
 }
 
+/* The demo scene rendered once by `pipeline`, then the renderer's frame graph as DOT. */
+static int dump_pipeline(const char *pipeline, const char *backend, uint32_t w, uint32_t h, const char *out_path) {
+    hl_renderer_desc rd = {0};
+    hl_result r = hl_backend_parse(backend, &rd.backend);
+    if (r) {
+        hl_cli_error("%s: %s", hl_result_name(r), hl_last_error());
+        return HL_CLI_EXIT_USAGE;
+    }
+    rd.width = w;
+    rd.height = h;
+    hl_pipeline_factory *post = NULL;
+    if (!strcmp(pipeline, "forward-post")) {
+        hl_forward_feature_desc features[3];
+        hl_forward_bloom(NULL, &features[0]);
+        hl_forward_tone_map(NULL, &features[1]);
+        hl_forward_fxaa(&features[2]);
+        hl_forward_pipeline_desc fd = {features, 3};
+        r = hl_forward_pipeline_factory_create(&fd, &post);
+        rd.pipeline = post;
+    }
+    hl_renderer *ren = NULL;
+    if (!r) r = hl_renderer_create(&rd, &ren);
+    hl_forward_pipeline_factory_destroy(post);
+    hl_scene_demo demo = {0};
+    if (!r) r = hl_scene_demo_create((float)w / (float)h, &demo);
+    if (!r) r = hl_renderer_render(ren, demo.stage, demo.camera);
+    char *text = NULL;
+    size_t size = 0;
+    int rc = HL_CLI_EXIT_FAIL;
+    if (r) {
+        hl_cli_error("%s: %s", hl_result_name(r), hl_last_error());
+    } else if (!dot_text(NULL, ren, &text, &size) && !hl_cli_write_output(out_path, text, size)) {
+        rc = HL_CLI_EXIT_OK;
+        if (out_path)
+            fprintf(stderr, "wrote %s: the %s frame of the demo scene on %s, %u passes\n", out_path, pipeline,
+                    hl_backend_name(hl_renderer_backend(ren)), hl_renderer_stats(ren)->passes);
+    }
+    free(text);
+    hl_scene_demo_destroy(&demo);
+    hl_renderer_destroy(ren);
+    return rc;
+}
+
 int hl_cli_graph_dump(int argc, char **argv) {
     static const hl_cli_command cmd = {
         "graph-dump", "Builds, compiles and executes the render graph of a typical deferred frame (G-buffer,\n"
                       "lighting, 5-level bloom, tone map, output; a debug pass culled) on the null backend and\n"
-                      "writes it as Graphviz DOT.\n"};
+                      "writes it as Graphviz DOT. With --pipeline: the real frame graph of the demo scene\n"
+                      "rendered by that pipeline.\n"};
     uint32_t w = 1920, h = 1080;
     const char *out_path = NULL;
+    static const char *const pipelines[] = {"forward", "forward-post", NULL};
+    static const char *const backends[] = {"auto", "webgpu", "gles3", NULL};
+    const char *pipeline_name = NULL, *backend_name = "auto";
     const hl_cli_option opts[] = {
+        {.name = "pipeline", .kind = HL_CLI_CHOICE,
+         .help = "dump the real frame graph of the demo scene rendered by this pipeline",
+         .value = &pipeline_name, .choices = pipelines, .default_text = "the example deferred frame"},
+        {.name = "backend", .kind = HL_CLI_CHOICE, .help = "GPU backend with --pipeline", .value = &backend_name,
+         .choices = backends},
         {.name = "width", .kind = HL_CLI_U32, .metavar = "W", .help = "frame width", .value = &w, .lo = 32,
          .hi = 8192},
         {.name = "height", .kind = HL_CLI_U32, .metavar = "H", .help = "frame height", .value = &h, .lo = 32,
@@ -58,6 +113,7 @@ int hl_cli_graph_dump(int argc, char **argv) {
     };
     int prc = hl_cli_parse(&cmd, opts, sizeof opts / sizeof opts[0], argc, argv);
     if (prc >= 0) return prc;
+    if (pipeline_name) return dump_pipeline(pipeline_name, backend_name, w, h, out_path);
 
     hl_rhi_device_desc dd = {0};
     dd.backend = HL_RHI_BACKEND_NULL;
@@ -89,7 +145,7 @@ int hl_cli_graph_dump(int argc, char **argv) {
     if (!r) r = hl_graph_execute(g, NULL);
     if (r) {
         hl_cli_error("%s: %s", hl_result_name(r), hl_last_error());
-    } else if (!dot_text(g, &text, &size) && !hl_cli_write_output(out_path, text, size)) {
+    } else if (!dot_text(g, NULL, &text, &size) && !hl_cli_write_output(out_path, text, size)) {
         rc = HL_CLI_EXIT_OK;
         if (out_path) {
             const hl_graph_stats *st = hl_graph_get_stats(g);
