@@ -866,6 +866,8 @@ hl_result hl__view_add_shadow_pass(hl_renderer *r, uint32_t view) {
         return hl__fail(HL_ERR_INVALID_STATE, "renderer: the shadows of this culling result are recorded already");
     v->shadows_recorded = true;
     if (!v->shadow_count) return HL_OK;
+    hl_result res = hl__scene_flush(r, false, false);
+    if (res) return res;
     v->atlas = hl_graph_import_texture(r->graph, r->atlas, "shadow atlas");
     hl_graph_add_pass(r->graph, "shadow", HL_GRAPH_PASS_RENDER, setup_shadow, NULL, exec_shadow, v, 0);
     return HL_OK;
@@ -927,13 +929,9 @@ hl_result hl__list_create(hl_renderer *r, uint32_t view, hl__list_queue queue, h
     return HL_OK;
 }
 
-typedef struct scene_pass {
-    hl__view *v;
-    uint32_t list_index; /* r->lists may move while the frame is built: resolved at execute */
-    bool load_color, load_depth;
-    hl_graph_texture color[4], depth;
-    uint32_t color_count;
-} scene_pass;
+typedef hl__scene_pass scene_pass;
+
+static hl_result exec_scene(hl_graph_ctx *ctx, void *params, void *user);
 
 static void target_import(hl_renderer *r, hl_render_target *t) {
     if (t->imp_serial == r->frame_serial) return;
@@ -971,22 +969,41 @@ static hl_result setup_scene(hl_graph_pass_builder *b, void *params, void *user)
     const scene_pass *src = user;
     *p = *src;
     hl__view *v = p->v;
+    bool resolve = p->resolve && v->msaa && !v->target->layout_only;
     hl_result res = HL_OK;
     for (uint32_t i = 0; !res && i < p->color_count; i++) {
         hl_graph_color_attachment_desc c = {0};
         c.load_op = p->load_color ? HL_RHI_LOAD_LOAD : HL_RHI_LOAD_CLEAR;
-        c.store_op = HL_RHI_STORE_STORE;
+        c.store_op = resolve && p->discard ? HL_RHI_STORE_DISCARD : HL_RHI_STORE_STORE;
         memcpy(c.clear_color, v->clear, sizeof c.clear_color);
         res = hl_graph_color_attachment(b, i, p->color[i], &c);
+        if (!res && resolve) res = hl_graph_resolve_attachment(b, i, v->resolve[i]);
     }
     if (!res && p->depth.id) {
         hl_graph_depth_attachment_desc d = {0};
         d.depth_load_op = p->load_depth ? HL_RHI_LOAD_LOAD : HL_RHI_LOAD_CLEAR;
-        d.depth_store_op = HL_RHI_STORE_STORE;
+        d.depth_store_op = p->discard ? HL_RHI_STORE_DISCARD : HL_RHI_STORE_STORE;
         d.depth_clear_value = 1.0f;
         res = hl_graph_depth_attachment(b, p->depth, &d);
     }
     if (!res && v->shadow_count) res = hl_graph_read_texture(b, v->atlas);
+    return res;
+}
+
+static hl_result scene_add(hl_renderer *r, const scene_pass *sp, const char *name) {
+    hl_graph_pass p = hl_graph_add_pass(r->graph, name, HL_GRAPH_PASS_RENDER, setup_scene, NULL, exec_scene, (void *)sp,
+                                        sizeof *sp);
+    return p.id ? HL_OK : hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
+}
+
+hl_result hl__scene_flush(hl_renderer *r, bool resolve, bool discard) {
+    if (!r->has_pending_scene) return HL_OK;
+    r->has_pending_scene = false;
+    scene_pass sp = r->pending_scene;
+    sp.resolve = resolve;
+    sp.discard = discard;
+    hl_result res = scene_add(r, &sp, r->pending_scene_name);
+    if (!res && resolve && sp.v->msaa) sp.v->target->resolve_pending = false;
     return res;
 }
 
@@ -1064,10 +1081,17 @@ hl_result hl__view_add_scene_pass(hl_renderer *r, const hl__scene_pass_desc *des
         memcpy(sp.color, v->color, sizeof sp.color);
         sp.depth = v->depth;
     }
-    hl_graph_pass p = hl_graph_add_pass(r->graph, name, HL_GRAPH_PASS_RENDER, setup_scene, NULL, exec_scene, &sp, sizeof sp);
-    if (!p.id) return hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
+    hl_result res = hl__scene_flush(r, false, false);
+    if (res) return res;
+    if (v->target->layout_only) {
+        if ((res = scene_add(r, &sp, name))) return res;
+    } else { /* waits: the next pass, or the end of the record, decides how it ends */
+        r->pending_scene = sp;
+        snprintf(r->pending_scene_name, sizeof r->pending_scene_name, "%s", name);
+        r->has_pending_scene = true;
+        v->target->resolve_pending = v->msaa;
+    }
     v->wrote_output = true;
-    if (!v->target->layout_only) v->target->resolve_pending = v->msaa;
     for (uint32_t i = 0; i < l->count; i++) {
         const hl__draw *d = &r->draws[r->list_items[l->first + i]];
         r->stats.draws++;
@@ -1100,7 +1124,10 @@ static hl_result exec_resolve(hl_graph_ctx *ctx, void *params, void *user) {
 }
 
 hl_result hl__target_resolve_now(hl_renderer *r, hl_render_target *t) {
-    if (t->imp_serial != r->frame_serial || !t->resolve_pending) return HL_OK;
+    if (t->imp_serial != r->frame_serial) return HL_OK;
+    /* the waiting scene pass resolves (depth kept: more scene passes may follow) */
+    hl_result res0 = hl__scene_flush(r, true, false);
+    if (res0 || !t->resolve_pending) return res0;
     hl_graph_pass p = hl_graph_add_pass(r->graph, "resolve", HL_GRAPH_PASS_RENDER, setup_resolve, NULL, exec_resolve, t, 0);
     if (!p.id) return hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
     t->resolve_pending = false;
@@ -1109,7 +1136,8 @@ hl_result hl__target_resolve_now(hl_renderer *r, hl_render_target *t) {
 
 hl_result hl__target_finish(hl_renderer *r, hl_render_target *t) {
     if (t->imp_serial != r->frame_serial) return HL_OK; /* nothing recorded into it */
-    hl_result res = hl__target_resolve_now(r, t);
+    hl_result res = hl__scene_flush(r, true, true); /* the last pass: resolves, drops samples and depth */
+    if (!res) res = hl__target_resolve_now(r, t);
     if (res) return res;
     for (uint32_t c = 0; c < t->desc.color_count; c++) hl_graph_mark_output_texture(r->graph, t->imp_color[c]);
     return HL_OK;

@@ -66,8 +66,31 @@ static hl_result program_create(hl_renderer *r, const hl__fullscreen_desc *d, hl
     return res;
 }
 
-/* The exact description: fragment source and input names in order. */
+/* The exact description: fragment source and input names in order, each with its NUL. */
+static bool desc_matches(const hl__program *p, const hl__fullscreen_desc *d) {
+    const uint8_t *at = p->desc, *end = p->desc + p->desc_size;
+    size_t n = strlen(d->fragment) + 1;
+    if ((size_t)(end - at) < n || memcmp(at, d->fragment, n)) return false;
+    at += n;
+    for (uint32_t i = 0; i < d->input_count; i++) {
+        n = strlen(d->input_names[i]) + 1;
+        if ((size_t)(end - at) < n || memcmp(at, d->input_names[i], n)) return false;
+        at += n;
+    }
+    return at == end;
+}
+
+/* Found without allocating (a steady frame makes no heap allocation); made on a miss. */
 static hl_result program_get(hl_renderer *r, const hl__fullscreen_desc *d, hl__program **out) {
+    for (uint32_t i = 0; i < r->program_count; i++) {
+        hl__program *p = r->programs[i];
+        if (p && p->kind == HL__PROGRAM_FULLSCREEN && desc_matches(p, d)) {
+            p->last_frame = r->frame_serial;
+            r->stats.cache_hits++;
+            *out = p;
+            return HL_OK;
+        }
+    }
     size_t fs_len = strlen(d->fragment) + 1, size = fs_len;
     for (uint32_t i = 0; i < d->input_count; i++) size += strlen(d->input_names[i]) + 1;
     if (size > UINT32_MAX) return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': source too large", d->name);
@@ -81,15 +104,7 @@ static hl_result program_get(hl_renderer *r, const hl__fullscreen_desc *d, hl__p
         memcpy(desc + at, d->input_names[i], n);
         at += n;
     }
-    uint64_t h = hl__program_hash(HL__PROGRAM_FULLSCREEN, 0, desc, (uint32_t)size);
-    hl__program *p = hl__program_find(r, HL__PROGRAM_FULLSCREEN, 0, desc, (uint32_t)size, h);
-    if (p) {
-        hl__free(desc);
-        p->last_frame = r->frame_serial;
-        r->stats.cache_hits++;
-        *out = p;
-        return HL_OK;
-    }
+    hl__program *p;
     r->stats.cache_misses++;
     p = hl__calloc(1, sizeof *p);
     if (!p) {
@@ -143,28 +158,61 @@ static hl_result prepare_fs(hl_graph_ctx *ctx, void *params, void *user) {
     (void)user;
     fs_pass *p = params;
     hl_renderer *r = p->r;
-    hl_rhi_bind_group_entry e[1 + 2 * HL__FULLSCREEN_MAX_INPUTS];
-    memset(e, 0, sizeof e);
+    hl__fs_group key;
+    memset(&key, 0, sizeof key);
+    key.layout = p->p->bgl[0];
     uint32_t n = 0;
     if (p->params_size) {
-        e[n].binding = 0;
-        e[n].buffer = p->params;
-        e[n].offset = p->params_offset;
-        e[n++].size = p->params_size;
+        key.entries[n].binding = 0;
+        key.entries[n].buffer = p->params;
+        key.entries[n].offset = p->params_offset;
+        key.entries[n++].size = p->params_size;
     }
     for (uint32_t i = 0; i < p->input_count; i++) {
         if (!p->input_binding[i]) continue;
-        e[n].binding = p->input_binding[i];
-        e[n++].view = hl_graph_ctx_view(ctx, p->inputs[i]);
-        e[n].binding = p->input_binding[i] + 1;
-        e[n++].sampler = r->default_sampler;
+        key.entries[n].binding = p->input_binding[i];
+        key.entries[n++].view = hl_graph_ctx_view(ctx, p->inputs[i]);
+        key.entries[n].binding = p->input_binding[i] + 1;
+        key.entries[n++].sampler = r->default_sampler;
     }
-    hl_rhi_bind_group_desc bd = {p->p->bgl[0], e, n, "fullscreen"};
-    hl_result res = hl_rhi_bind_group_create(r->dev, &bd, &p->group);
+    key.count = n;
+    for (uint32_t i = 0; i < r->fs_group_count; i++) {
+        hl__fs_group *g = &r->fs_groups[i];
+        if (g->layout.id == key.layout.id && g->count == n && !memcmp(g->entries, key.entries, sizeof key.entries)) {
+            g->last_frame = r->frame_serial;
+            p->group = g->group;
+            return HL_OK;
+        }
+    }
+    if (!hl__reserve((void **)&r->fs_groups, &r->fs_group_capacity, r->fs_group_count + 1, sizeof *r->fs_groups))
+        return hl__fail(HL_ERR_OUT_OF_MEMORY, "fullscreen pass: out of memory for a bind group");
+    hl_rhi_bind_group_desc bd = {key.layout, key.entries, n, "fullscreen"};
+    hl_result res = hl_rhi_bind_group_create(r->dev, &bd, &key.group);
     if (res) return res;
-    hl__owned_group og = {0};
-    og.group = p->group;
-    return hl__retire_group(r, &og, false); /* destroyed with the frame */
+    key.last_frame = r->frame_serial;
+    r->fs_groups[r->fs_group_count++] = key;
+    p->group = key.group;
+    return HL_OK;
+}
+
+void hl__render_fullscreen_evict(hl_renderer *r) {
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < r->fs_group_count; i++) {
+        hl__fs_group *g = &r->fs_groups[i];
+        if (g->last_frame + 1 < r->frame_serial) { /* not used by this frame or the last */
+            hl_rhi_bind_group_destroy(r->dev, g->group);
+            continue;
+        }
+        r->fs_groups[k++] = *g;
+    }
+    r->fs_group_count = k;
+}
+
+void hl__render_fullscreen_free(hl_renderer *r) {
+    for (uint32_t i = 0; i < r->fs_group_count; i++) hl_rhi_bind_group_destroy(r->dev, r->fs_groups[i].group);
+    hl__free(r->fs_groups);
+    r->fs_groups = NULL;
+    r->fs_group_count = r->fs_group_capacity = 0;
 }
 
 static hl_result exec_fs(hl_graph_ctx *ctx, void *params, void *user) {
@@ -247,8 +295,9 @@ hl_result hl__add_fullscreen_pass(hl_renderer *r, const hl__fullscreen_desc *d) 
         w = td->width, h = td->height;
         k.color_formats[i] = td->format;
     }
-    /* the resolved texture read after scene passes into the samples: resolve first */
-    hl_result res0 = d->reads_target ? hl__target_resolve_now(r, d->reads_target) : HL_OK;
+    /* the resolved texture read after scene passes into the samples: resolve first; any
+       waiting scene pass goes in before this one */
+    hl_result res0 = d->reads_target ? hl__target_resolve_now(r, d->reads_target) : hl__scene_flush(r, false, false);
     if (res0) return res0;
     hl__fullscreen_desc dd = *d;
     dd.name = name;

@@ -263,6 +263,21 @@ typedef struct hl__scene_pass_desc {
     hl_graph_texture color[4], depth;
 } hl__scene_pass_desc;
 
+/* A scene pass as recorded (render_frame.c); the last one into a target waits (r->pending)
+ * until the next pass or the end of the record, so that it can resolve the samples and drop
+ * depth itself, as the direct recorder's last pass does, instead of an extra resolve pass. */
+typedef struct hl__scene_pass {
+    hl__view *v;
+    uint32_t list_index; /* r->lists may move while the frame is built: resolved at execute */
+    bool load_color, load_depth;
+    bool resolve, discard; /* set when flushed: resolve the samples; discard depth (and samples) */
+    hl_graph_texture color[4], depth;
+    uint32_t color_count;
+} hl__scene_pass;
+/* Adds the waiting scene pass: resolve (the samples into the resolved texture), discard (the
+ * samples and depth are not needed after it). Before any other pass is added. */
+hl_result hl__scene_flush(hl_renderer *r, bool resolve, bool discard);
+
 /* A descriptor-only target (no textures): draws prepared for `color_count` colour attachments
  * of these formats, single-sample, with or without depth, drawn into graph textures by scene
  * passes. Owned by the renderer (one per layout, freed with it). */
@@ -416,12 +431,17 @@ struct hl_renderer {
     bool in_frame;
     bool in_record; /* the pipeline host's record callback is running */
     bool graph_ok;  /* the graph holds the last frame, which succeeded (hl_renderer_write_graph_dot) */
+    hl__scene_pass pending_scene; /* hl__scene_flush */
+    char pending_scene_name[64];
+    bool has_pending_scene;
     hl__list *lists; /* renderer lists of this frame (high-water) */
     uint32_t list_count, list_capacity;
     uint32_t *list_items; /* draw indices of the lists */
     uint32_t list_item_count, list_item_capacity;
     hl_render_target **layouts; /* hl__layout_target */
     uint32_t layout_count, layout_capacity;
+    struct hl__fs_group *fs_groups; /* render_fullscreen.c */
+    uint32_t fs_group_count, fs_group_capacity;
     hl_rhi_buffer fs_params; /* parameter blocks of fullscreen passes, 256-byte slots */
     uint32_t fs_params_capacity, fs_params_used;
     uint32_t invocations; /* render calls recorded in this frame */
@@ -551,6 +571,17 @@ typedef struct hl__fullscreen_desc {
     hl_render_target *reads_target;  /* an input is this target's attachment (or NULL) */
 } hl__fullscreen_desc;
 hl_result hl__add_fullscreen_pass(hl_renderer *r, const hl__fullscreen_desc *d);
+/* Bind groups of fullscreen passes, reused while their entries (the pooled transient views,
+ * the parameter slot) stay the same: a steady frame creates none. Unused for a frame: destroyed. */
+typedef struct hl__fs_group {
+    hl_rhi_bind_group_layout layout;
+    uint32_t count;
+    hl_rhi_bind_group_entry entries[1 + 2 * HL__FULLSCREEN_MAX_INPUTS]; /* zero-padded: compared whole */
+    hl_rhi_bind_group group;
+    uint64_t last_frame;
+} hl__fs_group;
+void hl__render_fullscreen_evict(hl_renderer *r);
+void hl__render_fullscreen_free(hl_renderer *r);
 hl_rhi_format hl__target_rhi_format(hl_target_format f);
 /* The 64-bit sort key of a draw (layout and its static checks in render_frame.c). */
 uint64_t hl__sort_key(bool transparent, int32_t render_order, uint32_t pipeline, uint32_t material, uint32_t geometry, float depth);

@@ -432,6 +432,7 @@ void hl_renderer_destroy(hl_renderer *r) {
     while (r->targets) target_free(r, r->targets); /* the output and every target the app kept */
     if (r->dev) {
         hl__render_release_retired(r);
+        hl__render_fullscreen_free(r); /* before the programs: the groups use their layouts */
         hl__render_ubufs_free(r);
         hl__render_resources_free(r); /* material mirrors first: they hold uses of programs */
         hl__render_programs_free(r);
@@ -520,6 +521,7 @@ static void frame_begin(hl_renderer *r) {
     r->list_count = 0;
     r->list_item_count = 0;
     r->fs_params_used = 0;
+    r->has_pending_scene = false;
     r->draw_count = 0;
     r->tile_count = 0;
     r->instance_count = 0;
@@ -589,6 +591,7 @@ static hl_result frame_finish(hl_renderer *r, hl_result res) {
         r->stats.frame_index++;
     }
     hl__render_release_retired(r);
+    hl__render_fullscreen_evict(r);
     hl__render_evict(r);
     hl__render_programs_evict(r);
     count_live(r);

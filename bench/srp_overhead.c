@@ -1,0 +1,251 @@
+/* bench/srp_overhead: what the render pipeline host costs. One renderer per case, frames
+ * alternating between the cases in the same run (driver drift falls on all alike):
+ *
+ *   direct     hl_renderer_desc.pipeline NULL (the direct recorder)
+ *   forward-0  hl_forward_pipeline_factory_create with no features (must be the direct recorder)
+ *   noop-N     Forward with N features that record nothing (N = 2, 4, 8), spread over the
+ *              injection points: the SRP record path with the culling/list/scene-pass calls
+ *   fs-N       Forward with N features that each add one fullscreen pass over scene colour
+ *              (N = 2, 4, 8): the intermediate, N passes and N textures, then the copy out
+ *
+ * on the demo scene (640x360, 4x MSAA) and the 10,000-mesh scene of scene_draws (640x360, 1x).
+ *
+ *   srp_overhead [--json] [--backend webgpu|gles3] [--frames F] [--warmup W] [--scene demo|10k|both]
+ *
+ * Per case: CPU time of the render call (record + graph build/compile/execute + submit; the
+ * wait for the GPU is outside), its ratio to direct, graph passes, RHI objects created and
+ * heap allocations (allocator hook) per steady-state frame. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hilo3d/pipeline.h"
+#include "hl_scene_demo.h"
+#include "render_internal.h"
+
+enum { CASES = 8 };
+static const char *const k_case_names[CASES] = {"direct", "forward-0", "noop-2", "noop-4",
+                                                "noop-8", "fs-2",      "fs-4",   "fs-8"};
+static const uint32_t k_case_n[CASES] = {0, 0, 2, 4, 8, 2, 4, 8};
+
+static hl_result noop_record(hl_pipeline_context ctx, hl_forward_frame *frame, void *state) {
+    (void)ctx, (void)frame, (void)state;
+    return HL_OK;
+}
+
+static const char *const k_tint_fs = "#version 300 es\n"
+                                     "precision highp float;\n"
+                                     "in vec2 v_uv;\n"
+                                     "uniform sampler2D u_src;\n"
+                                     "layout(std140) uniform Params { vec4 tint; };\n"
+                                     "out vec4 o_color;\n"
+                                     "void main() { o_color = texture(u_src, v_uv) * tint; }\n";
+
+static hl_result fs_record(hl_pipeline_context ctx, hl_forward_frame *frame, void *state) {
+    (void)state;
+    hl_pipeline_texture out;
+    hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0, 0, "tinted"};
+    hl_result res = hl_pipeline_create_texture(ctx, &td, &out);
+    static const float tint[4] = {1, 1, 1, 1};
+    hl_pipeline_fullscreen_pass_desc d = {0};
+    d.name = "tint";
+    d.fragment = k_tint_fs;
+    d.params = tint;
+    d.params_size = sizeof tint;
+    d.input_names[0] = "u_src";
+    d.inputs[0] = frame->color;
+    d.input_count = 1;
+    d.outputs[0] = out;
+    d.output_count = 1;
+    if (!res) res = hl_pipeline_add_fullscreen_pass(ctx, &d);
+    if (!res) frame->color = out;
+    return res;
+}
+
+static hl_result make_factory(uint32_t c, hl_pipeline_factory **out) {
+    *out = NULL;
+    if (c == 0) return HL_OK;
+    static const hl_forward_injection spread[8] = {HL_FORWARD_BEFORE_SHADOW,     HL_FORWARD_AFTER_OPAQUE,
+                                                   HL_FORWARD_AFTER_TRANSPARENT, HL_FORWARD_POST,
+                                                   HL_FORWARD_BEFORE_OPAQUE,     HL_FORWARD_AFTER_SHADOW,
+                                                   HL_FORWARD_BEFORE_POST,       HL_FORWARD_BEFORE_OUTPUT};
+    hl_forward_feature_desc fd[8];
+    char names[8][16];
+    memset(fd, 0, sizeof fd);
+    bool fs = c >= 5;
+    for (uint32_t i = 0; i < k_case_n[c]; i++) {
+        snprintf(names[i], sizeof names[i], "%s%u", fs ? "fs" : "noop", i);
+        fd[i].name = names[i];
+        fd[i].injection = fs ? HL_FORWARD_POST : spread[i];
+        fd[i].samples_scene_color = fs;
+        fd[i].record = fs ? fs_record : noop_record;
+    }
+    hl_forward_pipeline_desc d = {fd, k_case_n[c]};
+    return hl_forward_pipeline_factory_create(&d, out);
+}
+
+static hl_result build_grid(uint32_t meshes, hl_stage **out_stage, hl_camera **out_camera) {
+    hl_stage *s = NULL;
+    hl_result r = hl_stage_create(&s);
+    if (r) return r;
+    hl_box_desc bd = {0.6f, 0.6f, 0.6f};
+    hl_geometry *box = NULL;
+    r = hl_geometry_create_box(&bd, &box);
+    enum { MATS = 100 };
+    hl_material *mats[MATS] = {0};
+    for (uint32_t i = 0; !r && i < MATS; i++) {
+        hl_pbr_material_desc pd = {0};
+        pd.base_color = (hl_color){(float)(i % 10) / 9.0f, (float)(i / 10) / 9.0f, 0.5f, 1.0f};
+        pd.roughness = 0.2f + 0.8f * (float)(i % 7) / 6.0f;
+        r = hl_material_create_pbr(&pd, &mats[i]);
+    }
+    uint32_t side = (uint32_t)ceilf(sqrtf((float)meshes));
+    for (uint32_t i = 0; !r && i < meshes; i++) {
+        hl_mesh_desc md = {0};
+        md.geometry = box;
+        md.material = mats[i % MATS];
+        hl_mesh *m = NULL;
+        r = hl_mesh_create(&md, &m);
+        if (r) break;
+        hl_node_set_translation(hl_mesh_node(m), (hl_vec3){(float)(i % side) - (float)side * 0.5f, 0.0f,
+                                                           (float)(i / side) - (float)side * 0.5f});
+        r = hl_stage_add(s, hl_mesh_node(m));
+    }
+    for (uint32_t i = 0; i < MATS; i++) hl_material_release(mats[i]);
+    hl_geometry_release(box);
+    hl_light_desc ld = {0};
+    ld.kind = HL_LIGHT_DIRECTIONAL;
+    hl_light *l = NULL;
+    if (!r) r = hl_light_create(&ld, &l);
+    if (!r) {
+        hl_node_look_at(hl_light_node(l), (hl_vec3){-1, -2, -1}, (hl_vec3){0, 1, 0});
+        r = hl_stage_add(s, hl_light_node(l));
+    }
+    hl_camera_desc cd = {0};
+    cd.fov_y_deg = 60.0f;
+    cd.aspect = 16.0f / 9.0f;
+    cd.far_plane = 1000.0f;
+    hl_camera *cam = NULL;
+    if (!r) r = hl_camera_create(&cd, &cam);
+    if (!r) {
+        hl_node_set_translation(hl_camera_node(cam), (hl_vec3){0, (float)side * 0.9f, (float)side * 0.75f});
+        hl_node_look_at(hl_camera_node(cam), (hl_vec3){0, 0, 0}, (hl_vec3){0, 1, 0});
+        r = hl_stage_add(s, hl_camera_node(cam));
+    }
+    if (r) {
+        hl_stage_destroy(s);
+        return r;
+    }
+    *out_stage = s;
+    *out_camera = cam;
+    return HL_OK;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int run_scene(hl_backend be, const char *scene, hl_stage *stage, hl_camera *cam, uint32_t samples,
+                     uint32_t frames, uint32_t warmup, bool json) {
+    hl_renderer *r[CASES] = {0};
+    hl_result res = HL_OK;
+    for (uint32_t c = 0; c < CASES && !res; c++) {
+        hl_pipeline_factory *f = NULL;
+        res = make_factory(c, &f);
+        hl_renderer_desc rd = {0};
+        rd.backend = be;
+        rd.width = 640;
+        rd.height = 360;
+        rd.sample_count = samples;
+        rd.pipeline = f;
+        if (!res) res = hl_renderer_create(&rd, &r[c]);
+        hl_forward_pipeline_factory_destroy(f);
+    }
+    uint64_t *ns = calloc((size_t)CASES * frames, sizeof *ns);
+    uint64_t allocs[CASES] = {0}, objects[CASES] = {0};
+    uint32_t passes[CASES] = {0};
+    for (uint32_t f = 0; !res && f < warmup + frames; f++) {
+        for (uint32_t c = 0; c < CASES && !res; c++) {
+            uint64_t o0 = hl_rhi_device_stats(r[c]->dev)->objects_created, a0 = hl_alloc_count();
+            res = hl_renderer_render(r[c], stage, cam);
+            uint64_t a1 = hl_alloc_count(), o1 = hl_rhi_device_stats(r[c]->dev)->objects_created;
+            if (!res) res = hl_renderer_wait_idle(r[c]);
+            if (res || f < warmup) continue;
+            ns[c * frames + (f - warmup)] = hl_renderer_stats(r[c])->cpu_ns;
+            allocs[c] += a1 - a0;
+            objects[c] += o1 - o0;
+            passes[c] = hl_renderer_stats(r[c])->passes;
+        }
+    }
+    int rc = 0;
+    if (res) {
+        fprintf(stderr, "srp_overhead: %s %s: %s: %s\n", hl_backend_name(be), scene, hl_result_name(res), hl_last_error());
+        rc = 1;
+    } else {
+        double med[CASES];
+        for (uint32_t c = 0; c < CASES; c++) {
+            qsort(&ns[c * frames], frames, sizeof *ns, cmp_u64);
+            med[c] = (double)ns[c * frames + frames / 2];
+        }
+        for (uint32_t c = 0; c < CASES; c++) {
+            double ms = med[c] / 1e6, ratio = med[c] / med[0];
+            if (json)
+                printf("{\"backend\":\"%s\",\"scene\":\"%s\",\"case\":\"%s\",\"frames\":%u,\"cpu_ms_median\":%.3f,"
+                       "\"ratio_vs_direct\":%.3f,\"passes\":%u,\"objects_created_per_frame\":%.2f,"
+                       "\"allocs_per_frame\":%.2f,\"pipeline\":\"%s\"}\n",
+                       hl_backend_name(hl_renderer_backend(r[c])), scene, k_case_names[c], frames, ms, ratio, passes[c],
+                       (double)objects[c] / frames, (double)allocs[c] / frames, hl_renderer_pipeline_name(r[c]));
+            else
+                printf("%-7s %-5s %-10s %8.3f ms/frame (median of %u)  x%.3f vs direct  passes %2u  objects/frame %.2f  "
+                       "allocs/frame %.2f\n",
+                       hl_backend_name(hl_renderer_backend(r[c])), scene, k_case_names[c], ms, frames, ratio, passes[c],
+                       (double)objects[c] / frames, (double)allocs[c] / frames);
+        }
+    }
+    free(ns);
+    for (uint32_t c = 0; c < CASES; c++) hl_renderer_destroy(r[c]);
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    bool json = false;
+    const char *backend = NULL, *scene = "both";
+    uint32_t frames = 30, warmup = 5;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json")) json = true;
+        else if (!strcmp(argv[i], "--backend") && i + 1 < argc) backend = argv[++i];
+        else if (!strcmp(argv[i], "--frames") && i + 1 < argc) frames = (uint32_t)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--warmup") && i + 1 < argc) warmup = (uint32_t)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--scene") && i + 1 < argc) scene = argv[++i];
+        else {
+            fprintf(stderr, "usage: srp_overhead [--json] [--backend webgpu|gles3] [--frames F] [--warmup W] "
+                            "[--scene demo|10k|both]\n");
+            return 2;
+        }
+    }
+    if (!frames || frames > 100000) {
+        fprintf(stderr, "srp_overhead: --frames must be 1..100000\n");
+        return 2;
+    }
+    int rc = 0;
+    for (int b = 0; b < 2; b++) {
+        hl_backend be = b ? HL_BACKEND_GLES3 : HL_BACKEND_WEBGPU;
+        if (backend && strcmp(backend, hl_backend_name(be))) continue;
+        if (!strcmp(scene, "demo") || !strcmp(scene, "both")) {
+            hl_scene_demo demo;
+            if (hl_scene_demo_create(16.0f / 9.0f, &demo)) return 1;
+            rc |= run_scene(be, "demo", demo.stage, demo.camera, 4, frames, warmup, json);
+            hl_scene_demo_destroy(&demo);
+        }
+        if (!strcmp(scene, "10k") || !strcmp(scene, "both")) {
+            hl_stage *s = NULL;
+            hl_camera *cam = NULL;
+            if (build_grid(10000, &s, &cam)) return 1;
+            rc |= run_scene(be, "10k", s, cam, 1, frames, warmup, json);
+            hl_stage_destroy(s);
+        }
+    }
+    return rc;
+}
