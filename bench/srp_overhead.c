@@ -12,7 +12,8 @@
  *
  *   srp_overhead [--json] [--backend webgpu|gles3] [--frames F] [--warmup W] [--scene demo|10k|both]
  *
- * Per case: CPU time of the render call (record + graph build/compile/execute + submit; the
+ * Rounds of one frame per case, the first case rotating from round to round. Per case: CPU
+ * time of the render call (record + graph build/compile/execute + submit; the
  * wait for the GPU is outside), its ratio to direct, graph passes, RHI objects created and
  * heap allocations (allocator hook) per steady-state frame. */
 #include <math.h>
@@ -167,7 +168,9 @@ static int run_scene(hl_backend be, const char *scene, hl_stage *stage, hl_camer
     uint64_t allocs[CASES] = {0}, objects[CASES] = {0};
     uint32_t passes[CASES] = {0};
     for (uint32_t f = 0; !res && f < warmup + frames; f++) {
-        for (uint32_t c = 0; c < CASES && !res; c++) {
+        /* the first case of each round rotates: no case always runs right after the wait */
+        for (uint32_t k = 0; k < CASES && !res; k++) {
+            uint32_t c = (k + f) % CASES;
             uint64_t o0 = hl_rhi_device_stats(r[c]->dev)->objects_created, a0 = hl_alloc_count();
             res = hl_renderer_render(r[c], stage, cam);
             uint64_t a1 = hl_alloc_count(), o1 = hl_rhi_device_stats(r[c]->dev)->objects_created;

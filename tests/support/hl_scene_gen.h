@@ -96,8 +96,8 @@ typedef struct hl_gen_options {
     const char *keep_lights; /* the same for lights */
     uint32_t keep_views_lo, keep_views_hi; /* views [lo, hi) of a render_frame run (hi 0: all) */
     /* The worlds' renderers record through: HL_GEN_PIPELINE_BY_SEED (seed % 4: 0 and 2 the
-     * direct recorder, 1 the scripted Forward of hl_test_pipeline.h, 3 Forward with bloom, tone
-     * mapping and FXAA), _DIRECT, _SCRIPTED or _POST. The history check's fresh renderer takes
+     * direct recorder, 1 the scripted Forward of hl_test_pipeline.h, 3 Forward with tone
+     * mapping: see hl_test_pipeline.h), _DIRECT, _SCRIPTED or _POST. The history check's fresh renderer takes
      * the other of direct and scripted (so both are compared on each backend too), the same
      * for post. Drawn from no random decision (worlds stay in lockstep). */
     uint32_t pipeline;

@@ -34,11 +34,9 @@ const hl_pipeline_factory *hl_test_scripted_forward(void) {
 const hl_pipeline_factory *hl_test_forward_post(void) {
     static hl_pipeline_factory *f;
     if (!f) {
-        hl_forward_feature_desc features[3];
-        hl_forward_bloom(NULL, &features[0]);
-        hl_forward_tone_map(NULL, &features[1]);
-        hl_forward_fxaa(&features[2]);
-        hl_forward_pipeline_desc d = {features, 3};
+        hl_forward_feature_desc features[1];
+        hl_forward_tone_map(NULL, &features[0]);
+        hl_forward_pipeline_desc d = {features, 1};
         if (hl_forward_pipeline_factory_create(&d, &f)) f = NULL;
     }
     return f;
