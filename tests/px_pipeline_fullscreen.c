@@ -11,6 +11,9 @@
  * - Relative sizes: scale 0.5 / 0.25 with min_size, rounded to nearest, on odd outputs; a
  *   down- and up-sampling chain keeps a uniform image uniform.
  * - Culling: a pass whose result nothing reads is not executed (pass count).
+ * - Copy pass: the output copied into another render target of the renderer equals the direct
+ *   image exactly (1x and 4x); wrong sizes, one texture twice, another renderer's target and a
+ *   bad attachment index are refused.
  * - Misuse: an input that is also the output, a sampler that is not an input, a Params block
  *   larger than params_size, GLSL that does not compile, a texture of an earlier invocation,
  *   a multisampled or depth format. */
@@ -41,7 +44,7 @@ static const char *k_solid_fs = "#version 300 es\n"
                                 "out vec4 o_color;\n"
                                 "void main() { o_color = color * scale.x; }\n";
 
-typedef enum mode { M_ROUND_TRIP, M_INVERT, M_SOLID, M_CHAIN, M_UNUSED, M_MISUSE, M_HDR, M_HDR_MISUSE, M_UV } mode;
+typedef enum mode { M_ROUND_TRIP, M_INVERT, M_SOLID, M_CHAIN, M_UNUSED, M_MISUSE, M_HDR, M_HDR_MISUSE, M_UV, M_COPY } mode;
 static const char *k_uv_fs = "#version 300 es\n"
                              "precision highp float;\n"
                              "in vec2 v_uv;\n"
@@ -55,6 +58,8 @@ typedef struct post {
     hl_pipeline_texture kept;
     bool have_kept;
     hl_result misuse[8];
+    hl_render_target *dest, *foreign; /* M_COPY: a target of the same renderer; another renderer's */
+    hl_result copy_misuse[4];
 } post;
 
 static hl_result scene(hl_pipeline_context ctx) {
@@ -101,6 +106,22 @@ static hl_result post_record(hl_pipeline_context ctx, void *state) {
         if (!res) res = pass1(ctx, p->m == M_INVERT ? "invert" : "copy back", p->m == M_INVERT ? k_invert_fs : k_copy_fs,
                               tmp, out);
         return res;
+    case M_COPY: { /* the scene into the output, the output copied into another target of the renderer */
+        res = scene(ctx);
+        hl_pipeline_texture dst;
+        if (!res) res = hl_pipeline_import_render_target(ctx, p->dest, 0, &dst);
+        if (!res) res = hl_pipeline_add_copy_pass(ctx, "to target", out, dst);
+        if (res) return res;
+        hl_pipeline_texture small;
+        hl_pipeline_texture_desc sd = {HL_PIPELINE_FORMAT_RGBA8_SRGB, 4, 4, 0, 0, "small"};
+        hl_pipeline_create_texture(ctx, &sd, &small);
+        hl_pipeline_texture t;
+        p->copy_misuse[0] = hl_pipeline_add_copy_pass(ctx, "size", out, small);
+        p->copy_misuse[1] = hl_pipeline_import_render_target(ctx, p->foreign, 0, &t);
+        p->copy_misuse[2] = hl_pipeline_import_render_target(ctx, p->dest, 3, &t);
+        p->copy_misuse[3] = hl_pipeline_add_copy_pass(ctx, "same", dst, dst);
+        return HL_OK;
+    }
     case M_UV: {
         hl_pipeline_fullscreen_pass_desc d = {0};
         d.fragment = k_uv_fs;
@@ -283,6 +304,22 @@ static void test_round_trip(hl_backend be) {
         /* shadow, opaque, transparent (which resolves the samples: the copy reads the resolved
            texture), copy, copy back */
         HL_CHECK_EQ(hl_renderer_stats(r)->passes, 5);
+        { /* the output copied into another render target of the renderer (a resolve first at 4x) */
+            hl_render_target_desc td = {0};
+            td.width = w;
+            td.height = h;
+            HL_CHECK_OK(hl_render_target_create(r, &td, &p.dest));
+            HL_CHECK_OK(hl_render_target_create(direct, &td, &p.foreign));
+            p.m = M_COPY;
+            HL_CHECK_OK(hl_renderer_render(r, demo.stage, demo.camera));
+            HL_CHECK_OK(hl_render_target_read(r, p.dest, 0, b, n));
+            compare("output copied into a target", a, b, w, h, false, 0);
+            HL_CHECK_RESULT(p.copy_misuse[0], HL_ERR_VALIDATION);
+            HL_CHECK_RESULT(p.copy_misuse[1], HL_ERR_VALIDATION);
+            HL_CHECK_RESULT(p.copy_misuse[2], HL_ERR_VALIDATION);
+            HL_CHECK_RESULT(p.copy_misuse[3], HL_ERR_VALIDATION);
+            HL_CHECK_EQ(hl_renderer_stats(r)->passes, 4); /* shadow, opaque, transparent, copy */
+        }
         if (sizes[k][2] == 1) { /* the scene into RGBA16F textures (single-sample), then into the output */
             p.m = M_HDR;
             HL_CHECK_OK(hl_renderer_render(r, demo.stage, demo.camera));

@@ -336,6 +336,18 @@ typedef struct hl_pipeline_fullscreen_pass_desc {
 
 hl_result hl_pipeline_add_fullscreen_pass(hl_pipeline_context ctx, const hl_pipeline_fullscreen_pass_desc *desc);
 
+/* Copies src into dst: single-sample colour textures of one format and size (the output's
+ * colour textures included: RGBA8 sRGB for the renderer's output). */
+hl_result hl_pipeline_add_copy_pass(hl_pipeline_context ctx, const char *name, hl_pipeline_texture src,
+                                    hl_pipeline_texture dst);
+
+/* Attachment `index` of one of the renderer's render targets (not the invocation's output: use
+ * hl_pipeline_output_texture) as a single-sample texture of this frame: an input of passes, or
+ * their output (what is written there stays: it counts as a result of the frame). Another
+ * renderer's target, a destroyed one or a bad index is HL_ERR_VALIDATION. */
+hl_result hl_pipeline_import_render_target(hl_pipeline_context ctx, hl_render_target *target, uint32_t index,
+                                           hl_pipeline_texture *out);
+
 /* ---- the Forward pipeline with features -------------------------------------------------------------------
  * Features inject passes at fixed points of the Forward pipeline. The Forward runtime with
  * features records: cull -> [BEFORE_SHADOW] shadows [AFTER_SHADOW] -> [BEFORE_OPAQUE] opaque

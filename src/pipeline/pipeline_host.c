@@ -538,6 +538,49 @@ hl_result hl_pipeline_add_fullscreen_pass(hl_pipeline_context ctx, const hl_pipe
     return hl__add_fullscreen_pass(inv->r, &d);
 }
 
+/* The target whose colour texture t is (imported this frame), or NULL. */
+static hl_render_target *target_of_texture(invocation *inv, hl_graph_texture t) {
+    for (hl_render_target *rt = inv->r->targets; rt; rt = rt->next_target) {
+        if (rt->imp_serial != inv->r->frame_serial) continue;
+        for (uint32_t c = 0; c < 4; c++)
+            if (rt->imp_color[c].id == t.id) return rt;
+    }
+    return NULL;
+}
+
+hl_result hl_pipeline_add_copy_pass(hl_pipeline_context ctx, const char *name, hl_pipeline_texture src,
+                                    hl_pipeline_texture dst) {
+    const char *fn = "hl_pipeline_add_copy_pass";
+    hl_result res;
+    invocation *inv = current(ctx, fn, &res);
+    if (!inv) return res;
+    hl_graph_texture s = {0}, d = {0};
+    if ((res = texture_of(inv, src, fn, &s)) || (res = texture_of(inv, dst, fn, &d))) return res;
+    return hl__add_copy_pass(inv->r, name, s, d, target_of_texture(inv, s), target_of_texture(inv, d));
+}
+
+hl_result hl_pipeline_import_render_target(hl_pipeline_context ctx, hl_render_target *target, uint32_t index,
+                                           hl_pipeline_texture *out) {
+    const char *fn = "hl_pipeline_import_render_target";
+    hl_result res;
+    invocation *inv = current(ctx, fn, &res);
+    if (!inv) return res;
+    if (!out) return hl__fail(HL_ERR_VALIDATION, "%s: out is NULL", fn);
+    *out = (hl_pipeline_texture){0, 0};
+    bool mine = false;
+    for (hl_render_target *rt = inv->r->targets; rt && !mine; rt = rt->next_target) mine = rt == target;
+    if (!target || !mine)
+        return hl__fail(HL_ERR_VALIDATION, "%s: the target is not one of this renderer's (destroyed, or another's)", fn);
+    if (target == inv->target)
+        return hl__fail(HL_ERR_VALIDATION, "%s: the target is the invocation's output (hl_pipeline_output_texture)", fn);
+    uint32_t n = target->desc.color_count ? target->desc.color_count : 1;
+    if (index >= n) return hl__fail(HL_ERR_VALIDATION, "%s: index %u (the target has %u colour attachments)", fn, index, n);
+    hl_graph_texture t = hl__target_output_texture(inv->r, target, index);
+    hl_graph_mark_output_texture(inv->r->graph, t); /* written here: a result of the frame */
+    *out = (hl_pipeline_texture){inv->token, t.id};
+    return HL_OK;
+}
+
 /* ---- the renderer -------------------------------------------------------------------------------------- */
 hl_result hl_renderer_create(const hl_renderer_desc *desc, hl_renderer **out) {
     if (!out) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_create: out is NULL");

@@ -338,3 +338,43 @@ hl_result hl__add_fullscreen_pass(hl_renderer *r, const hl__fullscreen_desc *d) 
     if (d->writes_target) d->writes_target->resolve_pending = false; /* this pass wrote the resolved texture last */
     return HL_OK;
 }
+
+/* ---- copies ------------------------------------------------------------------------------------------------ */
+typedef struct copy_pass {
+    hl_graph_texture src, dst;
+} copy_pass;
+
+static hl_result setup_copy(hl_graph_pass_builder *b, void *params, void *user) {
+    copy_pass *p = params;
+    *p = *(const copy_pass *)user;
+    return hl_graph_copy_texture(b, p->src, p->dst);
+}
+
+static hl_result exec_copy(hl_graph_ctx *ctx, void *params, void *user) {
+    (void)user;
+    copy_pass *p = params;
+    hl_rhi_texture_region region = {0};
+    return hl_rhi_cmd_copy_texture_to_texture(hl_graph_ctx_cmd(ctx), hl_graph_ctx_texture(ctx, p->src), &region,
+                                              hl_graph_ctx_texture(ctx, p->dst), 0, 0, 0, 0);
+}
+
+hl_result hl__add_copy_pass(hl_renderer *r, const char *name, hl_graph_texture src, hl_graph_texture dst,
+                            hl_render_target *reads_target, hl_render_target *writes_target) {
+    name = name ? name : "copy";
+    const hl_rhi_texture_desc *s = hl_graph_texture_desc(r->graph, src), *d = hl_graph_texture_desc(r->graph, dst);
+    if (!s || !d) return hl__fail(HL_ERR_VALIDATION, "copy pass '%s': a texture is not one of this frame", name);
+    if (src.id == dst.id) return hl__fail(HL_ERR_VALIDATION, "copy pass '%s': source and destination are one texture", name);
+    if (s->format != d->format || s->width != d->width || s->height != d->height || s->sample_count > 1 ||
+        d->sample_count > 1 || s->format >= HL_RHI_FORMAT_DEPTH16_UNORM)
+        return hl__fail(HL_ERR_VALIDATION,
+                        "copy pass '%s': the textures must be single-sample colour textures of one format and size "
+                        "(%ux%u and %ux%u)",
+                        name, s->width, s->height, d->width, d->height);
+    hl_result res = reads_target ? hl__target_resolve_now(r, reads_target) : hl__scene_flush(r, false, false);
+    if (res) return res;
+    copy_pass cp = {src, dst};
+    hl_graph_pass gp = hl_graph_add_pass(r->graph, name, HL_GRAPH_PASS_COPY, setup_copy, NULL, exec_copy, &cp, sizeof cp);
+    if (!gp.id) return hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
+    if (writes_target) writes_target->resolve_pending = false;
+    return HL_OK;
+}

@@ -571,6 +571,9 @@ typedef struct hl__fullscreen_desc {
     hl_render_target *reads_target;  /* an input is this target's attachment (or NULL) */
 } hl__fullscreen_desc;
 hl_result hl__add_fullscreen_pass(hl_renderer *r, const hl__fullscreen_desc *d);
+/* A texture-to-texture copy (same format and size, single-sample colour textures). */
+hl_result hl__add_copy_pass(hl_renderer *r, const char *name, hl_graph_texture src, hl_graph_texture dst,
+                            hl_render_target *reads_target, hl_render_target *writes_target);
 /* Bind groups of fullscreen passes, reused while their entries (the pooled transient views,
  * the parameter slot) stay the same: a steady frame creates none. Unused for a frame: destroyed. */
 typedef struct hl__fs_group {
