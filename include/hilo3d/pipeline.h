@@ -336,6 +336,28 @@ typedef struct hl_pipeline_fullscreen_pass_desc {
 
 hl_result hl_pipeline_add_fullscreen_pass(hl_pipeline_context ctx, const hl_pipeline_fullscreen_pass_desc *desc);
 
+/* ---- persistent targets (inside record) -------------------------------------------------------------------
+ * A texture the runtime keeps from frame to frame under a key of its choosing (history,
+ * accumulation). Sizes as hl_pipeline_texture_desc (relative ones follow the output); colour
+ * formats only. A new key or a changed recipe (format, size) makes a new texture, cleared to 0
+ * (*fresh = true), which replaces the old one only once the frame's submission is valid: a
+ * failed frame keeps the old texture and contents. Passes may read it and write it (not both in
+ * one pass: write into a frame texture and copy it in). A release takes effect with the frame's
+ * valid submission; a key acquired in this frame cannot be released in it (HL_ERR_INVALID_STATE)
+ * and a key released in this frame cannot be acquired in it. The renderer destroys what is left. */
+typedef struct hl_pipeline_persistent_desc {
+    hl_pipeline_format format;
+    uint32_t width, height;
+    float scale;
+    uint32_t min_size;
+    const char *name;
+} hl_pipeline_persistent_desc;
+
+hl_result hl_pipeline_acquire_persistent_target(hl_pipeline_context ctx, uint64_t key,
+                                                const hl_pipeline_persistent_desc *desc, hl_pipeline_texture *out,
+                                                bool *fresh);
+hl_result hl_pipeline_release_persistent_target(hl_pipeline_context ctx, uint64_t key);
+
 /* Copies src into dst: single-sample colour textures of one format and size (the output's
  * colour textures included: RGBA8 sRGB for the renderer's output). */
 hl_result hl_pipeline_add_copy_pass(hl_pipeline_context ctx, const char *name, hl_pipeline_texture src,

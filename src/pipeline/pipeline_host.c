@@ -9,6 +9,8 @@
 
 #include "pipeline_internal.h"
 
+#define current hl__pipeline_current
+
 /* ---- names ------------------------------------------------------------------------------------------ */
 static const char *const k_format_names[HL_PIPELINE_FORMAT_COUNT] = {
     "rgba8-srgb", "rgba8", "rgba16f", "rgba32f", "r8", "depth24-plus", "depth24-plus-stencil8", "depth32f"};
@@ -33,7 +35,7 @@ const char *hl_pipeline_capability_name(uint32_t capability) {
 }
 
 /* ---- capabilities -------------------------------------------------------------------------------------- */
-static const hl_rhi_format k_rhi_formats[HL_PIPELINE_FORMAT_COUNT] = {
+const hl_rhi_format hl__pipeline_rhi_formats[HL_PIPELINE_FORMAT_COUNT] = {
     HL_RHI_FORMAT_RGBA8_UNORM_SRGB, HL_RHI_FORMAT_RGBA8_UNORM, HL_RHI_FORMAT_RGBA16_FLOAT,
     HL_RHI_FORMAT_RGBA32_FLOAT,     HL_RHI_FORMAT_R8_UNORM,    HL_RHI_FORMAT_DEPTH24_PLUS,
     HL_RHI_FORMAT_DEPTH24_PLUS_STENCIL8, HL_RHI_FORMAT_DEPTH32_FLOAT};
@@ -48,7 +50,7 @@ static void caps_snapshot(const hl_rhi_caps *rc, hl_pipeline_caps *out) {
     if (rc->features & HL_RHI_FEATURE_COMPUTE) out->capabilities |= HL_PIPELINE_CAP_COMPUTE;
     if (rc->features & HL_RHI_FEATURE_STORAGE_BUFFER) out->capabilities |= HL_PIPELINE_CAP_STORAGE_BUFFERS;
     if (rc->independent_blend) out->capabilities |= HL_PIPELINE_CAP_INDEPENDENT_BLEND;
-    for (uint32_t i = 0; i < HL_PIPELINE_FORMAT_COUNT; i++) out->formats[i] = rc->formats[k_rhi_formats[i]];
+    for (uint32_t i = 0; i < HL_PIPELINE_FORMAT_COUNT; i++) out->formats[i] = rc->formats[hl__pipeline_rhi_formats[i]];
 }
 
 const hl_pipeline_limits *hl_pipeline_caps_limits(const hl_pipeline_caps *caps) {
@@ -179,6 +181,7 @@ static void runtime_free(hl_pipeline_runtime *rt) {
     void (*destroy)(void *) = rt->destroy;
     void *state = rt->state;
     rt->destroy = NULL;
+    hl__persistent_free(rt);
     hl__free(rt);
     if (destroy) destroy(state);
 }
@@ -211,16 +214,6 @@ static const hl_pipeline_factory k_forward = {"forward", NULL, forward_create, N
 const hl_pipeline_factory *hl_forward_pipeline_factory(void) { return &k_forward; }
 
 /* ---- invocations --------------------------------------------------------------------------------------- */
-typedef struct invocation {
-    uint64_t token;
-    hl_pipeline_runtime *rt;
-    hl_renderer *r;
-    hl_render_target *target;
-    hl_stage *stage;
-    hl_camera *camera;
-    uint32_t index;
-    uint32_t first_view, first_list; /* this invocation's views and lists start here */
-} invocation;
 
 static _Thread_local invocation *g_current; /* the invocation being recorded on this thread */
 static atomic_uint_fast64_t g_next_token = 1;
@@ -247,7 +240,12 @@ static hl_result host_record(void *user, hl_renderer *r, hl_render_target *t, hl
 
 static void host_destroy(void *user) { runtime_free(user); }
 
-static invocation *current(hl_pipeline_context ctx, const char *fn, hl_result *res) {
+static void host_frame_end(void *user, hl_renderer *r, bool ok) {
+    (void)r;
+    hl__persistent_frame_end(user, ok);
+}
+
+invocation *hl__pipeline_current(hl_pipeline_context ctx, const char *fn, hl_result *res) {
     invocation *inv = g_current;
     if (!inv || ctx.token == 0 || inv->token != ctx.token) {
         *res = hl__fail(HL_ERR_INVALID_STATE,
@@ -331,7 +329,7 @@ hl_result hl_pipeline_cull(hl_pipeline_context ctx, const hl_pipeline_cull_desc 
         for (uint32_t i = 0; i < desc->color_count; i++) {
             if ((unsigned)desc->color_formats[i] >= HL_PIPELINE_FORMAT_COUNT || is_depth(desc->color_formats[i]))
                 return hl__fail(HL_ERR_VALIDATION, "hl_pipeline_cull: color_formats[%u] is not a colour format", i);
-            formats[i] = k_rhi_formats[desc->color_formats[i]];
+            formats[i] = hl__pipeline_rhi_formats[desc->color_formats[i]];
         }
         if ((res = hl__layout_target(inv->r, desc->color_count, formats, desc->no_depth, &target))) return res;
     }
@@ -440,6 +438,27 @@ static hl_result texture_of(invocation *inv, hl_pipeline_texture t, const char *
     return HL_OK;
 }
 
+hl_result hl__pipeline_texture_size(const invocation *inv, uint32_t width, uint32_t height, float scale, uint32_t min_size,
+                                    const char *fn, const char *name, uint32_t *out_w, uint32_t *out_h) {
+    uint32_t w = width, h = height;
+    if (!w || !h) {
+        if (scale == 0.0f) scale = 1.0f;
+        if (!(scale > 0.0f) || scale > 16.0f)
+            return hl__fail(HL_ERR_VALIDATION, "%s: texture '%s': scale %g (0 < scale <= 16)", fn, name, (double)scale);
+        uint32_t lo = min_size ? min_size : 1;
+        const hl_render_target_desc *od = &inv->target->desc;
+        double sw = (double)od->width * scale + 0.5, sh = (double)od->height * scale + 0.5;
+        w = sw < lo ? lo : (uint32_t)sw;
+        h = sh < lo ? lo : (uint32_t)sh;
+    }
+    uint32_t max = hl_rhi_device_caps(inv->r->dev)->limits.max_texture_dimension_2d;
+    if (w > max || h > max)
+        return hl__fail(HL_ERR_VALIDATION, "%s: texture '%s' is %ux%u (the device allows %u per side)", fn, name, w, h, max);
+    *out_w = w;
+    *out_h = h;
+    return HL_OK;
+}
+
 hl_result hl_pipeline_create_texture(hl_pipeline_context ctx, const hl_pipeline_texture_desc *desc,
                                      hl_pipeline_texture *out) {
     const char *fn = "hl_pipeline_create_texture";
@@ -453,22 +472,11 @@ hl_result hl_pipeline_create_texture(hl_pipeline_context ctx, const hl_pipeline_
         (is_depth(desc->format) && desc->format != HL_PIPELINE_FORMAT_DEPTH24_PLUS))
         return hl__fail(HL_ERR_VALIDATION, "%s: texture '%s': format %d (a colour format or DEPTH24_PLUS)", fn, name,
                         (int)desc->format);
-    uint32_t w = desc->width, h = desc->height;
-    if (!w || !h) {
-        float scale = desc->scale == 0.0f ? 1.0f : desc->scale;
-        if (!(scale > 0.0f) || scale > 16.0f)
-            return hl__fail(HL_ERR_VALIDATION, "%s: texture '%s': scale %g (0 < scale <= 16)", fn, name, (double)scale);
-        uint32_t lo = desc->min_size ? desc->min_size : 1;
-        const hl_render_target_desc *od = &inv->target->desc;
-        double sw = (double)od->width * scale + 0.5, sh = (double)od->height * scale + 0.5;
-        w = sw < lo ? lo : (uint32_t)sw;
-        h = sh < lo ? lo : (uint32_t)sh;
-    }
-    uint32_t max = hl_rhi_device_caps(inv->r->dev)->limits.max_texture_dimension_2d;
-    if (w > max || h > max)
-        return hl__fail(HL_ERR_VALIDATION, "%s: texture '%s' is %ux%u (the device allows %u per side)", fn, name, w, h, max);
+    uint32_t w = 0, h = 0;
+    if ((res = hl__pipeline_texture_size(inv, desc->width, desc->height, desc->scale, desc->min_size, fn, name, &w, &h)))
+        return res;
     hl_rhi_texture_desc td = {0};
-    td.format = k_rhi_formats[desc->format];
+    td.format = hl__pipeline_rhi_formats[desc->format];
     td.width = w;
     td.height = h;
     hl_graph_texture t = hl_graph_create_texture(inv->r->graph, &td, name);
@@ -628,7 +636,7 @@ hl_result hl_renderer_create(const hl_renderer_desc *desc, hl_renderer **out) {
     rt->attached = true;
     rt->renderer = r;
     rt->caps = caps;
-    hl__render_host host = {rt, host_record, host_destroy};
+    hl__render_host host = {rt, host_record, host_destroy, host_frame_end};
     hl__renderer_set_host(r, &host);
     *out = r;
     return HL_OK;

@@ -11,6 +11,21 @@ struct hl_pipeline_caps {
     hl_rhi_format_caps formats[HL_PIPELINE_FORMAT_COUNT];
 };
 
+/* A persistent target (persistent.c): one RHI texture kept across frames under a key. */
+typedef struct hl__persistent {
+    uint64_t key;
+    hl_rhi_texture tex; /* committed (0 until a frame using it succeeds) */
+    hl_rhi_format format;
+    uint32_t width, height;
+    hl_rhi_texture pending; /* made this frame for a new recipe: committed on success, else destroyed */
+    hl_rhi_format pending_format;
+    uint32_t pending_width, pending_height;
+    uint64_t acquired_serial, imported_serial; /* renderer frame_serial of the last acquire / import */
+    hl_graph_texture imported;
+    hl_rhi_texture imported_tex;
+    bool release_pending;
+} hl__persistent;
+
 struct hl_pipeline_runtime {
     char name[64];
     void *state;
@@ -20,7 +35,32 @@ struct hl_pipeline_runtime {
     bool attached; /* a renderer took it */
     hl_renderer *renderer;
     hl_pipeline_caps caps;
+    hl__persistent *persistent;
+    uint32_t persistent_count, persistent_capacity;
 };
+
+/* persistent.c: the frame's outcome for the runtime's persistent targets; their release. */
+void hl__persistent_frame_end(hl_pipeline_runtime *rt, bool ok);
+void hl__persistent_free(hl_pipeline_runtime *rt);
+
+typedef struct invocation {
+    uint64_t token;
+    hl_pipeline_runtime *rt;
+    hl_renderer *r;
+    hl_render_target *target;
+    hl_stage *stage;
+    hl_camera *camera;
+    uint32_t index;
+    uint32_t first_view, first_list; /* this invocation's views and lists start here */
+} invocation;
+
+/* The invocation being recorded on this thread if ctx names it; else NULL and *res the error. */
+invocation *hl__pipeline_current(hl_pipeline_context ctx, const char *fn, hl_result *res);
+/* A texture size: width x height, or relative to the invocation's output (see
+ * hl_pipeline_texture_desc); checked against the device. */
+hl_result hl__pipeline_texture_size(const invocation *inv, uint32_t width, uint32_t height, float scale, uint32_t min_size,
+                                    const char *fn, const char *name, uint32_t *out_w, uint32_t *out_h);
+extern const hl_rhi_format hl__pipeline_rhi_formats[HL_PIPELINE_FORMAT_COUNT];
 
 /* The runtime of the built-in direct recorder (no record callback; not installed as a host). */
 hl_result hl__pipeline_direct_runtime(hl_pipeline_runtime **out);

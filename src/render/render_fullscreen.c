@@ -199,7 +199,9 @@ void hl__render_fullscreen_evict(hl_renderer *r) {
     uint32_t k = 0;
     for (uint32_t i = 0; i < r->fs_group_count; i++) {
         hl__fs_group *g = &r->fs_groups[i];
-        if (g->last_frame + 1 < r->frame_serial) { /* not used by this frame or the last */
+        /* unused for 8 frames: the graph's pool hands out several textures of one kind while
+           frames are in flight, so a pass's groups take turns */
+        if (g->last_frame + 8 < r->frame_serial) {
             hl_rhi_bind_group_destroy(r->dev, g->group);
             continue;
         }
@@ -377,4 +379,34 @@ hl_result hl__add_copy_pass(hl_renderer *r, const char *name, hl_graph_texture s
     if (!gp.id) return hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
     if (writes_target) writes_target->resolve_pending = false;
     return HL_OK;
+}
+
+/* ---- clears ------------------------------------------------------------------------------------------------ */
+static hl_result setup_clear(hl_graph_pass_builder *b, void *params, void *user) {
+    (void)user;
+    hl_graph_texture t = *(const hl_graph_texture *)params;
+    hl_graph_color_attachment_desc c = {0};
+    c.load_op = HL_RHI_LOAD_CLEAR;
+    c.store_op = HL_RHI_STORE_STORE;
+    return hl_graph_color_attachment(b, 0, t, &c);
+}
+
+static hl_result setup_clear_params(hl_graph_pass_builder *b, void *params, void *user) {
+    *(hl_graph_texture *)params = *(const hl_graph_texture *)user;
+    return setup_clear(b, params, NULL);
+}
+
+static hl_result exec_clear(hl_graph_ctx *ctx, void *params, void *user) {
+    (void)params, (void)user;
+    hl_result res = hl_graph_ctx_begin_render_pass(ctx);
+    if (!res) res = hl_rhi_cmd_end_render_pass(hl_graph_ctx_cmd(ctx));
+    return res;
+}
+
+hl_result hl__add_clear_pass(hl_renderer *r, const char *name, hl_graph_texture tex) {
+    hl_result res = hl__scene_flush(r, false, false);
+    if (res) return res;
+    hl_graph_pass gp = hl_graph_add_pass(r->graph, name ? name : "clear", HL_GRAPH_PASS_RENDER, setup_clear_params, NULL,
+                                         exec_clear, &tex, sizeof tex);
+    return gp.id ? HL_OK : hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
 }

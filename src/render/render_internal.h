@@ -316,6 +316,9 @@ typedef struct hl__render_host {
                         uint32_t invocation);
     /* called once, first thing in hl_renderer_destroy (the device still exists) */
     void (*destroy)(void *user);
+    /* after each frame's graph execution: ok = the submission is valid (commit what the frame
+       did), else roll back; may be NULL */
+    void (*frame_end)(void *user, hl_renderer *r, bool ok);
 } hl__render_host;
 
 /* Accepts or refuses a device for a renderer being created: HL_OK, or an error with a message
@@ -571,11 +574,13 @@ typedef struct hl__fullscreen_desc {
     hl_render_target *reads_target;  /* an input is this target's attachment (or NULL) */
 } hl__fullscreen_desc;
 hl_result hl__add_fullscreen_pass(hl_renderer *r, const hl__fullscreen_desc *d);
+/* Clears a colour texture to 0 (a render pass with no draws). */
+hl_result hl__add_clear_pass(hl_renderer *r, const char *name, hl_graph_texture tex);
 /* A texture-to-texture copy (same format and size, single-sample colour textures). */
 hl_result hl__add_copy_pass(hl_renderer *r, const char *name, hl_graph_texture src, hl_graph_texture dst,
                             hl_render_target *reads_target, hl_render_target *writes_target);
 /* Bind groups of fullscreen passes, reused while their entries (the pooled transient views,
- * the parameter slot) stay the same: a steady frame creates none. Unused for a frame: destroyed. */
+ * the parameter slot) stay the same: a steady frame creates none. Unused for 8 frames: destroyed. */
 typedef struct hl__fs_group {
     hl_rhi_bind_group_layout layout;
     uint32_t count;

@@ -595,6 +595,7 @@ static hl_result frame_finish(hl_renderer *r, hl_result res) {
     hl__render_evict(r);
     hl__render_programs_evict(r);
     count_live(r);
+    if (r->host.frame_end) r->host.frame_end(r->host.user, r, !res);
     if (!res && r->desc.after_render) r->desc.after_render(r, r->stats.frame_index, r->desc.event_user);
     return res;
 }
