@@ -31,6 +31,7 @@ typedef enum mode {
     MODE_ALL_NONE,
     MODE_CLEAR_AGAIN,  /* opaque, then an empty-looking second pass that clears */
     MODE_NOTHING,      /* no pass at all */
+    MODE_TWICE,        /* the opaque list drawn twice (the second pass loads) */
     MODE_MISUSE,
 } mode;
 
@@ -109,6 +110,13 @@ static hl_result script_record(hl_pipeline_context ctx, void *state) {
         break;
     case MODE_ALL_NONE:
         res = add_list(ctx, c, HL_PIPELINE_QUEUE_ALL, HL_PIPELINE_SORT_NONE, false, false, "all", &s->counts[0]);
+        break;
+    case MODE_TWICE:
+        res = add_list(ctx, c, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false, false, "once",
+                       &s->counts[0]);
+        if (!res)
+            res = add_list(ctx, c, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false, true, "twice",
+                           &s->counts[1]);
         break;
     case MODE_CLEAR_AGAIN:
         res = add_list(ctx, c, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false, false, "opaque",
@@ -341,11 +349,21 @@ static void test_lists(hl_backend be) {
     HL_CHECK_OK(hl_renderer_read_pixels(r, px, sizeof px));
     HL_CHECK_PIXEL(PX(px, L, Y), 188, 188, 188, 255, 2);
     HL_CHECK_PIXEL(PX(px, R, Y), 0, 0, 255, 255, 2);
+    /* statistics follow execution: a list drawn twice counts its draws twice, its faces once */
+    s.m = MODE_CASTERS;
+    HL_CHECK_OK(hl_renderer_render(r, stage, cam));
+    uint64_t faces_once = hl_renderer_stats(r)->faces;
+    s.m = MODE_TWICE;
+    HL_CHECK_OK(hl_renderer_render(r, stage, cam));
+    HL_CHECK_EQ(hl_renderer_stats(r)->draws, 4);
+    HL_CHECK_EQ(hl_renderer_stats(r)->faces, faces_once * 2); /* two boxes, each counted once */
+    HL_CHECK(faces_once == 12);
     /* no pass: the output keeps the last frame */
     s.m = MODE_NOTHING;
     HL_CHECK_OK(hl_renderer_render(r, stage, cam));
     HL_CHECK_OK(hl_renderer_read_pixels(r, px, sizeof px));
-    HL_CHECK_PIXEL(PX(px, L, Y), 188, 188, 188, 255, 2);
+    HL_CHECK_PIXEL(PX(px, L, Y), 255, 0, 0, 255, 2); /* the opaque boxes of the last frame */
+    HL_CHECK_PIXEL(PX(px, R, Y), 0, 255, 0, 255, 2);
     HL_CHECK_EQ(hl_renderer_stats(r)->draws, 0);
     hl_renderer_destroy(r);
     hl_stage_destroy(stage);

@@ -280,7 +280,10 @@ typedef struct hl_pipeline_scene_pass_desc {
 } hl_pipeline_scene_pass_desc;
 
 /* Draws a renderer list into the invocation's output (every colour attachment and depth), or
- * into the given textures for a culling result made with an attachment layout. */
+ * into the given textures for a culling result made with an attachment layout. Statistics
+ * (hl_render_stats) follow what executes: draws and instances count every draw of every scene
+ * pass the graph runs (a list drawn twice counts twice, a culled pass not at all); faces count
+ * each prepared draw once per frame however many passes draw it. */
 hl_result hl_pipeline_add_scene_pass(hl_pipeline_context ctx, const hl_pipeline_scene_pass_desc *desc);
 
 /* ---- graph textures and fullscreen passes (inside record) ---------------------------------------------

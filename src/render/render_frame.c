@@ -851,6 +851,10 @@ hl_result hl__view_prepare(hl_renderer *r, hl_render_target *t, hl_render_target
     r->recording_target = NULL;
     if (res) return res;
     v->scripted = true;
+    uint32_t end = v->draw_first + v->draw_count + v->shadow_only_count;
+    if (!hl__reserve((void **)&r->draw_counted, &r->draw_counted_capacity, end + 1u, 1))
+        return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: out of memory for a culling result");
+    memset(r->draw_counted + v->draw_first, 0, end - v->draw_first);
     v->color_count = t->desc.color_count;
     v->msaa = t->desc.sample_count > 1;
     /* the output and attachment layouts (the scene's own intermediates) clear to the stage's colour */
@@ -1014,8 +1018,18 @@ static hl_result exec_scene(hl_graph_ctx *ctx, void *params, void *user) {
     const hl__list *l = &r->lists[p->list_index];
     hl_rhi_cmd *cmd = hl_graph_ctx_cmd(ctx);
     hl_result res = hl_graph_ctx_begin_render_pass(ctx);
-    for (uint32_t i = 0; !res && i < l->count; i++)
-        res = hl_rhi_cmd_draw_packets(cmd, &r->draws[r->list_items[l->first + i]].packet, 1, NULL);
+    for (uint32_t i = 0; !res && i < l->count; i++) {
+        uint32_t k = r->list_items[l->first + i];
+        const hl__draw *d = &r->draws[k];
+        res = hl_rhi_cmd_draw_packets(cmd, &d->packet, 1, NULL);
+        /* executed draws: every one counts as a draw; its faces once however many passes draw it */
+        r->stats.draws++;
+        r->stats.instances += d->packet.instance_count;
+        if (!r->draw_counted[k]) {
+            r->draw_counted[k] = 1;
+            r->stats.faces += d->faces;
+        }
+    }
     if (!res) res = hl_rhi_cmd_end_render_pass(cmd);
     return res;
 }
@@ -1092,12 +1106,6 @@ hl_result hl__view_add_scene_pass(hl_renderer *r, const hl__scene_pass_desc *des
         v->target->resolve_pending = v->msaa;
     }
     v->wrote_output = true;
-    for (uint32_t i = 0; i < l->count; i++) {
-        const hl__draw *d = &r->draws[r->list_items[l->first + i]];
-        r->stats.draws++;
-        r->stats.instances += d->packet.instance_count;
-        r->stats.faces += d->faces;
-    }
     return HL_OK;
 }
 

@@ -441,6 +441,8 @@ struct hl_renderer {
     uint32_t list_count, list_capacity;
     uint32_t *list_items; /* draw indices of the lists */
     uint32_t list_item_count, list_item_capacity;
+    uint8_t *draw_counted; /* per draw of scripted views: its faces are in the stats already */
+    uint32_t draw_counted_capacity;
     hl_render_target **layouts; /* hl__layout_target */
     uint32_t layout_count, layout_capacity;
     struct hl__fs_group *fs_groups; /* render_fullscreen.c */

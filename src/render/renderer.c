@@ -447,6 +447,7 @@ void hl_renderer_destroy(hl_renderer *r) {
     hl__free(r->draw_order);
     hl__free(r->lists);
     hl__free(r->list_items);
+    hl__free(r->draw_counted);
     for (uint32_t i = 0; i < r->layout_count; i++) hl__free(r->layouts[i]);
     hl__free(r->layouts);
     for (uint32_t i = 0; i < HL__MAX_VIEWS; i++) {
