@@ -5,7 +5,9 @@
  *   in injection order, then insertion order, all with the same culling result; each renderer
  *   gets its own feature state, destroyed in reverse creation order.
  * - A feature that samples scene colour and does nothing: the scene goes through the RGBA16F
- *   intermediate and one copy pass; the image equals the direct one within +-1.
+ *   intermediate (4x when the output is) and one copy pass; the image equals the direct one
+ *   within +-1 at 1x (+-2 at 4x: sRGB vs linear resolve), and an MRT target's other
+ *   attachments equal the direct ones.
  * - Tone mapping (known values, +-2 of 255): an HDR clear colour (3.0, 1.5, 0.25) through ACES
  *   fitted and PBR Neutral at exposures 1 and 0.5, computed here on the CPU.
  * - Bloom: a bright unlit box on black glows around its edges (pixels outside it > 0, far
@@ -160,25 +162,59 @@ static void test_intermediate(hl_backend be) {
     HL_CHECK_OK(hl_forward_pipeline_factory_create(&pd, &f));
     hl_scene_demo demo;
     HL_CHECK_OK(hl_scene_demo_create(1.5f, &demo));
-    hl_renderer *direct = make(be, 60, 40, 1, NULL), *r = make(be, 60, 40, 1, f);
+    for (uint32_t samples = 1; samples <= 4; samples += 3) {
+        hl_renderer *direct = make(be, 60, 40, samples, NULL), *r = make(be, 60, 40, samples, f);
+        if (!direct || !r || !demo.stage) return;
+        uint8_t a[60 * 40 * 4], b[60 * 40 * 4];
+        HL_CHECK_OK(hl_renderer_render(direct, demo.stage, demo.camera));
+        HL_CHECK_OK(hl_renderer_render(r, demo.stage, demo.camera));
+        HL_CHECK_OK(hl_renderer_read_pixels(direct, a, sizeof a));
+        HL_CHECK_OK(hl_renderer_read_pixels(r, b, sizeof b));
+        /* +-1 at 1x; +-2 at 4x: the direct path resolves the sRGB samples, the intermediate
+           linear ones, and the two averages round differently at edges */
+        int tol = samples > 1 ? 2 : 1;
+        HL_CHECK_MSG(max_diff(a, b, sizeof a) <= tol, "%ux through the RGBA16F intermediate: max difference %d (<= %d)",
+                     samples, max_diff(a, b, sizeof a), tol);
+        /* the direct passes + the copy to the output (MSAA: resolved by the last scene pass) */
+        HL_CHECK_EQ(hl_renderer_stats(r)->passes, hl_renderer_stats(direct)->passes + 1);
+        /* an MRT target: attachment 0 through the intermediate (+-1), the others drawn into
+           textures of their formats (resolved into the target's at 4x): equal to the direct ones */
+        hl_render_target_desc td = {0};
+        td.width = 30;
+        td.height = 20;
+        td.color_count = 4;
+        td.formats[1] = HL_TARGET_RGBA16F;
+        td.formats[2] = HL_TARGET_RGBA8;
+        td.sample_count = samples;
+        hl_render_target *ta = NULL, *tb = NULL;
+        HL_CHECK_OK(hl_render_target_create(direct, &td, &ta));
+        HL_CHECK_OK(hl_render_target_create(r, &td, &tb));
+        HL_CHECK_OK(hl_renderer_render_to_target(direct, ta, demo.stage, demo.camera));
+        HL_CHECK_OK(hl_renderer_render_to_target(r, tb, demo.stage, demo.camera));
+        for (uint32_t i = 0; ta && tb && i < 4; i++) {
+            size_t n = hl_render_target_read_size(ta, i);
+            uint8_t *x = malloc(n), *y = malloc(n);
+            HL_CHECK_OK(hl_render_target_read(direct, ta, i, x, n));
+            HL_CHECK_OK(hl_render_target_read(r, tb, i, y, n));
+            if (i == 0) {
+                HL_CHECK_MSG(max_diff(x, y, n) <= (samples > 1 ? 2 : 1), "%ux MRT attachment 0: max difference %d",
+                             samples, max_diff(x, y, n));
+            } else {
+                HL_CHECK_MSG(memcmp(x, y, n) == 0, "%ux MRT attachment %u differs from the direct one", samples, i);
+            }
+            free(x);
+            free(y);
+        }
+        /* disabled: no intermediate, no copy: the direct image exactly */
+        HL_CHECK_OK(hl_forward_set_feature_enabled(r, "samples colour", false));
+        HL_CHECK_OK(hl_renderer_render(r, demo.stage, demo.camera));
+        HL_CHECK_OK(hl_renderer_read_pixels(r, b, sizeof b));
+        HL_CHECK(memcmp(a, b, sizeof a) == 0);
+        HL_CHECK_EQ(hl_renderer_stats(r)->passes, hl_renderer_stats(direct)->passes);
+        hl_renderer_destroy(r);
+        hl_renderer_destroy(direct);
+    }
     hl_forward_pipeline_factory_destroy(f);
-    if (!direct || !r || !demo.stage) return;
-    uint8_t a[60 * 40 * 4], b[60 * 40 * 4];
-    HL_CHECK_OK(hl_renderer_render(direct, demo.stage, demo.camera));
-    HL_CHECK_OK(hl_renderer_render(r, demo.stage, demo.camera));
-    HL_CHECK_OK(hl_renderer_read_pixels(direct, a, sizeof a));
-    HL_CHECK_OK(hl_renderer_read_pixels(r, b, sizeof b));
-    HL_CHECK_MSG(max_diff(a, b, sizeof a) <= 1, "through the RGBA16F intermediate: max difference %d (<= 1)",
-                 max_diff(a, b, sizeof a));
-    HL_CHECK_EQ(hl_renderer_stats(r)->passes, hl_renderer_stats(direct)->passes + 1); /* the copy to the output */
-    /* disabled: no intermediate, no copy: the direct image exactly */
-    HL_CHECK_OK(hl_forward_set_feature_enabled(r, "samples colour", false));
-    HL_CHECK_OK(hl_renderer_render(r, demo.stage, demo.camera));
-    HL_CHECK_OK(hl_renderer_read_pixels(r, b, sizeof b));
-    HL_CHECK(memcmp(a, b, sizeof a) == 0);
-    HL_CHECK_EQ(hl_renderer_stats(r)->passes, hl_renderer_stats(direct)->passes);
-    hl_renderer_destroy(r);
-    hl_renderer_destroy(direct);
     hl_scene_demo_destroy(&demo);
 }
 

@@ -214,10 +214,12 @@ typedef struct hl_pipeline_cull_desc {
     /* 0: draws prepared for the invocation's output. 1..4: for scene passes into textures of
      * the runtime's (hl_pipeline_create_texture): color_count single-sample colour attachments
      * of color_formats, and a DEPTH24_PLUS depth texture unless no_depth (the scene's clear
-     * colour is the stage's, as for the renderer's output). */
+     * colour is the stage's, as for the renderer's output). samples: 4 makes the layout
+     * multisampled (textures made with samples 4; scene passes resolve into single-sample ones). */
     uint32_t color_count;
     hl_pipeline_format color_formats[4];
     bool no_depth;
+    uint32_t samples; /* of the layout's attachments: 0 or 1, or 4 (MSAA; scene passes resolve) */
 } hl_pipeline_cull_desc;
 
 /* desc may be NULL. */
@@ -277,6 +279,9 @@ typedef struct hl_pipeline_scene_pass_desc {
      * culling result of the output. */
     hl_pipeline_texture color[4];
     hl_pipeline_texture depth;
+    /* multisampled layouts: single-sample textures (format and size of color[i]) this pass
+       resolves colour attachment i into (zero: none) */
+    hl_pipeline_texture resolve[4];
 } hl_pipeline_scene_pass_desc;
 
 /* Draws a renderer list into the invocation's output (every colour attachment and depth), or
@@ -295,13 +300,14 @@ hl_result hl_pipeline_add_scene_pass(hl_pipeline_context ctx, const hl_pipeline_
 /* Size: width x height when both are set; else relative to the output, each side
  * max(min_size, round(side * scale)) with scale 0 = 1.0 and min_size 0 = 1 (the same rounding
  * on both backends). Formats: the colour formats, and DEPTH24_PLUS for scene passes' depth
- * (depth cannot be sampled). Single-sample. */
+ * (depth cannot be sampled). */
 typedef struct hl_pipeline_texture_desc {
     hl_pipeline_format format;
     uint32_t width, height;
     float scale;
     uint32_t min_size;
     const char *name; /* for messages; default "texture" */
+    uint32_t samples; /* 0 or 1; 4: a multisampled attachment of scene passes (not sampled, not copied) */
 } hl_pipeline_texture_desc;
 
 hl_result hl_pipeline_create_texture(hl_pipeline_context ctx, const hl_pipeline_texture_desc *desc,
@@ -381,9 +387,10 @@ hl_result hl_pipeline_import_render_target(hl_pipeline_context ctx, hl_render_ta
  * the order given; every feature gets the same culling result (no second cull).
  *
  * Scene colour: when any enabled feature samples it (samples_scene_color), the scene is drawn
- * into an RGBA16F texture of the output's size (linear, unclamped: HDR; single-sample, so the
- * output's MSAA does not apply) with its own depth texture (an MRT output's other attachments
- * are drawn directly), the POST features replace `frame->color` one after another, and the result is
+ * into an RGBA16F texture of the output's size (linear, unclamped: HDR; multisampled like the
+ * output, resolved by the last scene pass) with its own depth texture (an MRT output's other
+ * attachments are drawn into textures of their formats, resolved into the output's), the POST
+ * features replace `frame->color` one after another, and the result is
  * copied into the output at the end (unless the last feature wrote the output itself);
  * otherwise the scene goes straight into the output and no intermediate exists. Sampled depth
  * is not offered: a feature asking for it fails hl_forward_pipeline_factory_create.
@@ -410,7 +417,7 @@ typedef struct hl_forward_frame {
        with), or the output's colour texture when no feature samples scene colour */
     hl_pipeline_texture color;
     bool color_is_output;
-    hl_pipeline_texture scene; /* where the scene passes draw (the intermediate or the output) */
+    hl_pipeline_texture scene; /* where the scene passes draw (the intermediate, its samples, or the output) */
     hl_pipeline_texture output; /* the output's colour attachment 0 (single-sample) */
     hl_forward_injection injection;
 } hl_forward_frame;

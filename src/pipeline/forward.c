@@ -58,24 +58,60 @@ static hl_result run_features(hl_pipeline_context ctx, fwd_runtime *fr, hl_forwa
     return HL_OK;
 }
 
-static hl_result scene_pass(hl_pipeline_context ctx, const hl_forward_frame *frame, hl_pipeline_queue q, bool load,
-                            const hl_pipeline_texture *depth, const hl_pipeline_texture *extra, bool intermediate) {
-    hl_pipeline_renderer_list_desc ld = {frame->culling, q, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false};
-    hl_pipeline_renderer_list l;
-    hl_result res = hl_pipeline_create_renderer_list(ctx, &ld, &l);
-    uint32_t n = 0;
-    if (!res) res = hl_pipeline_renderer_list_count(ctx, l, &n);
-    if (res || (q == HL_PIPELINE_QUEUE_TRANSPARENT && !n)) return res;
+/* Where the scene passes draw: the output (no intermediate), or the runtime's textures. */
+typedef struct scene_targets {
+    bool intermediate;
+    hl_pipeline_texture color[4];   /* attachment 0: the scene colour (MSAA: the samples) */
+    hl_pipeline_texture resolve[4]; /* MSAA: what the last pass resolves into */
+    hl_pipeline_texture depth;
+} scene_targets;
+
+static hl_result scene_pass(hl_pipeline_context ctx, hl_pipeline_renderer_list l, bool transparent, bool last,
+                            const scene_targets *st) {
     hl_pipeline_scene_pass_desc pd = {0};
-    pd.name = q == HL_PIPELINE_QUEUE_OPAQUE ? "opaque" : "transparent";
+    pd.name = transparent ? "transparent" : "opaque";
     pd.list = l;
-    pd.load_color = pd.load_depth = load;
-    if (intermediate) {
-        pd.color[0] = frame->scene;
-        for (uint32_t i = 1; i < 4; i++) pd.color[i] = extra[i];
-        pd.depth = *depth;
+    pd.load_color = pd.load_depth = transparent;
+    if (st->intermediate) {
+        memcpy(pd.color, st->color, sizeof pd.color);
+        pd.depth = st->depth;
+        if (last) memcpy(pd.resolve, st->resolve, sizeof pd.resolve);
     }
     return hl_pipeline_add_scene_pass(ctx, &pd);
+}
+
+/* With the intermediate: attachment 0 is the RGBA16F scene colour; an MRT output's other
+ * attachments (normal, base colour, distance) are drawn into textures of the output's formats
+ * (its own, single-sample; or multisampled ones resolved into its own); depth is the runtime's.
+ * A multisampled output makes the intermediate multisampled (4x), resolved by the last pass. */
+static hl_result make_targets(hl_pipeline_context ctx, const hl_pipeline_output *out, hl_forward_frame *frame,
+                              scene_targets *st) {
+    uint32_t samples = out->sample_count > 1 ? 4 : 1;
+    hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0, 0, "scene colour", 1};
+    hl_result res = hl_pipeline_create_texture(ctx, &td, &frame->color);
+    if (!res && samples > 1) {
+        td = (hl_pipeline_texture_desc){HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0, 0, "scene colour msaa", 4};
+        res = hl_pipeline_create_texture(ctx, &td, &st->color[0]);
+        st->resolve[0] = frame->color;
+    } else {
+        st->color[0] = frame->color;
+    }
+    for (uint32_t i = 1; !res && i < out->color_count; i++) {
+        hl_pipeline_texture own;
+        res = hl_pipeline_output_texture(ctx, i, &own);
+        if (!res && samples > 1) {
+            td = (hl_pipeline_texture_desc){out->color_formats[i], 0, 0, 0, 0, "attachment msaa", 4};
+            res = hl_pipeline_create_texture(ctx, &td, &st->color[i]);
+            st->resolve[i] = own;
+        } else {
+            st->color[i] = own;
+        }
+    }
+    td = (hl_pipeline_texture_desc){HL_PIPELINE_FORMAT_DEPTH24_PLUS, 0, 0, 0, 0, "scene depth", samples};
+    if (!res && out->has_depth) res = hl_pipeline_create_texture(ctx, &td, &st->depth);
+    frame->scene = st->color[0];
+    st->intermediate = true;
+    return res;
 }
 
 static hl_result forward_record(hl_pipeline_context ctx, void *state) {
@@ -85,8 +121,6 @@ static hl_result forward_record(hl_pipeline_context ctx, void *state) {
         intermediate |= fr->features[i].enabled && fr->features[i].d.samples_scene_color;
     hl_forward_frame frame;
     memset(&frame, 0, sizeof frame);
-    /* with the intermediate, attachment 0 is the RGBA16F scene colour and an MRT output's other
-       attachments (normal, base colour, distance) are drawn straight into the output's */
     hl_pipeline_output out_desc;
     hl_result res = hl_pipeline_context_output(ctx, &out_desc);
     if (res) return res;
@@ -96,31 +130,34 @@ static hl_result forward_record(hl_pipeline_context ctx, void *state) {
         cd.color_formats[0] = HL_PIPELINE_FORMAT_RGBA16F;
         for (uint32_t i = 1; i < out_desc.color_count; i++) cd.color_formats[i] = out_desc.color_formats[i];
         cd.no_depth = !out_desc.has_depth;
+        cd.samples = out_desc.sample_count > 1 ? 4 : 1;
     }
     res = hl_pipeline_cull(ctx, &cd, &frame.culling);
     if (!res) res = hl_pipeline_output_texture(ctx, 0, &frame.output);
-    hl_pipeline_texture extra[4] = {{0, 0}};
-    for (uint32_t i = 1; !res && intermediate && i < out_desc.color_count; i++)
-        res = hl_pipeline_output_texture(ctx, i, &extra[i]);
-    hl_pipeline_texture depth = {0, 0};
+    scene_targets st;
+    memset(&st, 0, sizeof st);
     if (!res && intermediate) {
-        hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0, 0, "scene colour"};
-        res = hl_pipeline_create_texture(ctx, &td, &frame.color);
-        frame.scene = frame.color;
-        td = (hl_pipeline_texture_desc){HL_PIPELINE_FORMAT_DEPTH24_PLUS, 0, 0, 0, 0, "scene depth"};
-        if (!res && out_desc.has_depth) res = hl_pipeline_create_texture(ctx, &td, &depth);
+        res = make_targets(ctx, &out_desc, &frame, &st);
     } else {
         frame.color = frame.scene = frame.output;
         frame.color_is_output = true;
     }
+    hl_pipeline_renderer_list opaque, transparent;
+    hl_pipeline_renderer_list_desc ld = {frame.culling, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK,
+                                         false};
+    if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &opaque);
+    ld.queue = HL_PIPELINE_QUEUE_TRANSPARENT;
+    if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &transparent);
+    uint32_t ntransparent = 0;
+    if (!res) res = hl_pipeline_renderer_list_count(ctx, transparent, &ntransparent);
     if (!res) res = run_features(ctx, fr, HL_FORWARD_BEFORE_SHADOW, &frame);
     if (!res) res = hl_pipeline_record_shadows(ctx, frame.culling);
     if (!res) res = run_features(ctx, fr, HL_FORWARD_AFTER_SHADOW, &frame);
     if (!res) res = run_features(ctx, fr, HL_FORWARD_BEFORE_OPAQUE, &frame);
-    if (!res) res = scene_pass(ctx, &frame, HL_PIPELINE_QUEUE_OPAQUE, false, &depth, extra, intermediate);
+    if (!res) res = scene_pass(ctx, opaque, false, ntransparent == 0, &st);
     if (!res) res = run_features(ctx, fr, HL_FORWARD_AFTER_OPAQUE, &frame);
     if (!res) res = run_features(ctx, fr, HL_FORWARD_BEFORE_TRANSPARENT, &frame);
-    if (!res) res = scene_pass(ctx, &frame, HL_PIPELINE_QUEUE_TRANSPARENT, true, &depth, extra, intermediate);
+    if (!res && ntransparent) res = scene_pass(ctx, transparent, true, true, &st);
     if (!res) res = run_features(ctx, fr, HL_FORWARD_AFTER_TRANSPARENT, &frame);
     if (!res) res = run_features(ctx, fr, HL_FORWARD_BEFORE_POST, &frame);
     if (!res) res = run_features(ctx, fr, HL_FORWARD_POST, &frame);

@@ -331,7 +331,10 @@ hl_result hl_pipeline_cull(hl_pipeline_context ctx, const hl_pipeline_cull_desc 
                 return hl__fail(HL_ERR_VALIDATION, "hl_pipeline_cull: color_formats[%u] is not a colour format", i);
             formats[i] = hl__pipeline_rhi_formats[desc->color_formats[i]];
         }
-        if ((res = hl__layout_target(inv->r, desc->color_count, formats, desc->no_depth, &target))) return res;
+        uint32_t samples = desc->samples ? desc->samples : 1;
+        if (samples != 1 && samples != 4)
+            return hl__fail(HL_ERR_VALIDATION, "hl_pipeline_cull: samples %u (1 or 4)", desc->samples);
+        if ((res = hl__layout_target(inv->r, desc->color_count, formats, desc->no_depth, samples, &target))) return res;
     }
     uint32_t view = 0;
     res = hl__view_prepare(inv->r, target, inv->target, inv->stage, camera, &view);
@@ -426,6 +429,8 @@ hl_result hl_pipeline_add_scene_pass(hl_pipeline_context ctx, const hl_pipeline_
     for (uint32_t i = 0; i < 4; i++)
         if (desc->color[i].token && (res = texture_of(inv, desc->color[i], fn, &d.color[i]))) return res;
     if (desc->depth.token && (res = texture_of(inv, desc->depth, fn, &d.depth))) return res;
+    for (uint32_t i = 0; i < 4; i++)
+        if (desc->resolve[i].token && (res = texture_of(inv, desc->resolve[i], fn, &d.resolve[i]))) return res;
     return hl__view_add_scene_pass(inv->r, &d);
 }
 
@@ -475,10 +480,13 @@ hl_result hl_pipeline_create_texture(hl_pipeline_context ctx, const hl_pipeline_
     uint32_t w = 0, h = 0;
     if ((res = hl__pipeline_texture_size(inv, desc->width, desc->height, desc->scale, desc->min_size, fn, name, &w, &h)))
         return res;
+    if (desc->samples > 1 && desc->samples != 4)
+        return hl__fail(HL_ERR_VALIDATION, "%s: texture '%s': samples %u (1 or 4)", fn, name, desc->samples);
     hl_rhi_texture_desc td = {0};
     td.format = hl__pipeline_rhi_formats[desc->format];
     td.width = w;
     td.height = h;
+    td.sample_count = desc->samples > 1 ? 4 : 1;
     hl_graph_texture t = hl_graph_create_texture(inv->r->graph, &td, name);
     if (!t.id) return hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
     *out = (hl_pipeline_texture){inv->token, t.id};

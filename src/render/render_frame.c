@@ -857,8 +857,9 @@ hl_result hl__view_prepare(hl_renderer *r, hl_render_target *t, hl_render_target
     memset(r->draw_counted + v->draw_first, 0, end - v->draw_first);
     v->color_count = t->desc.color_count;
     v->msaa = t->desc.sample_count > 1;
-    /* the output and attachment layouts (the scene's own intermediates) clear to the stage's colour */
-    hl_color cc = t == r->output || t->layout_only ? hl_stage_clear_color(stage) : t->desc.clear_color;
+    /* the clear colour of the invocation's target (the stage's for the renderer's output), for
+       attachment layouts too: they stand in for that target */
+    hl_color cc = output == r->output ? hl_stage_clear_color(stage) : output->desc.clear_color;
     v->clear[0] = cc.r, v->clear[1] = cc.g, v->clear[2] = cc.b, v->clear[3] = cc.a;
     *out_view = r->view_count++;
     return HL_OK;
@@ -982,6 +983,7 @@ static hl_result setup_scene(hl_graph_pass_builder *b, void *params, void *user)
         memcpy(c.clear_color, v->clear, sizeof c.clear_color);
         res = hl_graph_color_attachment(b, i, p->color[i], &c);
         if (!res && resolve) res = hl_graph_resolve_attachment(b, i, v->resolve[i]);
+        if (!res && p->layout_resolve[i].id) res = hl_graph_resolve_attachment(b, i, p->layout_resolve[i]);
     }
     if (!res && p->depth.id) {
         hl_graph_depth_attachment_desc d = {0};
@@ -1038,25 +1040,32 @@ static hl_result exec_scene(hl_graph_ctx *ctx, void *params, void *user) {
 static hl_result check_layout_attachments(hl_renderer *r, const hl__view *v, const hl__scene_pass_desc *d,
                                           const char *name) {
     const hl_render_target *t = v->target;
-    uint32_t w = 0, h = 0;
+    uint32_t samples = t->desc.sample_count, w = 0, h = 0;
     for (uint32_t i = 0; i < 4; i++) {
         bool want = i < t->desc.color_count;
         const hl_rhi_texture_desc *td = d->color[i].id ? hl_graph_texture_desc(r->graph, d->color[i]) : NULL;
-        if (want != (td != NULL) || (td && (td->format != t->formats[i] || td->sample_count > 1)))
+        if (want != (td != NULL) || (td && (td->format != t->formats[i] || td->sample_count != samples)))
             return hl__fail(HL_ERR_VALIDATION,
                             "scene pass '%s': colour attachment %u does not match the culling result's layout (%u "
-                            "single-sample attachments of the formats given to the cull)",
-                            name, i, t->desc.color_count);
+                            "attachments of the formats given to the cull, %u sample%s)",
+                            name, i, t->desc.color_count, samples, samples == 1 ? "" : "s");
+        const hl_rhi_texture_desc *rd = d->resolve[i].id ? hl_graph_texture_desc(r->graph, d->resolve[i]) : NULL;
+        if (d->resolve[i].id && (!td || samples == 1 || !rd || rd->sample_count != 1 || rd->format != td->format ||
+                                 rd->width != td->width || rd->height != td->height))
+            return hl__fail(HL_ERR_VALIDATION,
+                            "scene pass '%s': resolve target %u must be a single-sample texture of attachment %u's "
+                            "format and size, for a multisampled layout",
+                            name, i, i);
         if (!td) continue;
         if (w && (td->width != w || td->height != h))
             return hl__fail(HL_ERR_VALIDATION, "scene pass '%s': attachments differ in size", name);
         w = td->width, h = td->height;
     }
     const hl_rhi_texture_desc *dd = d->depth.id ? hl_graph_texture_desc(r->graph, d->depth) : NULL;
-    if (t->desc.no_depth ? dd != NULL : (!dd || dd->format != HL_RHI_FORMAT_DEPTH24_PLUS || dd->sample_count > 1))
+    if (t->desc.no_depth ? dd != NULL : (!dd || dd->format != HL_RHI_FORMAT_DEPTH24_PLUS || dd->sample_count != samples))
         return hl__fail(HL_ERR_VALIDATION, "scene pass '%s': %s", name,
                         t->desc.no_depth ? "the culling result's layout has no depth attachment"
-                                         : "a single-sample DEPTH24_PLUS depth texture is required");
+                                         : "a DEPTH24_PLUS depth texture of the layout's sample count is required");
     if (dd && (dd->width != w || dd->height != h))
         return hl__fail(HL_ERR_VALIDATION, "scene pass '%s': the depth texture differs in size", name);
     return HL_OK;
@@ -1082,6 +1091,7 @@ hl_result hl__view_add_scene_pass(hl_renderer *r, const hl__scene_pass_desc *des
         hl_result res = check_layout_attachments(r, v, desc, name);
         if (res) return res;
         memcpy(sp.color, desc->color, sizeof sp.color);
+        memcpy(sp.layout_resolve, desc->resolve, sizeof sp.layout_resolve);
         sp.depth = desc->depth;
     } else {
         bool given = desc->depth.id != 0;

@@ -259,8 +259,10 @@ typedef struct hl__scene_pass_desc {
     uint32_t list;
     bool load_color, load_depth;
     /* a view prepared for a layout target (hl__layout_target): its attachments, matching the
-       layout (single-sample colour textures, a DEPTH24_PLUS depth texture unless no_depth) */
-    hl_graph_texture color[4], depth;
+       layout (colour textures of its formats and sample count, a DEPTH24_PLUS depth texture of
+       that sample count unless no_depth), and for a multisampled layout optional single-sample
+       textures the pass resolves colour attachment i into */
+    hl_graph_texture color[4], depth, resolve[4];
 } hl__scene_pass_desc;
 
 /* A scene pass as recorded (render_frame.c); the last one into a target waits (r->pending)
@@ -272,6 +274,7 @@ typedef struct hl__scene_pass {
     bool load_color, load_depth;
     bool resolve, discard; /* set when flushed: resolve the samples; discard depth (and samples) */
     hl_graph_texture color[4], depth;
+    hl_graph_texture layout_resolve[4]; /* layout views: resolve targets given by the runtime */
     uint32_t color_count;
 } hl__scene_pass;
 /* Adds the waiting scene pass: resolve (the samples into the resolved texture), discard (the
@@ -279,10 +282,10 @@ typedef struct hl__scene_pass {
 hl_result hl__scene_flush(hl_renderer *r, bool resolve, bool discard);
 
 /* A descriptor-only target (no textures): draws prepared for `color_count` colour attachments
- * of these formats, single-sample, with or without depth, drawn into graph textures by scene
+ * of these formats, 1 or 4 samples, with or without depth, drawn into graph textures by scene
  * passes. Owned by the renderer (one per layout, freed with it). */
 hl_result hl__layout_target(hl_renderer *r, uint32_t color_count, const hl_rhi_format *formats, bool no_depth,
-                            hl_render_target **out);
+                            uint32_t samples, hl_render_target **out);
 
 struct hl_render_target {
     hl_renderer *r;                 /* the owner: every call checks it */

@@ -384,10 +384,11 @@ hl_result hl__renderer_create(const hl_renderer_desc *desc, uint32_t rhi_feature
 void hl__renderer_set_host(hl_renderer *r, const hl__render_host *host) { r->host = *host; }
 
 hl_result hl__layout_target(hl_renderer *r, uint32_t color_count, const hl_rhi_format *formats, bool no_depth,
-                            hl_render_target **out) {
+                            uint32_t samples, hl_render_target **out) {
     for (uint32_t i = 0; i < r->layout_count; i++) {
         hl_render_target *t = r->layouts[i];
-        if (t->desc.color_count != color_count || t->desc.no_depth != no_depth) continue;
+        if (t->desc.color_count != color_count || t->desc.no_depth != no_depth || t->desc.sample_count != samples)
+            continue;
         if (!memcmp(t->formats, formats, color_count * sizeof *formats)) {
             *out = t;
             return HL_OK;
@@ -400,7 +401,7 @@ hl_result hl__layout_target(hl_renderer *r, uint32_t color_count, const hl_rhi_f
     t->r = r;
     t->layout_only = true;
     t->desc.color_count = color_count;
-    t->desc.sample_count = 1;
+    t->desc.sample_count = samples;
     t->desc.no_depth = no_depth;
     memcpy(t->formats, formats, color_count * sizeof *formats);
     t->generation = ++r->next_object_id;
