@@ -60,6 +60,10 @@ static hl_result probe_record(hl_pipeline_context ctx, void *state) {
     HL_CHECK_OK(hl_pipeline_context_caps(ctx, &caps));
     HL_CHECK(caps != NULL && hl_pipeline_caps_limits(caps)->max_color_attachments >= 4);
     HL_CHECK_RESULT(hl_pipeline_context_output(ctx, NULL), HL_ERR_VALIDATION);
+    hl_stage *st = NULL;
+    hl_camera *cam = NULL;
+    HL_CHECK_OK(hl_pipeline_context_scene(ctx, &st, &cam));
+    HL_CHECK(st == p->stage && cam == p->camera);
     p->kept = ctx;
     if (p->misbehave) {
         p->nested[0] = hl_renderer_render(p->r, p->stage, p->camera);

@@ -185,6 +185,9 @@ hl_result hl_pipeline_context_frame_index(hl_pipeline_context ctx, uint64_t *out
 hl_result hl_pipeline_context_invocation(hl_pipeline_context ctx, uint32_t *out);  /* 0, 1, ... within the frame */
 hl_result hl_pipeline_context_output(hl_pipeline_context ctx, hl_pipeline_output *out);
 hl_result hl_pipeline_context_caps(hl_pipeline_context ctx, const hl_pipeline_caps **out);
+/* The stage and camera of the render call (read them; changing the scene inside record is the
+ * application's business, not the pipeline's). Either out may be NULL. */
+hl_result hl_pipeline_context_scene(hl_pipeline_context ctx, hl_stage **stage, hl_camera **camera);
 
 /* ---- culling results, renderer lists, passes (inside record) ------------------------------------------
  * A culling result is one traversal of the invocation's stage through a camera: visible meshes,

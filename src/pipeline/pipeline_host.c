@@ -304,6 +304,15 @@ hl_result hl_pipeline_context_caps(hl_pipeline_context ctx, const hl_pipeline_ca
 
 static hl_result texture_of(invocation *inv, hl_pipeline_texture t, const char *fn, hl_graph_texture *out);
 
+hl_result hl_pipeline_context_scene(hl_pipeline_context ctx, hl_stage **stage, hl_camera **camera) {
+    hl_result res;
+    invocation *inv = current(ctx, "hl_pipeline_context_scene", &res);
+    if (!inv) return res;
+    if (stage) *stage = inv->stage;
+    if (camera) *camera = inv->camera;
+    return HL_OK;
+}
+
 /* ---- culling results, renderer lists, passes ------------------------------------------------------------ */
 static hl_result culling_view(invocation *inv, hl_pipeline_culling c, const char *fn, uint32_t *view) {
     if (c.token != inv->token || c.index < inv->first_view || c.index >= inv->r->view_count ||
