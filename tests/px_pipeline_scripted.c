@@ -13,6 +13,7 @@
  *    clear colour, the pane first in the stage: casters-only, transparent-only, back-to-front
  *    (pane over box) and none (box drawn over the pane) sortings, a second
  *    scene pass that clears, a record that adds no pass (the output keeps its last frame).
+ *    An override material draws the list's meshes in its colour, and the next frame in their own.
  * 3. Misuse gets codes, not crashes: a scene pass before the shadows it needs, handles kept
  *    from an earlier invocation, a 17th cull in one frame, out-of-range queue. */
 #include <stdio.h>
@@ -32,6 +33,7 @@ typedef enum mode {
     MODE_CLEAR_AGAIN,  /* opaque, then an empty-looking second pass that clears */
     MODE_NOTHING,      /* no pass at all */
     MODE_TWICE,        /* the opaque list drawn twice (the second pass loads) */
+    MODE_OVERRIDE,     /* the opaque list with an override material */
     MODE_MISUSE,
 } mode;
 
@@ -43,11 +45,12 @@ typedef struct script {
     hl_result misuse[8];
     uint32_t counts[4];
     hl_pipeline_culling_info info;
+    hl_material *override;
 } script;
 
 static hl_result add_list(hl_pipeline_context ctx, hl_pipeline_culling c, hl_pipeline_queue q, hl_pipeline_sorting s,
                           bool casters, bool load, const char *name, uint32_t *count) {
-    hl_pipeline_renderer_list_desc ld = {c, q, s, casters};
+    hl_pipeline_renderer_list_desc ld = {c, q, s, casters, NULL};
     hl_pipeline_renderer_list l;
     hl_result res = hl_pipeline_create_renderer_list(ctx, &ld, &l);
     if (!res && count) res = hl_pipeline_renderer_list_count(ctx, l, count);
@@ -64,7 +67,7 @@ static hl_result script_record(hl_pipeline_context ctx, void *state) {
     if (!res) res = hl_pipeline_culling_info_get(ctx, c, &s->info);
     if (res) return res;
     if (s->m == MODE_MISUSE) {
-        hl_pipeline_renderer_list_desc ld = {c, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false};
+        hl_pipeline_renderer_list_desc ld = {c, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false, NULL};
         hl_pipeline_renderer_list l;
         s->misuse[0] = hl_pipeline_create_renderer_list(ctx, &ld, &l);
         hl_pipeline_scene_pass_desc pd = {.name = "early", .list = l, .load_color = false, .load_depth = false};
@@ -111,6 +114,16 @@ static hl_result script_record(hl_pipeline_context ctx, void *state) {
     case MODE_ALL_NONE:
         res = add_list(ctx, c, HL_PIPELINE_QUEUE_ALL, HL_PIPELINE_SORT_NONE, false, false, "all", &s->counts[0]);
         break;
+    case MODE_OVERRIDE: {
+        hl_pipeline_renderer_list_desc ld = {c, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false,
+                                             s->override};
+        hl_pipeline_renderer_list l;
+        res = hl_pipeline_create_renderer_list(ctx, &ld, &l);
+        if (!res) res = hl_pipeline_renderer_list_count(ctx, l, &s->counts[0]);
+        hl_pipeline_scene_pass_desc pd = {.name = "override", .list = l};
+        if (!res) res = hl_pipeline_add_scene_pass(ctx, &pd);
+        break;
+    }
     case MODE_TWICE:
         res = add_list(ctx, c, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false, false, "once",
                        &s->counts[0]);
@@ -358,6 +371,27 @@ static void test_lists(hl_backend be) {
     HL_CHECK_EQ(hl_renderer_stats(r)->draws, 4);
     HL_CHECK_EQ(hl_renderer_stats(r)->faces, faces_once * 2); /* two boxes, each counted once */
     HL_CHECK(faces_once == 12);
+    /* an override material: the same boxes in magenta; the next frame draws their own colours
+       again (the meshes' prepared draws are untouched) */
+    hl_basic_material_desc omd = {0};
+    omd.color = (hl_color){1, 0, 1, 1};
+    HL_CHECK_OK(hl_material_create_basic(&omd, &s.override));
+    s.m = MODE_OVERRIDE;
+    for (int k = 0; k < 2; k++) {
+        HL_CHECK_OK(hl_renderer_render(r, stage, cam));
+        HL_CHECK_OK(hl_renderer_read_pixels(r, px, sizeof px));
+        HL_CHECK_PIXEL(PX(px, L, Y), 255, 0, 255, 255, 2);
+        HL_CHECK_PIXEL(PX(px, R, Y), 255, 0, 255, 255, 2);
+        HL_CHECK_PIXEL(PX(px, 32, 2), 0, 0, 255, 255, 2);
+        HL_CHECK_EQ(s.counts[0], 2);
+    }
+    s.m = MODE_CASTERS;
+    HL_CHECK_OK(hl_renderer_render(r, stage, cam));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, px, sizeof px));
+    HL_CHECK_PIXEL(PX(px, L, Y), 255, 0, 0, 255, 2);
+    hl_material_release(s.override);
+    s.m = MODE_TWICE;
+    HL_CHECK_OK(hl_renderer_render(r, stage, cam));
     /* no pass: the output keeps the last frame */
     s.m = MODE_NOTHING;
     HL_CHECK_OK(hl_renderer_render(r, stage, cam));
@@ -386,6 +420,17 @@ static void test_misuse(hl_backend be) {
     HL_CHECK_OK(hl_renderer_render(r, demo.stage, demo.camera)); /* the next frame is fine */
     HL_CHECK_RESULT(s.misuse[2], HL_ERR_INVALID_STATE); /* a culling result of the last invocation */
     HL_CHECK_RESULT(s.misuse[3], HL_ERR_INVALID_STATE); /* a list of the last invocation */
+    /* an override over the demo's instanced batches, textures and shadows: renders, then the
+       demo's own materials again (records the shadows first: MODE_OVERRIDE does) */
+    hl_pbr_material_desc pm = {0};
+    pm.base_color = (hl_color){0.2f, 0.8f, 0.3f, 1};
+    HL_CHECK_OK(hl_material_create_pbr(&pm, &s.override));
+    s.m = MODE_OVERRIDE;
+    HL_CHECK_OK(hl_renderer_render(r, demo.stage, demo.camera));
+    HL_CHECK(s.counts[0] > 10 && hl_renderer_stats(r)->draws == s.counts[0]);
+    hl_material_release(s.override);
+    s.m = MODE_FORWARD;
+    HL_CHECK_OK(hl_renderer_render(r, demo.stage, demo.camera));
     hl_renderer_destroy(r);
     hl_scene_demo_destroy(&demo);
 }

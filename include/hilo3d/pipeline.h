@@ -261,6 +261,9 @@ typedef struct hl_pipeline_renderer_list_desc {
     hl_pipeline_queue queue;
     hl_pipeline_sorting sorting;
     bool cast_shadows_only; /* only meshes that cast shadows */
+    /* drawn instead of each mesh's material (the meshes' geometry, transforms and order; through
+       the renderer's program and pipeline caches); NULL: the meshes' own */
+    hl_material *override_material;
 } hl_pipeline_renderer_list_desc;
 
 typedef struct hl_pipeline_renderer_list {

@@ -403,7 +403,8 @@ hl_result hl_pipeline_create_renderer_list(hl_pipeline_context ctx, const hl_pip
     static const hl__list_queue queues[] = {HL__QUEUE_OPAQUE, HL__QUEUE_TRANSPARENT, HL__QUEUE_ALL};
     static const hl__list_sort sorts[] = {HL__SORT_ENGINE, HL__SORT_BACK_TO_FRONT, HL__SORT_NONE};
     uint32_t list = 0;
-    res = hl__list_create(inv->r, view, queues[desc->queue], sorts[desc->sorting], desc->cast_shadows_only, &list);
+    res = hl__list_create(inv->r, view, queues[desc->queue], sorts[desc->sorting], desc->cast_shadows_only,
+                          desc->override_material, &list);
     if (res) return res;
     *out = (hl_pipeline_renderer_list){inv->token, list};
     return HL_OK;

@@ -294,11 +294,21 @@ static bool draws_instanced(hl_mesh *m) {
 }
 
 /* Builds one draw (mesh, or an instanced batch starting at instance `first`). */
+/* override: a material drawn instead of the mesh's (renderer lists); such draws are not kept
+ * as the mesh's prepared draw. */
+static hl_result build_draw_as(hl_renderer *r, const hl__view *v, hl_mesh *mesh, uint32_t instances, uint32_t first,
+                               hl_material *override, hl__draw *out);
+
 static hl_result build_draw(hl_renderer *r, const hl__view *v, hl_mesh *mesh, uint32_t instances, uint32_t first,
                             hl__draw *out) {
+    return build_draw_as(r, v, mesh, instances, first, NULL, out);
+}
+
+static hl_result build_draw_as(hl_renderer *r, const hl__view *v, hl_mesh *mesh, uint32_t instances, uint32_t first,
+                               hl_material *override, hl__draw *out) {
     const hl_render_target *t = v->target;
     hl_geometry *geo = hl_mesh_geometry(mesh);
-    hl_material *mat = hl_mesh_material(mesh);
+    hl_material *mat = override ? override : hl_mesh_material(mesh);
     const hl_geometry_layout *l = hl_geometry_get_layout(geo);
     const hl_material_variant *var = hl_material_get_variant(mat);
     bool instanced = instances > 0;
@@ -339,7 +349,7 @@ static hl_result build_draw(hl_renderer *r, const hl__view *v, hl_mesh *mesh, ui
         sig.atlas_group = r->atlas_group.group.id;
         sig.shadow_frame_group = r->shadow_frame_group.group.id;
         sig.shadow_object_group = r->shadow_object_group.group.id;
-        if (rec->prepared && !memcmp(&sig, &rec->prepared_sig, sizeof sig)) {
+        if (!override && rec->prepared && !memcmp(&sig, &rec->prepared_sig, sizeof sig)) {
             *out = *rec->prepared;
             out->packet.dynamic_offsets[0] = p->empty_groups & 1u ? 0 : v->frame_slot * HL__FRAME_STRIDE;
             out->mesh = mesh;
@@ -401,7 +411,8 @@ static hl_result build_draw(hl_renderer *r, const hl__view *v, hl_mesh *mesh, ui
         if ((res = shadow_pipeline(r, sp, l, instanced, &out->shadow_entry))) return res;
         out->shadow_pipeline = out->shadow_entry->pipeline;
     }
-    if (rec) {
+    out->instance_first = first;
+    if (rec && !override) {
         if (!rec->prepared && !(rec->prepared = hl__malloc(sizeof *rec->prepared)))
             return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: out of memory for a prepared draw");
         *rec->prepared = *out;
@@ -851,6 +862,7 @@ hl_result hl__view_prepare(hl_renderer *r, hl_render_target *t, hl_render_target
     r->recording_target = NULL;
     if (res) return res;
     v->scripted = true;
+    v->output = output;
     uint32_t end = v->draw_first + v->draw_count + v->shadow_only_count;
     if (!hl__reserve((void **)&r->draw_counted, &r->draw_counted_capacity, end + 1u, 1))
         return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: out of memory for a culling result");
@@ -891,7 +903,7 @@ static int list_cmp_back_to_front(const void *a, const void *b) {
 }
 
 hl_result hl__list_create(hl_renderer *r, uint32_t view, hl__list_queue queue, hl__list_sort sort, bool casters_only,
-                          uint32_t *out_list) {
+                          hl_material *override, uint32_t *out_list) {
     hl__view *v = &r->views[view];
     uint64_t need = (uint64_t)r->list_item_count + v->draw_count + 1u;
     if (need > UINT32_MAX / 2) return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: renderer lists too long");
@@ -928,6 +940,31 @@ hl_result hl__list_create(hl_renderer *r, uint32_t view, hl__list_queue queue, h
         }
         qsort(items, l->count, sizeof *items, list_cmp_back_to_front);
         for (uint32_t i = 0; i < l->count; i++) r->list_items[l->first + i] = items[i].draw;
+    }
+    if (override && l->count) {
+        /* the same meshes, geometry and order with the override material: new draws after the
+           frame's others (through the program and pipeline caches; never a mesh's prepared draw) */
+        uint64_t total = (uint64_t)r->draw_count + l->count;
+        if (total > UINT32_MAX / 2 ||
+            !hl__reserve((void **)&r->draws, &r->draw_capacity, (uint32_t)total, sizeof(hl__draw)) ||
+            !hl__reserve((void **)&r->draw_counted, &r->draw_counted_capacity, (uint32_t)total + 1u, 1))
+            return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: out of memory for an override renderer list");
+        l = &r->lists[r->list_count];
+        r->recording_target = v->output;
+        hl_result res = HL_OK;
+        for (uint32_t i = 0; i < l->count && !res; i++) {
+            uint32_t k = r->list_items[l->first + i];
+            hl_mesh *mesh = (hl_mesh *)r->draws[k].mesh;
+            uint32_t instances = r->draws[k].instanced ? r->draws[k].packet.instance_count : 0;
+            uint32_t first = r->draws[k].instance_first;
+            res = build_draw_as(r, v, mesh, instances, first, override, &r->draws[r->draw_count]);
+            if (!res) {
+                r->draw_counted[r->draw_count] = 0;
+                r->list_items[l->first + i] = r->draw_count++;
+            }
+        }
+        r->recording_target = NULL;
+        if (res) return res;
     }
     r->list_item_count += l->count;
     *out_list = r->list_count++;

@@ -210,6 +210,7 @@ typedef struct hl__draw {
     hl_rhi_render_pipeline shadow_pipeline;
     hl__pipeline_entry *color_entry, *shadow_entry; /* stamped when a prepared draw is reused */
     uint32_t tie_pipeline, tie_material, tie_geometry; /* sort-key state, from content only */
+    uint32_t instance_first; /* instanced draws: the batch's first instance */
 } hl__draw;
 
 typedef struct hl__shadow_tile {
@@ -241,6 +242,7 @@ typedef struct hl__view {
     /* views recorded by a pipeline runtime (hl__view_prepare): their passes come from renderer
        lists; the attachments are imported once, by the first scene pass */
     bool scripted, shadows_recorded, imported, wrote_output;
+    hl_render_target *output; /* scripted views: the invocation's target (target may be a layout) */
 } hl__view;
 
 /* A renderer list: draws of one view, filtered and ordered (r->list_items[first..+count)). */
@@ -550,7 +552,7 @@ hl_result hl__view_prepare(hl_renderer *r, hl_render_target *target, hl_render_t
 hl_result hl__view_add_shadow_pass(hl_renderer *r, uint32_t view);
 /* A renderer list of a prepared view. */
 hl_result hl__list_create(hl_renderer *r, uint32_t view, hl__list_queue queue, hl__list_sort sort, bool casters_only,
-                          uint32_t *out_list);
+                          hl_material *override, uint32_t *out_list);
 hl_result hl__view_add_scene_pass(hl_renderer *r, const hl__scene_pass_desc *desc);
 /* After a runtime's record: the target it drew into gets its MSAA resolve (when a scene pass
  * wrote it last) and its output marks. */
