@@ -166,6 +166,24 @@ void hl_mesh_set_instanced(hl_mesh *m, bool instanced);
 bool hl_mesh_instanced(const hl_mesh *m);
 void hl_mesh_set_shadows(hl_mesh *m, bool cast, bool receive);
 bool hl_mesh_cast_shadows(const hl_mesh *m);
+
+/* Mesh events, called by renderers on the renderer's thread:
+ *   before_render: when a render call's culling finds the mesh visible, before its draw is
+ *     prepared (once per mesh per culling result; its transform is already taken for this
+ *     frame, material and uniform changes made here apply to this draw);
+ *   after_render: after the frame's submission is valid, once per frame for each mesh a
+ *     scene pass actually drew (not for failed frames, culled meshes, shadow-only draws or
+ *     passes the graph culled).
+ * Inside them, do not destroy or re-parent the mesh, and make no renderer calls. events NULL
+ * (or all NULL) removes them; a mesh without events costs the renderer one pointer test. */
+typedef void (*hl_mesh_event_fn)(hl_mesh *mesh, void *user);
+typedef struct hl_mesh_events {
+    hl_mesh_event_fn before_render, after_render;
+    void *user;
+} hl_mesh_events;
+hl_result hl_mesh_set_events(hl_mesh *m, const hl_mesh_events *events);
+/* NULL when the mesh has none. */
+const hl_mesh_events *hl_mesh_get_events(const hl_mesh *m);
 bool hl_mesh_receive_shadows(const hl_mesh *m);
 /* Changes on geometry/material swap and flag changes (not on transform changes); 0 for NULL. */
 uint64_t hl_mesh_revision(const hl_mesh *m);

@@ -653,6 +653,18 @@ static void seen_ties(hl_renderer *r, hl_mesh *m, hl__draw *d) {
 static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
     hl_mesh *const *meshes = hl_stage_meshes(v->stage, &(uint32_t){0});
     uint32_t visible = v->visible;
+    /* mesh before-render events: visible meshes, before their draws are prepared */
+    bool events = false;
+    for (uint32_t i = 0; i < visible; i++) {
+        const hl_mesh_events *ev = hl_mesh_get_events(meshes[r->order[i]]);
+        if (!ev) continue;
+        r->after_events |= ev->after_render != NULL; /* instanced batches then keep their meshes */
+        if (ev->before_render) {
+            ev->before_render(meshes[r->order[i]], ev->user);
+            events = true;
+        }
+    }
+    if (events) meshes = hl_stage_meshes(v->stage, &(uint32_t){0}); /* a callback may have added meshes */
     uint64_t need = (uint64_t)r->draw_count + visible + v->offscreen;
     if (need > UINT32_MAX / 2) return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: too many draws in one frame");
     if (!hl__reserve((void **)&r->draws, &r->draw_capacity, (uint32_t)need, sizeof(hl__draw)))
@@ -720,8 +732,19 @@ static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
             r->instance_count++;
             j++;
         }
+        uint32_t batch_first = r->batch_mesh_count;
+        if (r->after_events) {
+            if (!hl__reserve((void **)&r->batch_meshes, &r->batch_mesh_capacity, r->batch_mesh_count + (j - i),
+                             sizeof(hl_mesh *)))
+                return HL_ERR_OUT_OF_MEMORY;
+            for (uint32_t k = i; k < j; k++) r->batch_meshes[r->batch_mesh_count++] = meshes[inst[k].index];
+        }
         res = build_draw(r, v, m0, j - i, first, &r->draws[r->draw_count]);
-        if (!res) seen_ties(r, m0, &r->draws[r->draw_count++]);
+        if (!res) {
+            r->draws[r->draw_count].batch_first = batch_first;
+            r->draws[r->draw_count].batch_count = r->after_events ? j - i : 0;
+            seen_ties(r, m0, &r->draws[r->draw_count++]);
+        }
         i = j;
     }
     if (res) return res;
@@ -957,8 +980,11 @@ hl_result hl__list_create(hl_renderer *r, uint32_t view, hl__list_queue queue, h
             hl_mesh *mesh = (hl_mesh *)r->draws[k].mesh;
             uint32_t instances = r->draws[k].instanced ? r->draws[k].packet.instance_count : 0;
             uint32_t first = r->draws[k].instance_first;
+            uint32_t batch_first = r->draws[k].batch_first, batch_count = r->draws[k].batch_count;
             res = build_draw_as(r, v, mesh, instances, first, override, &r->draws[r->draw_count]);
             if (!res) {
+                r->draws[r->draw_count].batch_first = batch_first;
+                r->draws[r->draw_count].batch_count = batch_count;
                 r->draw_counted[r->draw_count] = 0;
                 r->list_items[l->first + i] = r->draw_count++;
             }
@@ -1196,4 +1222,55 @@ hl_result hl__target_finish(hl_renderer *r, hl_render_target *t) {
     if (res) return res;
     for (uint32_t c = 0; c < t->desc.color_count; c++) hl_graph_mark_output_texture(r->graph, t->imp_color[c]);
     return HL_OK;
+}
+
+/* ---- mesh after-render events ----------------------------------------------------------------------- */
+static bool ev_seen(hl_renderer *r, const hl_mesh *m) {
+    uint32_t slot = (uint32_t)hl__hash_mix((uint64_t)(uintptr_t)m) & r->ev_mask;
+    while (r->ev_table[slot] && r->ev_table[slot] != m) slot = (slot + 1) & r->ev_mask;
+    if (r->ev_table[slot]) return true;
+    r->ev_table[slot] = m;
+    return false;
+}
+
+static void notify_mesh(hl_renderer *r, hl_mesh *m) {
+    const hl_mesh_events *ev = hl_mesh_get_events(m);
+    if (!ev || !ev->after_render) return;
+    if (!r->ev_table) { /* made on the first mesh with an event */
+        uint32_t cap = 64;
+        while (cap < r->draw_count * 2u + r->batch_mesh_count * 2u) cap *= 2;
+        if (!hl__reserve((void **)&r->ev_table, &r->ev_capacity, cap, sizeof *r->ev_table)) return;
+        r->ev_mask = cap - 1;
+        memset(r->ev_table, 0, cap * sizeof *r->ev_table);
+    }
+    if (ev_seen(r, m)) return;
+    ev->after_render(m, ev->user);
+}
+
+static void notify_draw(hl_renderer *r, const hl__draw *d) {
+    if (!d->instanced) {
+        notify_mesh(r, (hl_mesh *)d->mesh);
+        return;
+    }
+    for (uint32_t i = 0; i < d->batch_count; i++) notify_mesh(r, r->batch_meshes[d->batch_first + i]);
+}
+
+void hl__render_after_events(hl_renderer *r) {
+    if (!r->after_events) return; /* no visible mesh of the frame has an after-render event */
+    /* a table big enough for every mesh drawn, cleared (only when a mesh has events) */
+    uint32_t need = 64;
+    while (need < r->draw_count * 2u + r->batch_mesh_count * 2u) need *= 2;
+    if (r->ev_table && need > r->ev_capacity) {
+        hl__free(r->ev_table);
+        r->ev_table = NULL;
+        r->ev_capacity = 0;
+    }
+    if (r->ev_table) memset(r->ev_table, 0, (r->ev_mask + 1) * sizeof *r->ev_table);
+    for (uint32_t v = 0; v < r->view_count; v++) {
+        const hl__view *view = &r->views[v];
+        if (view->scripted) continue;
+        for (uint32_t i = 0; i < view->draw_count; i++) notify_draw(r, &r->draws[view->draw_first + i]);
+    }
+    for (uint32_t k = 0; k < r->draw_count && k < r->draw_counted_capacity; k++)
+        if (r->draw_counted[k]) notify_draw(r, &r->draws[k]);
 }

@@ -211,6 +211,7 @@ typedef struct hl__draw {
     hl__pipeline_entry *color_entry, *shadow_entry; /* stamped when a prepared draw is reused */
     uint32_t tie_pipeline, tie_material, tie_geometry; /* sort-key state, from content only */
     uint32_t instance_first; /* instanced draws: the batch's first instance */
+    uint32_t batch_first, batch_count; /* instanced draws: their meshes in r->batch_meshes */
 } hl__draw;
 
 typedef struct hl__shadow_tile {
@@ -446,8 +447,13 @@ struct hl_renderer {
     uint32_t list_count, list_capacity;
     uint32_t *list_items; /* draw indices of the lists */
     uint32_t list_item_count, list_item_capacity;
-    uint8_t *draw_counted; /* per draw of scripted views: its faces are in the stats already */
+    uint8_t *draw_counted; /* per draw of scripted views: executed (faces in the stats already) */
     uint32_t draw_counted_capacity;
+    hl_mesh **batch_meshes; /* the meshes of this frame's instanced draws */
+    uint32_t batch_mesh_count, batch_mesh_capacity;
+    bool after_events; /* a visible mesh of this frame has an after-render event */
+    const hl_mesh **ev_table; /* mesh after-render events: meshes notified this frame */
+    uint32_t ev_capacity, ev_mask;
     hl_render_target **layouts; /* hl__layout_target */
     uint32_t layout_count, layout_capacity;
     struct hl__fs_group *fs_groups; /* render_fullscreen.c */
@@ -554,6 +560,8 @@ hl_result hl__view_add_shadow_pass(hl_renderer *r, uint32_t view);
 hl_result hl__list_create(hl_renderer *r, uint32_t view, hl__list_queue queue, hl__list_sort sort, bool casters_only,
                           hl_material *override, uint32_t *out_list);
 hl_result hl__view_add_scene_pass(hl_renderer *r, const hl__scene_pass_desc *desc);
+/* Mesh after-render events of a frame whose submission is valid. */
+void hl__render_after_events(hl_renderer *r);
 /* After a runtime's record: the target it drew into gets its MSAA resolve (when a scene pass
  * wrote it last) and its output marks. */
 hl_result hl__target_finish(hl_renderer *r, hl_render_target *t);

@@ -449,6 +449,8 @@ void hl_renderer_destroy(hl_renderer *r) {
     hl__free(r->lists);
     hl__free(r->list_items);
     hl__free(r->draw_counted);
+    hl__free(r->batch_meshes);
+    hl__free(r->ev_table);
     for (uint32_t i = 0; i < r->layout_count; i++) hl__free(r->layouts[i]);
     hl__free(r->layouts);
     for (uint32_t i = 0; i < HL__MAX_VIEWS; i++) {
@@ -524,6 +526,9 @@ static void frame_begin(hl_renderer *r) {
     r->list_item_count = 0;
     r->fs_params_used = 0;
     r->has_pending_scene = false;
+    r->batch_mesh_count = 0;
+    r->after_events = false;
+    if (r->draw_counted) memset(r->draw_counted, 0, r->draw_counted_capacity);
     r->draw_count = 0;
     r->tile_count = 0;
     r->instance_count = 0;
@@ -597,6 +602,7 @@ static hl_result frame_finish(hl_renderer *r, hl_result res) {
     hl__render_evict(r);
     hl__render_programs_evict(r);
     count_live(r);
+    if (!res) hl__render_after_events(r);
     if (r->host.frame_end) r->host.frame_end(r->host.user, r, !res);
     if (!res && r->desc.after_render) r->desc.after_render(r, r->stats.frame_index, r->desc.event_user);
     return res;

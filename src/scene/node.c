@@ -452,6 +452,17 @@ void hl_mesh_set_shadows(hl_mesh *m, bool cast, bool receive) {
 }
 
 bool hl_mesh_cast_shadows(const hl_mesh *m) { return HL__MESH(m) && m->cast_shadows; }
+
+hl_result hl_mesh_set_events(hl_mesh *m, const hl_mesh_events *events) {
+    if (!HL__MESH(m)) return hl__fail(HL_ERR_VALIDATION, "hl_mesh_set_events: m is not a mesh");
+    if (events) m->events = *events;
+    else memset(&m->events, 0, sizeof m->events);
+    return HL_OK;
+}
+
+const hl_mesh_events *hl_mesh_get_events(const hl_mesh *m) {
+    return HL__MESH(m) && (m->events.before_render || m->events.after_render) ? &m->events : NULL;
+}
 bool hl_mesh_receive_shadows(const hl_mesh *m) { return HL__MESH(m) && m->receive_shadows; }
 uint64_t hl_mesh_revision(const hl_mesh *m) { return HL__MESH(m) ? m->revision : 0; }
 

@@ -72,6 +72,7 @@ struct hl_mesh {
     hl_material *material;
     bool instanced, cast_shadows, receive_shadows;
     uint64_t revision;
+    hl_mesh_events events; /* hl_mesh_set_events; all NULL = none */
 };
 
 struct hl_camera {

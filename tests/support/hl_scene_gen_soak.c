@@ -323,6 +323,9 @@ hl_result hl_soak_run(const hl_soak_desc *d_in, hl_soak_result *res) {
             if (st->targets > res->max_targets) res->max_targets = st->targets;
         }
         if (done % d.sample_every == 0 || done == d.frames) {
+            /* drained first: objects whose release waits for the GPU are gone, so the sample does
+               not depend on how far the GPU has got (that moved it by a few hundred blocks) */
+            OK(&s, hl_renderer_wait_idle(s.r));
             soak_sample sm = take_sample();
             if (sm.blocks > res->live_blocks_max) res->live_blocks_max = sm.blocks;
             if (sm.bytes > res->live_bytes_max) res->live_bytes_max = sm.bytes;
