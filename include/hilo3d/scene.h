@@ -169,8 +169,9 @@ bool hl_mesh_cast_shadows(const hl_mesh *m);
 
 /* Mesh events, called by renderers on the renderer's thread:
  *   before_render: when a render call's culling finds the mesh visible, before its draw is
- *     prepared (once per mesh per culling result; its transform is already taken for this
- *     frame, material and uniform changes made here apply to this draw);
+ *     prepared (once per mesh per render call, however many culls a pipeline makes; its
+ *     transform is already taken for this frame, material and uniform changes made here apply
+ *     to this draw);
  *   after_render: after the frame's submission is valid, once per frame for each mesh a
  *     scene pass actually drew (not for failed frames, culled meshes, shadow-only draws or
  *     passes the graph culled).

@@ -648,6 +648,38 @@ static void seen_ties(hl_renderer *r, hl_mesh *m, hl__draw *d) {
     d->tie_geometry = seen_index(r, hl_mesh_geometry(m));
 }
 
+/* before_render once per mesh per render call: a set of the meshes told, cleared when the
+ * invocation changes (made on the first mesh with the event). */
+static bool before_seen(hl_renderer *r, const hl_mesh *m) {
+    if (r->before_invocation != r->invocations || r->before_serial != r->frame_serial) {
+        r->before_invocation = r->invocations;
+        r->before_serial = r->frame_serial;
+        r->before_count = 0;
+        if (r->before_table) memset(r->before_table, 0, (r->before_mask + 1) * sizeof *r->before_table);
+    }
+    if (!r->before_table || (r->before_count + 1) * 2 > r->before_mask + 1) { /* grow: rehash */
+        uint32_t cap = r->before_table ? (r->before_mask + 1) * 2 : 64;
+        const hl_mesh **t = hl__calloc(cap, sizeof *t);
+        if (!t) return false; /* out of memory: tell the mesh again rather than not at all */
+        for (uint32_t i = 0; r->before_table && i <= r->before_mask; i++) {
+            const hl_mesh *o = r->before_table[i];
+            if (!o) continue;
+            uint32_t s = (uint32_t)hl__hash_mix((uint64_t)(uintptr_t)o) & (cap - 1);
+            while (t[s]) s = (s + 1) & (cap - 1);
+            t[s] = o;
+        }
+        hl__free(r->before_table);
+        r->before_table = t;
+        r->before_mask = cap - 1;
+    }
+    uint32_t slot = (uint32_t)hl__hash_mix((uint64_t)(uintptr_t)m) & r->before_mask;
+    while (r->before_table[slot] && r->before_table[slot] != m) slot = (slot + 1) & r->before_mask;
+    if (r->before_table[slot]) return true;
+    r->before_table[slot] = m;
+    r->before_count++;
+    return false;
+}
+
 /* Draws: plain meshes one each, instanced meshes batched by (geometry, material), then the
  * shadow-only draws of casters outside the view (when a light casts shadows). */
 static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
@@ -656,11 +688,12 @@ static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
     /* mesh before-render events: visible meshes, before their draws are prepared */
     bool events = false;
     for (uint32_t i = 0; i < visible; i++) {
-        const hl_mesh_events *ev = hl_mesh_get_events(meshes[r->order[i]]);
+        hl_mesh *m = meshes[r->order[i]];
+        const hl_mesh_events *ev = hl_mesh_get_events(m);
         if (!ev) continue;
         r->after_events |= ev->after_render != NULL; /* instanced batches then keep their meshes */
-        if (ev->before_render) {
-            ev->before_render(meshes[r->order[i]], ev->user);
+        if (ev->before_render && !before_seen(r, m)) {
+            ev->before_render(m, ev->user);
             events = true;
         }
     }

@@ -452,6 +452,9 @@ struct hl_renderer {
     hl_mesh **batch_meshes; /* the meshes of this frame's instanced draws */
     uint32_t batch_mesh_count, batch_mesh_capacity;
     bool after_events; /* a visible mesh of this frame has an after-render event */
+    const hl_mesh **before_table; /* meshes told before_render in this render call */
+    uint32_t before_mask, before_count, before_invocation;
+    uint64_t before_serial;
     const hl_mesh **ev_table; /* mesh after-render events: meshes notified this frame */
     uint32_t ev_capacity, ev_mask;
     hl_render_target **layouts; /* hl__layout_target */

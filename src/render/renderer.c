@@ -451,6 +451,7 @@ void hl_renderer_destroy(hl_renderer *r) {
     hl__free(r->draw_counted);
     hl__free(r->batch_meshes);
     hl__free(r->ev_table);
+    hl__free(r->before_table);
     for (uint32_t i = 0; i < r->layout_count; i++) hl__free(r->layouts[i]);
     hl__free(r->layouts);
     for (uint32_t i = 0; i < HL__MAX_VIEWS; i++) {
