@@ -294,7 +294,8 @@ typedef struct hl_pipeline_scene_pass_desc {
  * into the given textures for a culling result made with an attachment layout. Statistics
  * (hl_render_stats) follow what executes: draws and instances count every draw of every scene
  * pass the graph runs (a list drawn twice counts twice, a culled pass not at all); faces count
- * each prepared draw once per frame however many passes draw it. */
+ * each mesh (an instanced batch as one) once per render call, however many passes, culls or
+ * override lists draw it. */
 hl_result hl_pipeline_add_scene_pass(hl_pipeline_context ctx, const hl_pipeline_scene_pass_desc *desc);
 
 /* ---- graph textures and fullscreen passes (inside record) ---------------------------------------------

@@ -919,6 +919,7 @@ hl_result hl__view_prepare(hl_renderer *r, hl_render_target *t, hl_render_target
     if (res) return res;
     v->scripted = true;
     v->output = output;
+    v->invocation = r->invocations ? r->invocations - 1 : 0;
     uint32_t end = v->draw_first + v->draw_count + v->shadow_only_count;
     if (!hl__reserve((void **)&r->draw_counted, &r->draw_counted_capacity, end + 1u, 1))
         return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: out of memory for a culling result");
@@ -1109,6 +1110,34 @@ hl_result hl__scene_flush(hl_renderer *r, bool resolve, bool discard) {
     return res;
 }
 
+/* Meshes whose faces this frame counted, per render call (a set cleared each frame). */
+static bool face_seen(hl_renderer *r, const hl_mesh *m, uint32_t invocation) {
+    if (r->face_serial != r->frame_serial) {
+        uint32_t cap = 64;
+        while (cap < r->draw_count * 2u + 2u) cap *= 2;
+        if (cap > r->face_capacity) {
+            hl__free(r->face_table);
+            r->face_table = hl__calloc(cap, sizeof *r->face_table);
+            r->face_capacity = r->face_table ? cap : 0;
+        } else if (r->face_table) {
+            memset(r->face_table, 0, r->face_capacity * sizeof *r->face_table);
+        }
+        r->face_serial = r->frame_serial;
+    }
+    if (!r->face_table) return false;
+    uint32_t mask = r->face_capacity - 1;
+    uint64_t key = (uint64_t)(uintptr_t)m ^ ((uint64_t)(invocation + 1) << 56);
+    uint32_t slot = (uint32_t)hl__hash_mix(key) & mask;
+    for (uint32_t n = 0; n <= mask; n++, slot = (slot + 1) & mask) {
+        if (r->face_table[slot] == key) return true;
+        if (!r->face_table[slot]) {
+            r->face_table[slot] = key;
+            return false;
+        }
+    }
+    return false;
+}
+
 static hl_result exec_scene(hl_graph_ctx *ctx, void *params, void *user) {
     (void)user;
     scene_pass *p = params;
@@ -1120,13 +1149,12 @@ static hl_result exec_scene(hl_graph_ctx *ctx, void *params, void *user) {
         uint32_t k = r->list_items[l->first + i];
         const hl__draw *d = &r->draws[k];
         res = hl_rhi_cmd_draw_packets(cmd, &d->packet, 1, NULL);
-        /* executed draws: every one counts as a draw; its faces once however many passes draw it */
+        /* executed draws: every one counts as a draw; faces once per mesh (or instanced batch)
+           and render call, however many passes, culls or override lists draw it */
         r->stats.draws++;
         r->stats.instances += d->packet.instance_count;
-        if (!r->draw_counted[k]) {
-            r->draw_counted[k] = 1;
-            r->stats.faces += d->faces;
-        }
+        r->draw_counted[k] = 1;
+        if (!face_seen(r, d->mesh, p->v->invocation)) r->stats.faces += d->faces;
     }
     if (!res) res = hl_rhi_cmd_end_render_pass(cmd);
     return res;

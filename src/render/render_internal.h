@@ -244,6 +244,7 @@ typedef struct hl__view {
        lists; the attachments are imported once, by the first scene pass */
     bool scripted, shadows_recorded, imported, wrote_output;
     hl_render_target *output; /* scripted views: the invocation's target (target may be a layout) */
+    uint32_t invocation;      /* scripted views: the render call of the frame that made it */
 } hl__view;
 
 /* A renderer list: draws of one view, filtered and ordered (r->list_items[first..+count)). */
@@ -452,6 +453,9 @@ struct hl_renderer {
     hl_mesh **batch_meshes; /* the meshes of this frame's instanced draws */
     uint32_t batch_mesh_count, batch_mesh_capacity;
     bool after_events; /* a visible mesh of this frame has an after-render event */
+    uint64_t *face_table; /* faces counted this frame: (mesh, render call) keys */
+    uint32_t face_capacity;
+    uint64_t face_serial;
     const hl_mesh **before_table; /* meshes told before_render in this render call */
     uint32_t before_mask, before_count, before_invocation;
     uint64_t before_serial;

@@ -452,6 +452,7 @@ void hl_renderer_destroy(hl_renderer *r) {
     hl__free(r->batch_meshes);
     hl__free(r->ev_table);
     hl__free(r->before_table);
+    hl__free(r->face_table);
     for (uint32_t i = 0; i < r->layout_count; i++) hl__free(r->layouts[i]);
     hl__free(r->layouts);
     for (uint32_t i = 0; i < HL__MAX_VIEWS; i++) {
