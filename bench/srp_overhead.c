@@ -86,63 +86,6 @@ static hl_result make_factory(uint32_t c, hl_pipeline_factory **out) {
     return hl_forward_pipeline_factory_create(&d, out);
 }
 
-static hl_result build_grid(uint32_t meshes, hl_stage **out_stage, hl_camera **out_camera) {
-    hl_stage *s = NULL;
-    hl_result r = hl_stage_create(&s);
-    if (r) return r;
-    hl_box_desc bd = {0.6f, 0.6f, 0.6f};
-    hl_geometry *box = NULL;
-    r = hl_geometry_create_box(&bd, &box);
-    enum { MATS = 100 };
-    hl_material *mats[MATS] = {0};
-    for (uint32_t i = 0; !r && i < MATS; i++) {
-        hl_pbr_material_desc pd = {0};
-        pd.base_color = (hl_color){(float)(i % 10) / 9.0f, (float)(i / 10) / 9.0f, 0.5f, 1.0f};
-        pd.roughness = 0.2f + 0.8f * (float)(i % 7) / 6.0f;
-        r = hl_material_create_pbr(&pd, &mats[i]);
-    }
-    uint32_t side = (uint32_t)ceilf(sqrtf((float)meshes));
-    for (uint32_t i = 0; !r && i < meshes; i++) {
-        hl_mesh_desc md = {0};
-        md.geometry = box;
-        md.material = mats[i % MATS];
-        hl_mesh *m = NULL;
-        r = hl_mesh_create(&md, &m);
-        if (r) break;
-        hl_node_set_translation(hl_mesh_node(m), (hl_vec3){(float)(i % side) - (float)side * 0.5f, 0.0f,
-                                                           (float)(i / side) - (float)side * 0.5f});
-        r = hl_stage_add(s, hl_mesh_node(m));
-    }
-    for (uint32_t i = 0; i < MATS; i++) hl_material_release(mats[i]);
-    hl_geometry_release(box);
-    hl_light_desc ld = {0};
-    ld.kind = HL_LIGHT_DIRECTIONAL;
-    hl_light *l = NULL;
-    if (!r) r = hl_light_create(&ld, &l);
-    if (!r) {
-        hl_node_look_at(hl_light_node(l), (hl_vec3){-1, -2, -1}, (hl_vec3){0, 1, 0});
-        r = hl_stage_add(s, hl_light_node(l));
-    }
-    hl_camera_desc cd = {0};
-    cd.fov_y_deg = 60.0f;
-    cd.aspect = 16.0f / 9.0f;
-    cd.far_plane = 1000.0f;
-    hl_camera *cam = NULL;
-    if (!r) r = hl_camera_create(&cd, &cam);
-    if (!r) {
-        hl_node_set_translation(hl_camera_node(cam), (hl_vec3){0, (float)side * 0.9f, (float)side * 0.75f});
-        hl_node_look_at(hl_camera_node(cam), (hl_vec3){0, 0, 0}, (hl_vec3){0, 1, 0});
-        r = hl_stage_add(s, hl_camera_node(cam));
-    }
-    if (r) {
-        hl_stage_destroy(s);
-        return r;
-    }
-    *out_stage = s;
-    *out_camera = cam;
-    return HL_OK;
-}
-
 static int cmp_u64(const void *a, const void *b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
@@ -245,7 +188,7 @@ int main(int argc, char **argv) {
         if (!strcmp(scene, "10k") || !strcmp(scene, "both")) {
             hl_stage *s = NULL;
             hl_camera *cam = NULL;
-            if (build_grid(10000, &s, &cam)) return 1;
+            if (hl_scene_grid_create(10000, 100, &s, &cam)) return 1;
             rc |= run_scene(be, "10k", s, cam, 1, frames, warmup, json);
             hl_stage_destroy(s);
         }

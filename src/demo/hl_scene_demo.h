@@ -17,4 +17,10 @@ typedef struct hl_scene_demo {
 hl_result hl_scene_demo_create(float aspect, hl_scene_demo *out);
 void hl_scene_demo_destroy(hl_scene_demo *d);
 
+/* The benchmark grid of bench/scene_draws, bench/srp_overhead and px_pipeline_parity: `meshes`
+ * boxes (0.6 units) on a square grid sharing one geometry, `materials` PBR materials in turn
+ * (colour, metallic and roughness from the index), one directional light, a 16:9 camera above
+ * the grid looking at its centre. The stage owns everything; hl_stage_destroy frees it. */
+hl_result hl_scene_grid_create(uint32_t meshes, uint32_t materials, hl_stage **out_stage, hl_camera **out_camera);
+
 #endif

@@ -2,6 +2,7 @@
 #include "hl_scene_demo.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define DEMO_TRY(expr)                                                                                 \
@@ -192,3 +193,63 @@ void hl_scene_demo_destroy(hl_scene_demo *d) {
     hl_stage_destroy(d->stage); /* the camera is in the stage */
     memset(d, 0, sizeof *d);
 }
+
+/* ---- the benchmark grid (hl_scene_demo.h) ---- */
+hl_result hl_scene_grid_create(uint32_t meshes, uint32_t materials, hl_stage **out_stage, hl_camera **out_camera) {
+    hl_stage *s = NULL;
+    hl_result r = hl_stage_create(&s);
+    if (r) return r;
+    hl_box_desc bd = {0.6f, 0.6f, 0.6f};
+    hl_geometry *box = NULL;
+    r = hl_geometry_create_box(&bd, &box);
+    hl_material **mats = calloc(materials, sizeof *mats);
+    for (uint32_t i = 0; !r && i < materials; i++) {
+        hl_pbr_material_desc pd = {0};
+        pd.base_color = (hl_color){(float)(i % 10) / 9.0f, (float)(i / 10) / 9.0f, 0.5f, 1.0f};
+        pd.metallic = (float)(i % 4) / 3.0f;
+        pd.roughness = 0.2f + 0.8f * (float)(i % 7) / 6.0f;
+        r = hl_material_create_pbr(&pd, &mats[i]);
+    }
+    uint32_t side = (uint32_t)ceilf(sqrtf((float)meshes));
+    for (uint32_t i = 0; !r && i < meshes; i++) {
+        hl_mesh_desc md = {0};
+        md.geometry = box;
+        md.material = mats[i % materials];
+        hl_mesh *m = NULL;
+        r = hl_mesh_create(&md, &m);
+        if (r) break;
+        float x = (float)(i % side) - (float)side * 0.5f, z = (float)(i / side) - (float)side * 0.5f;
+        hl_node_set_translation(hl_mesh_node(m), (hl_vec3){x, 0.0f, z});
+        r = hl_stage_add(s, hl_mesh_node(m));
+    }
+    for (uint32_t i = 0; i < materials; i++) hl_material_release(mats[i]);
+    free(mats);
+    hl_geometry_release(box);
+    hl_light_desc ld = {0};
+    ld.kind = HL_LIGHT_DIRECTIONAL;
+    hl_light *l = NULL;
+    if (!r) r = hl_light_create(&ld, &l);
+    if (!r) {
+        hl_node_look_at(hl_light_node(l), (hl_vec3){-1, -2, -1}, (hl_vec3){0, 1, 0});
+        r = hl_stage_add(s, hl_light_node(l));
+    }
+    hl_camera_desc cd = {0};
+    cd.fov_y_deg = 60.0f;
+    cd.aspect = 16.0f / 9.0f;
+    cd.far_plane = 1000.0f;
+    hl_camera *cam = NULL;
+    if (!r) r = hl_camera_create(&cd, &cam);
+    if (!r) {
+        hl_node_set_translation(hl_camera_node(cam), (hl_vec3){0, (float)side * 0.9f, (float)side * 0.75f});
+        hl_node_look_at(hl_camera_node(cam), (hl_vec3){0, 0, 0}, (hl_vec3){0, 1, 0});
+        r = hl_stage_add(s, hl_camera_node(cam));
+    }
+    if (r) {
+        hl_stage_destroy(s);
+        return r;
+    }
+    *out_stage = s;
+    *out_camera = cam;
+    return HL_OK;
+}
+
