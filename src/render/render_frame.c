@@ -648,35 +648,16 @@ static void seen_ties(hl_renderer *r, hl_mesh *m, hl__draw *d) {
     d->tie_geometry = seen_index(r, hl_mesh_geometry(m));
 }
 
-/* before_render once per mesh per render call: a set of the meshes told, cleared when the
- * invocation changes (made on the first mesh with the event). */
+/* before_render once per mesh per render call: the meshes told, forgotten when the render
+ * call changes. On a failed insert the mesh is told again rather than not at all. */
 static bool before_seen(hl_renderer *r, const hl_mesh *m) {
     if (r->before_invocation != r->invocations || r->before_serial != r->frame_serial) {
         r->before_invocation = r->invocations;
         r->before_serial = r->frame_serial;
-        r->before_count = 0;
-        if (r->before_table) memset(r->before_table, 0, (r->before_mask + 1) * sizeof *r->before_table);
+        hl__ptr_map_clear(&r->before_told);
     }
-    if (!r->before_table || (r->before_count + 1) * 2 > r->before_mask + 1) { /* grow: rehash */
-        uint32_t cap = r->before_table ? (r->before_mask + 1) * 2 : 64;
-        const hl_mesh **t = hl__calloc(cap, sizeof *t);
-        if (!t) return false; /* out of memory: tell the mesh again rather than not at all */
-        for (uint32_t i = 0; r->before_table && i <= r->before_mask; i++) {
-            const hl_mesh *o = r->before_table[i];
-            if (!o) continue;
-            uint32_t s = (uint32_t)hl__hash_mix((uint64_t)(uintptr_t)o) & (cap - 1);
-            while (t[s]) s = (s + 1) & (cap - 1);
-            t[s] = o;
-        }
-        hl__free(r->before_table);
-        r->before_table = t;
-        r->before_mask = cap - 1;
-    }
-    uint32_t slot = (uint32_t)hl__hash_mix((uint64_t)(uintptr_t)m) & r->before_mask;
-    while (r->before_table[slot] && r->before_table[slot] != m) slot = (slot + 1) & r->before_mask;
-    if (r->before_table[slot]) return true;
-    r->before_table[slot] = m;
-    r->before_count++;
+    if (hl__ptr_map_get(&r->before_told, m) != UINT32_MAX) return true;
+    hl__ptr_map_put(&r->before_told, m, 0);
     return false;
 }
 
@@ -1110,31 +1091,17 @@ hl_result hl__scene_flush(hl_renderer *r, bool resolve, bool discard) {
     return res;
 }
 
-/* Meshes whose faces this frame counted, per render call (a set cleared each frame). */
+/* Whether render call `invocation` counted mesh m's faces this frame (and marks it). */
 static bool face_seen(hl_renderer *r, const hl_mesh *m, uint32_t invocation) {
     if (r->face_serial != r->frame_serial) {
-        uint32_t cap = 64;
-        while (cap < r->draw_count * 2u + 2u) cap *= 2;
-        if (cap > r->face_capacity) {
-            hl__free(r->face_table);
-            r->face_table = hl__calloc(cap, sizeof *r->face_table);
-            r->face_capacity = r->face_table ? cap : 0;
-        } else if (r->face_table) {
-            memset(r->face_table, 0, r->face_capacity * sizeof *r->face_table);
-        }
         r->face_serial = r->frame_serial;
+        hl__ptr_map_clear(&r->face_counted);
     }
-    if (!r->face_table) return false;
-    uint32_t mask = r->face_capacity - 1;
-    uint64_t key = (uint64_t)(uintptr_t)m ^ ((uint64_t)(invocation + 1) << 56);
-    uint32_t slot = (uint32_t)hl__hash_mix(key) & mask;
-    for (uint32_t n = 0; n <= mask; n++, slot = (slot + 1) & mask) {
-        if (r->face_table[slot] == key) return true;
-        if (!r->face_table[slot]) {
-            r->face_table[slot] = key;
-            return false;
-        }
-    }
+    _Static_assert(HL__MAX_VIEWS <= 32, "render calls of a frame fit a 32-bit mask");
+    uint32_t bit = 1u << invocation, mask = hl__ptr_map_get(&r->face_counted, m);
+    if (mask == UINT32_MAX) mask = 0;
+    if (mask & bit) return true;
+    hl__ptr_map_put(&r->face_counted, m, mask | bit);
     return false;
 }
 
@@ -1286,25 +1253,10 @@ hl_result hl__target_finish(hl_renderer *r, hl_render_target *t) {
 }
 
 /* ---- mesh after-render events ----------------------------------------------------------------------- */
-static bool ev_seen(hl_renderer *r, const hl_mesh *m) {
-    uint32_t slot = (uint32_t)hl__hash_mix((uint64_t)(uintptr_t)m) & r->ev_mask;
-    while (r->ev_table[slot] && r->ev_table[slot] != m) slot = (slot + 1) & r->ev_mask;
-    if (r->ev_table[slot]) return true;
-    r->ev_table[slot] = m;
-    return false;
-}
-
 static void notify_mesh(hl_renderer *r, hl_mesh *m) {
     const hl_mesh_events *ev = hl_mesh_get_events(m);
-    if (!ev || !ev->after_render) return;
-    if (!r->ev_table) { /* made on the first mesh with an event */
-        uint32_t cap = 64;
-        while (cap < r->draw_count * 2u + r->batch_mesh_count * 2u) cap *= 2;
-        if (!hl__reserve((void **)&r->ev_table, &r->ev_capacity, cap, sizeof *r->ev_table)) return;
-        r->ev_mask = cap - 1;
-        memset(r->ev_table, 0, cap * sizeof *r->ev_table);
-    }
-    if (ev_seen(r, m)) return;
+    if (!ev || !ev->after_render || hl__ptr_map_get(&r->ev_told, m) != UINT32_MAX) return;
+    hl__ptr_map_put(&r->ev_told, m, 0);
     ev->after_render(m, ev->user);
 }
 
@@ -1318,15 +1270,7 @@ static void notify_draw(hl_renderer *r, const hl__draw *d) {
 
 void hl__render_after_events(hl_renderer *r) {
     if (!r->after_events) return; /* no visible mesh of the frame has an after-render event */
-    /* a table big enough for every mesh drawn, cleared (only when a mesh has events) */
-    uint32_t need = 64;
-    while (need < r->draw_count * 2u + r->batch_mesh_count * 2u) need *= 2;
-    if (r->ev_table && need > r->ev_capacity) {
-        hl__free(r->ev_table);
-        r->ev_table = NULL;
-        r->ev_capacity = 0;
-    }
-    if (r->ev_table) memset(r->ev_table, 0, (r->ev_mask + 1) * sizeof *r->ev_table);
+    hl__ptr_map_clear(&r->ev_told);
     for (uint32_t v = 0; v < r->view_count; v++) {
         const hl__view *view = &r->views[v];
         if (view->scripted) continue;

@@ -33,6 +33,8 @@ uint32_t hl__ptr_map_get(const hl__ptr_map *m, const void *key); /* UINT32_MAX w
 bool hl__ptr_map_put(hl__ptr_map *m, const void *key, uint32_t value);
 void hl__ptr_map_remove(hl__ptr_map *m, const void *key);
 void hl__ptr_map_free(hl__ptr_map *m);
+/* Empties the map and keeps its storage (no allocation when refilled to the same size). */
+void hl__ptr_map_clear(hl__ptr_map *m);
 
 /* ---- std140 blocks written by the renderer (sizes match the GLSL in render_shaders.c) -------- */
 typedef struct hl__frame_block {
@@ -453,14 +455,12 @@ struct hl_renderer {
     hl_mesh **batch_meshes; /* the meshes of this frame's instanced draws */
     uint32_t batch_mesh_count, batch_mesh_capacity;
     bool after_events; /* a visible mesh of this frame has an after-render event */
-    uint64_t *face_table; /* faces counted this frame: (mesh, render call) keys */
-    uint32_t face_capacity;
+    hl__ptr_map face_counted; /* mesh -> bit mask of the render calls whose faces it counted */
     uint64_t face_serial;
-    const hl_mesh **before_table; /* meshes told before_render in this render call */
-    uint32_t before_mask, before_count, before_invocation;
+    hl__ptr_map before_told; /* meshes told before_render in this render call */
+    uint32_t before_invocation;
     uint64_t before_serial;
-    const hl_mesh **ev_table; /* mesh after-render events: meshes notified this frame */
-    uint32_t ev_capacity, ev_mask;
+    hl__ptr_map ev_told; /* mesh after-render events: meshes told this frame */
     hl_render_target **layouts; /* hl__layout_target */
     uint32_t layout_count, layout_capacity;
     struct hl__fs_group *fs_groups; /* render_fullscreen.c */

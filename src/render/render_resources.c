@@ -82,6 +82,11 @@ void hl__ptr_map_remove(hl__ptr_map *m, const void *key) {
     }
 }
 
+void hl__ptr_map_clear(hl__ptr_map *m) {
+    if (m->capacity) memset(m->keys, 0, m->capacity * sizeof *m->keys);
+    m->count = 0;
+}
+
 void hl__ptr_map_free(hl__ptr_map *m) {
     hl__free(m->keys);
     hl__free(m->values);

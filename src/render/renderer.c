@@ -450,9 +450,9 @@ void hl_renderer_destroy(hl_renderer *r) {
     hl__free(r->list_items);
     hl__free(r->draw_counted);
     hl__free(r->batch_meshes);
-    hl__free(r->ev_table);
-    hl__free(r->before_table);
-    hl__free(r->face_table);
+    hl__ptr_map_free(&r->ev_told);
+    hl__ptr_map_free(&r->before_told);
+    hl__ptr_map_free(&r->face_counted);
     for (uint32_t i = 0; i < r->layout_count; i++) hl__free(r->layouts[i]);
     hl__free(r->layouts);
     for (uint32_t i = 0; i < HL__MAX_VIEWS; i++) {
