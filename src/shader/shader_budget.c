@@ -1424,6 +1424,10 @@ static bool directive(guard *g) {
 }
 
 /* ---- entry ----------------------------------------------------------------------------------- */
+static const hl__pp_limits *g_default_limits; /* fuzzers only: see hl__pp_set_default_limits */
+
+void hl__pp_set_default_limits(const hl__pp_limits *limits) { g_default_limits = limits; }
+
 hl_result hl__pp_guard(const char *text, bool vulkan, const hl__pp_limits *limits, hl__pp_stats *stats) {
     guard *g = hl__calloc(1, sizeof *g);
     if (!g)
@@ -1441,7 +1445,7 @@ hl_result hl__pp_guard(const char *text, bool vulkan, const hl__pp_limits *limit
                                            HL_SHADER_MAX_EXPANSION_TOKENS, HL_SHADER_MAX_EXPANDED_BYTES,
                                            HL_SHADER_MAX_NESTING,          HL_SHADER_MAX_EXPRESSION_OPERATORS,
                                            HL_SHADER_MAX_FUNCTIONS};
-    g->lim = limits ? *limits : defaults;
+    g->lim = limits ? *limits : g_default_limits ? *g_default_limits : defaults;
     if (g->lim.nesting > HL_SHADER_MAX_NESTING)
         g->lim.nesting = HL_SHADER_MAX_NESTING;
     g->open_kind = hl__calloc(g->lim.nesting + 1u, 1);

@@ -79,6 +79,12 @@ typedef struct hl__pp_limits {
 
 hl_result hl__pp_guard(const char *text, bool vulkan, const hl__pp_limits *limits, hl__pp_stats *stats);
 
+/* Fuzz targets only: the limits hl__pp_guard applies when it is given NULL (the compile path's
+ * own calls), NULL restoring the HL_SHADER_MAX_* constants. Set once, before any compile: not
+ * synchronised. fuzz_glsl_compile uses it so that its time goes to the stages after the budget
+ * (fuzz_glsl_budget and fuzz_glsl_preprocess fuzz the budget itself). */
+void hl__pp_set_default_limits(const hl__pp_limits *limits);
+
 /* Checks a stage's source text against HL_SHADER_MAX_SOURCE_BYTES without reading past it. */
 hl_result hl__check_source_size(const char *source);
 

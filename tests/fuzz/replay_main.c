@@ -1,5 +1,6 @@
 /* Replays fuzz inputs without libFuzzer: every file named on the command line, and every
- * file inside each directory named, goes once through LLVMFuzzerTestOneInput. Prints
+ * file inside each directory named, goes once through LLVMFuzzerTestOneInput. Calls
+ * LLVMFuzzerInitialize first where the target defines one. Prints
  * "N passed, 0 failed" for CTest; a crash or sanitizer report fails the test. */
 #include <dirent.h>
 #include <stdint.h>
@@ -9,6 +10,8 @@
 #include <sys/stat.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+/* optional in a target, as with libFuzzer: called once before the first input */
+int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 
 static int run_file(const char *path) {
     FILE *f = fopen(path, "rb");
@@ -37,6 +40,7 @@ static int run_file(const char *path) {
 
 int main(int argc, char **argv) {
     int count = 0;
+    if (LLVMFuzzerInitialize) LLVMFuzzerInitialize(&argc, &argv);
     for (int i = 1; i < argc; i++) {
         struct stat st;
         if (stat(argv[i], &st) != 0) {
