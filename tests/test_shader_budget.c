@@ -480,6 +480,46 @@ static void test_legitimate(hl_rhi_backend be) {
     HL_CHECK_OK(hl__pp_guard("#line 1073741824\nint a;\n#if 0\n#line 2147483647\n#endif\n", false, NULL, NULL));
     /* #error stops the compilers, and the check */
     HL_CHECK_OK(hl__pp_guard("#error stop\n#endif\n", false, NULL, NULL));
+    /* a 'u' after a float is not its suffix: glslang reads `0.0USE` as 0.0 then the macro USE,
+     * so the expansion counts (found by fuzz_glsl_budget: 58 characters counted, 288,836 made) */
+    HL_CHECK_OK(hl__pp_guard("#define USE a a a a a a a a\nx 0.0USE 1e2USE 7u 0x1Fu\n", false, NULL, &st));
+    HL_CHECK_EQ(st.output_tokens, 1 + 1 + 8 + 1 + 8 + 2);
+    /* while a region is skipped, glslang takes `##endif` and `# # endif` as #endif (found by
+     * fuzz_glsl_budget: the text after it was compiled but not counted) */
+    HL_CHECK_OK(hl__pp_guard("#ifdef X\n##endif\nint a;\n", false, NULL, &st));
+    HL_CHECK_EQ(st.output_tokens, 3);
+    HL_CHECK_OK(hl__pp_guard("#if 0\n# # endif\nint a;\n", false, NULL, &st));
+    HL_CHECK_EQ(st.output_tokens, 3);
+    HL_CHECK_OK(hl__pp_guard("#if 0\n#ifdef Y\n## endif\nint a;\n#endif\nint b;\n", false, NULL, &st));
+    HL_CHECK_EQ(st.output_tokens, 3);
+    HL_CHECK_OK(hl__pp_guard("#if 0\n# 5 #endif\nint a;\n#endif\nint b;\n", false, NULL, &st));
+    HL_CHECK_EQ(st.output_tokens, 3);
+}
+
+/* glslang crashes (NULL dereference in TParseContext::declareBlock) on a block named after a
+ * function; such sources are refused with HL_ERR_SHADER before it parses them (found by
+ * fuzz_glsl_compile). */
+static void test_block_names(hl_rhi_backend be) {
+    const char *bad[] = {
+        "#version 300 es\nlayout(std140) uniform abs { vec4 v; };\nvoid main() { gl_Position = v; }\n",
+        "#version 300 es\nuniform texture { vec4 v; } inst;\nvoid main() { gl_Position = inst.v; }\n",
+        "#version 300 es\nfloat foo(float x) { return x; }\nuniform foo { vec4 v; };\nvoid main() { gl_Position = v; }\n",
+        "#version 300 es\n#define NAME sin\nuniform NAME { vec4 v; };\nvoid main() { gl_Position = v; }\n",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        hl_shader_program p;
+        HL_CHECK_RESULT(compile(bad[i], k_fs, NULL, 0, be, &p), HL_ERR_SHADER);
+        HL_CHECK_MSG(strstr(hl_last_error(), "block name") != NULL, "%s", hl_last_error());
+    }
+    const char *fs_in = "#version 300 es\nprecision mediump float;\nin abs { vec4 v; };\nout vec4 o;\n"
+                        "void main() { o = v; }\n";
+    hl_shader_program p;
+    HL_CHECK_RESULT(compile("#version 300 es\nvoid main() { gl_Position = vec4(0.0); }\n", fs_in, NULL, 0, be, &p),
+                    HL_ERR_SHADER);
+    /* members and instances may be named like functions; block names like other things are fine */
+    HL_CHECK_OK(compile("#version 300 es\nuniform Sin { vec4 abs; } sin_;\nvoid main() { gl_Position = sin_.abs; }\n",
+                        k_fs, NULL, 0, be, &p));
+    hl_shader_program_free(&p);
 }
 
 /* The forward and shadow uber-shaders in every variant shape the renderer builds. */
@@ -558,6 +598,7 @@ int main(void) {
         test_legitimate(backends[i]);
         test_engine_shaders(backends[i]);
         test_block_size(backends[i]);
+        test_block_names(backends[i]);
     }
     test_entry_points();
     return hl_test_finish();

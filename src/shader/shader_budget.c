@@ -367,6 +367,7 @@ static bool hex_digit(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || 
  * 14 then x, so a macro parameter written right after a number is still seen. */
 static uint32_t number_len(const char *s) {
     uint32_t n = 0;
+    bool integer = true; /* the unsigned suffix belongs to integers: glslang reads `0.0USE` as 0.0 USE */
     if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
         n = 2;
         while (hex_digit(s[n]))
@@ -374,11 +375,14 @@ static uint32_t number_len(const char *s) {
     } else {
         while (is_digit(s[n]))
             n++;
-        if (s[n] == '.')
+        if (s[n] == '.') {
+            integer = false;
             for (n++; is_digit(s[n]);)
                 n++;
+        }
         if ((s[n] == 'e' || s[n] == 'E') &&
             (is_digit(s[n + 1]) || ((s[n + 1] == '+' || s[n + 1] == '-') && is_digit(s[n + 2])))) {
+            integer = false;
             n += 2;
             while (is_digit(s[n]))
                 n++;
@@ -388,7 +392,7 @@ static uint32_t number_len(const char *s) {
         if (s[n] == 'f' || s[n] == 'F')
             return n + 1;
     }
-    if (s[n] == 'u' || s[n] == 'U')
+    if (integer && (s[n] == 'u' || s[n] == 'U'))
         n++;
     return n;
 }
@@ -1336,6 +1340,11 @@ static bool directive(guard *g) {
     ptok d;
     if (!line_next(g, &d))
         return true; /* null directive */
+    /* While glslang skips a region it takes every '#' that follows the line's first one as a
+     * new start: `##endif` and `# # endif` end the region there (and are errors elsewhere). */
+    while (g->state != ST_ACTIVE && (tok_punct(&d, "#") || tok_punct(&d, "##")))
+        if (!line_next(g, &d))
+            return true;
     if (d.kind != TK_IDENT) {
         skip_line(g);
         return true;
@@ -1459,7 +1468,7 @@ hl_result hl__pp_guard(const char *text, bool vulkan, const hl__pp_limits *limit
         ptok t;
         if (!scan_peek(g, &t))
             break;
-        if ((t.flags & TF_BOL) && tok_punct(&t, "#")) {
+        if ((t.flags & TF_BOL) && (tok_punct(&t, "#") || (g->state != ST_ACTIVE && tok_punct(&t, "##")))) {
             scan_take(g);
             if (!directive(g))
                 break;

@@ -76,6 +76,159 @@ static hl_result shader_fail(const char *what, hl_rhi_shader_stage stage, const 
                     n ? log : "(no log)");
 }
 
+/* glslang (Debian 12's) dereferences NULL when an interface block's name is the name of a
+ * function (a built-in one, or one the source declares): `uniform abs { vec4 v; };` crashes the
+ * process in TParseContext::declareBlock instead of failing (found by fuzz_glsl_compile). Such
+ * texts are refused before glslang parses them. The built-in names are those glslang declares
+ * for GLSL ES 3.00 and Vulkan GLSL 4.50, vertex and fragment (glslangValidator
+ * --dump-builtin-symbols), sorted for bsearch. */
+static const char *const k_builtin_functions[] = {
+    "abs", "absoluteDifference", "acos", "acosh", "addInvocationsAMD", "addInvocationsExclusiveScanAMD",
+    "addInvocationsExclusiveScanNonUniformAMD", "addInvocationsInclusiveScanAMD",
+    "addInvocationsInclusiveScanNonUniformAMD", "addInvocationsNonUniformAMD", "addSaturate", "all",
+    "allInvocationsARB", "allInvocationsEqualARB", "any", "anyInvocationARB", "asin", "asinh", "atan",
+    "atanh", "atomicAdd", "atomicAnd", "atomicCompSwap", "atomicExchange", "atomicLoad", "atomicMax",
+    "atomicMin", "atomicOr", "atomicStore", "atomicXor", "average", "averageRounded", "ballotARB",
+    "beginInvocationInterlockARB", "bitCount", "bitfieldExtract", "bitfieldInsert", "bitfieldReverse",
+    "ceil", "clamp", "clock2x32ARB", "clockARB", "clockRealtime2x32EXT", "clockRealtimeEXT",
+    "controlBarrier", "cos", "cosh", "countLeadingZeros", "countTrailingZeros", "cross", "cubeFaceCoordAMD",
+    "cubeFaceIndexAMD", "dFdx", "dFdxCoarse", "dFdxFine", "dFdy", "dFdyCoarse", "dFdyFine",
+    "debugPrintfEXT", "degrees", "determinant", "distance", "dot", "doubleBitsToInt64",
+    "doubleBitsToUint64", "endInvocationInterlockARB", "equal", "exp", "exp2", "faceforward", "findLSB",
+    "findMSB", "float16BitsToInt16", "float16BitsToUint16", "floatBitsToInt", "floatBitsToUint", "floor",
+    "fma", "fract", "fragmentFetchAMD", "fragmentMaskFetchAMD", "frexp", "fwidth", "fwidthCoarse",
+    "fwidthFine", "greaterThan", "greaterThanEqual", "halfBitsToInt16", "halfBitsToUint16",
+    "halhBitsToInt16", "helperInvocationEXT", "imageAtomicAdd", "imageAtomicAnd", "imageAtomicCompSwap",
+    "imageAtomicExchange", "imageAtomicLoad", "imageAtomicMax", "imageAtomicMin", "imageAtomicOr",
+    "imageAtomicStore", "imageAtomicXor", "imageLoad", "imageLoadLodAMD", "imageSamples", "imageSize",
+    "imageStore", "imageStoreLodAMD", "imulExtended", "int16BitsToFloat16", "int16BitsToHalf",
+    "int64BitsToDouble", "intBitsToFloat", "interpolateAtCentroid", "interpolateAtOffset",
+    "interpolateAtSample", "interpolateAtVertexAMD", "inverse", "inversesqrt", "isinf", "isnan", "ldexp",
+    "length", "lessThan", "lessThanEqual", "log", "log2", "matrixCompMult", "max", "max3",
+    "maxInvocationsAMD", "maxInvocationsExclusiveScanAMD", "maxInvocationsExclusiveScanNonUniformAMD",
+    "maxInvocationsInclusiveScanAMD", "maxInvocationsInclusiveScanNonUniformAMD",
+    "maxInvocationsNonUniformAMD", "mbcntAMD", "memoryBarrier", "memoryBarrierBuffer", "memoryBarrierImage",
+    "mid3", "min", "min3", "minInvocationsAMD", "minInvocationsExclusiveScanAMD",
+    "minInvocationsExclusiveScanNonUniformAMD", "minInvocationsInclusiveScanAMD",
+    "minInvocationsInclusiveScanNonUniformAMD", "minInvocationsNonUniformAMD", "mix", "mod", "modf",
+    "multiply32x16", "normalize", "not", "notEqual", "outerProduct", "pack16", "pack32", "pack64",
+    "packDouble2x32", "packFloat2x16", "packHalf2x16", "packInt2x16", "packInt2x32", "packInt4x16",
+    "packSnorm2x16", "packSnorm4x8", "packUint2x16", "packUint2x32", "packUint4x16", "packUnorm2x16",
+    "packUnorm4x8", "pow", "radians", "readFirstInvocationARB", "readInvocationARB", "reflect", "refract",
+    "round", "roundEven", "shadow2DEXT", "shadow2DProjEXT", "sign", "sin", "sinh", "smoothstep",
+    "sparseImageLoadARB", "sparseImageLoadLodAMD", "sparseTexelFetchARB", "sparseTexelFetchOffsetARB",
+    "sparseTexelGradFetchARB", "sparseTexelGradFetchOffsetARB", "sparseTexelsResidentARB",
+    "sparseTextureARB", "sparseTextureClampARB", "sparseTextureGatherARB", "sparseTextureGatherLodAMD",
+    "sparseTextureGatherLodOffsetAMD", "sparseTextureGatherLodOffsetsAMD", "sparseTextureGatherOffsetARB",
+    "sparseTextureGatherOffsetsARB", "sparseTextureGradARB", "sparseTextureGradClampARB",
+    "sparseTextureGradOffsetARB", "sparseTextureGradOffsetClampARB", "sparseTextureLodARB",
+    "sparseTextureLodOffsetARB", "sparseTextureOffsetARB", "sparseTextureOffsetClampARB", "sqrt", "step",
+    "subgroupAdd", "subgroupAll", "subgroupAllEqual", "subgroupAnd", "subgroupAny", "subgroupBallot",
+    "subgroupBallotBitCount", "subgroupBallotBitExtract", "subgroupBallotExclusiveBitCount",
+    "subgroupBallotFindLSB", "subgroupBallotFindMSB", "subgroupBallotInclusiveBitCount", "subgroupBarrier",
+    "subgroupBroadcast", "subgroupBroadcastFirst", "subgroupClusteredAdd", "subgroupClusteredAnd",
+    "subgroupClusteredMax", "subgroupClusteredMin", "subgroupClusteredMul", "subgroupClusteredOr",
+    "subgroupClusteredXor", "subgroupElect", "subgroupExclusiveAdd", "subgroupExclusiveAnd",
+    "subgroupExclusiveMax", "subgroupExclusiveMin", "subgroupExclusiveMul", "subgroupExclusiveOr",
+    "subgroupExclusiveXor", "subgroupInclusiveAdd", "subgroupInclusiveAnd", "subgroupInclusiveMax",
+    "subgroupInclusiveMin", "subgroupInclusiveMul", "subgroupInclusiveOr", "subgroupInclusiveXor",
+    "subgroupInverseBallot", "subgroupMax", "subgroupMemoryBarrier", "subgroupMemoryBarrierBuffer",
+    "subgroupMemoryBarrierImage", "subgroupMin", "subgroupMul", "subgroupOr", "subgroupPartitionNV",
+    "subgroupPartitionedAddNV", "subgroupPartitionedAndNV", "subgroupPartitionedExclusiveAddNV",
+    "subgroupPartitionedExclusiveAndNV", "subgroupPartitionedExclusiveMaxNV",
+    "subgroupPartitionedExclusiveMinNV", "subgroupPartitionedExclusiveMulNV",
+    "subgroupPartitionedExclusiveOrNV", "subgroupPartitionedExclusiveXorNV",
+    "subgroupPartitionedInclusiveAddNV", "subgroupPartitionedInclusiveAndNV",
+    "subgroupPartitionedInclusiveMaxNV", "subgroupPartitionedInclusiveMinNV",
+    "subgroupPartitionedInclusiveMulNV", "subgroupPartitionedInclusiveOrNV",
+    "subgroupPartitionedInclusiveXorNV", "subgroupPartitionedMaxNV", "subgroupPartitionedMinNV",
+    "subgroupPartitionedMulNV", "subgroupPartitionedOrNV", "subgroupPartitionedXorNV",
+    "subgroupQuadBroadcast", "subgroupQuadSwapDiagonal", "subgroupQuadSwapHorizontal",
+    "subgroupQuadSwapVertical", "subgroupShuffle", "subgroupShuffleDown", "subgroupShuffleUp",
+    "subgroupShuffleXor", "subgroupXor", "subpassLoad", "subtractSaturate", "swizzleInvocationsAMD",
+    "swizzleInvocationsMaskedAMD", "tan", "tanh", "texelFetch", "texelFetchOffset", "texelGradFetch",
+    "texelGradFetchOffset", "texelProjFetch", "texelProjFetchOffset", "texelProjGradFetch", "texture",
+    "texture2DGradEXT", "texture2DLodEXT", "texture2DProjGradEXT", "texture2DProjLodEXT", "textureClampARB",
+    "textureCubeGradEXT", "textureCubeLodEXT", "textureFootprintClampNV", "textureFootprintGradClampNV",
+    "textureFootprintGradNV", "textureFootprintLodNV", "textureFootprintNV", "textureGather",
+    "textureGatherLodAMD", "textureGatherLodOffsetAMD", "textureGatherLodOffsetsAMD", "textureGatherOffset",
+    "textureGatherOffsets", "textureGrad", "textureGradClampARB", "textureGradOffset",
+    "textureGradOffsetClampARB", "textureLod", "textureLodOffset", "textureOffset", "textureOffsetClampARB",
+    "textureProj", "textureProjGrad", "textureProjGradOffset", "textureProjLod", "textureProjLodOffset",
+    "textureProjOffset", "textureQueryLOD", "textureQueryLevels", "textureQueryLod", "textureSamples",
+    "textureSize", "timeAMD", "transpose", "trunc", "uaddCarry", "uint16BitsToFloat16", "uint16BitsToHalf",
+    "uint64BitsToDouble", "uintBitsToFloat", "umulExtended", "unpack16", "unpack32", "unpack8",
+    "unpackDouble2x32", "unpackFloat2x16", "unpackHalf2x16", "unpackInt2x16", "unpackInt2x32",
+    "unpackInt4x16", "unpackSnorm2x16", "unpackSnorm4x8", "unpackUint2x16", "unpackUint2x32",
+    "unpackUint4x16", "unpackUnorm2x16", "unpackUnorm4x8", "usubBorrow", "writeInvocationAMD",
+};
+
+static int cmp_name(const void *key, const void *elem) { return strcmp((const char *)key, *(const char *const *)elem); }
+
+static bool tok_is(const hl__lex *lx, uint32_t i, const char *s) {
+    size_t n = strlen(s);
+    return lx->toks[i].len == n && memcmp(lx->src + lx->toks[i].start, s, n) == 0;
+}
+
+static bool tok_punct_is(const hl__lex *lx, uint32_t i, char c) {
+    return lx->toks[i].kind == HL__TOK_PUNCT && lx->src[lx->toks[i].start] == c;
+}
+
+static uint32_t line_of(const char *s, uint32_t offset) {
+    uint32_t line = 1;
+    for (uint32_t i = 0; i < offset; i++)
+        line += s[i] == '\n';
+    return line;
+}
+
+/* A block declaration at file scope is `<storage> <name> {` with storage uniform, in, out or
+ * buffer; a function is an identifier followed by '(' at file scope. */
+static hl_result check_block_names(const char *expanded, hl_rhi_shader_stage stage, const char *what) {
+    hl__lex lx;
+    hl_result r = hl__lex_run(expanded, &lx);
+    if (r)
+        return r;
+    int depth = 0;
+    for (uint32_t i = 0; i < lx.count && !r; i++) {
+        if (tok_punct_is(&lx, i, '{') || tok_punct_is(&lx, i, '(') || tok_punct_is(&lx, i, '[')) {
+            if (depth == 0 && tok_punct_is(&lx, i, '{') && i >= 2 && lx.toks[i - 1].kind == HL__TOK_IDENT &&
+                (tok_is(&lx, i - 2, "uniform") || tok_is(&lx, i - 2, "in") || tok_is(&lx, i - 2, "out") ||
+                 tok_is(&lx, i - 2, "buffer"))) {
+                const hl__tok *name = &lx.toks[i - 1];
+                char buf[128];
+                if (name->len < sizeof buf) {
+                    memcpy(buf, expanded + name->start, name->len);
+                    buf[name->len] = '\0';
+                    bool clash = bsearch(buf, k_builtin_functions, sizeof k_builtin_functions / sizeof *k_builtin_functions,
+                                         sizeof *k_builtin_functions, cmp_name) != NULL;
+                    /* a function of the source: `name (` at file scope anywhere in the text */
+                    int d = 0;
+                    for (uint32_t j = 0; j + 1 < lx.count && !clash; j++) {
+                        if (d == 0 && lx.toks[j].kind == HL__TOK_IDENT && tok_punct_is(&lx, j + 1, '(') &&
+                            lx.toks[j].len == name->len &&
+                            memcmp(expanded + lx.toks[j].start, buf, name->len) == 0)
+                            clash = true;
+                        if (tok_punct_is(&lx, j, '{') || tok_punct_is(&lx, j, '(') || tok_punct_is(&lx, j, '['))
+                            d++;
+                        else if (tok_punct_is(&lx, j, '}') || tok_punct_is(&lx, j, ')') || tok_punct_is(&lx, j, ']'))
+                            d -= d > 0;
+                    }
+                    if (clash)
+                        r = hl__fail(HL_ERR_SHADER,
+                                     "%s: %s shader line %u: the block name '%s' is the name of a function (a block "
+                                     "needs a name of its own)",
+                                     what, hl__stage_name(stage), line_of(expanded, name->start), buf);
+                }
+            }
+            depth++;
+        } else if (tok_punct_is(&lx, i, '}') || tok_punct_is(&lx, i, ')') || tok_punct_is(&lx, i, ']')) {
+            depth -= depth > 0;
+        }
+    }
+    hl__lex_free(&lx);
+    return r;
+}
+
 hl_result hl__glslang_expand(const char *pp, hl_rhi_shader_stage stage, bool validate, const char *what,
                              char **expanded, hl__sb *warnings) {
     *expanded = NULL;
@@ -92,9 +245,10 @@ hl_result hl__glslang_expand(const char *pp, hl_rhi_shader_stage stage, bool val
         *expanded = hl__strdup(glslang_shader_get_preprocessed_code(sh));
         if (!*expanded)
             r = hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: out of memory", what);
-        else if (validate && !glslang_shader_parse(sh, &in))
+        else if (validate && (r = check_block_names(*expanded, stage, what)) == HL_OK &&
+                 !glslang_shader_parse(sh, &in))
             r = shader_fail(what, stage, "compilation (GLSL ES 3.00)", glslang_shader_get_info_log(sh));
-        else
+        if (!r)
             add_warnings(warnings, hl__stage_name(stage), glslang_shader_get_info_log(sh));
     }
     if (r) {
