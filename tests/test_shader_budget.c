@@ -496,6 +496,19 @@ static void test_legitimate(hl_rhi_backend be) {
     HL_CHECK_EQ(st.output_tokens, 3);
 }
 
+static void test_splice(void) {
+    const struct {
+        const char *in, *out;
+    } cases[] = {{"a\\\nb\nc", "ab\n\nc"},     {"a\\\r\nb\\\rc\nd", "abc\n\n\nd"}, {"x\\", "x\\"},
+                 {"x\\\n", "x\n"},            {"\\\n\\\n\\\n", "\n\n\n"},      {"a\\ \nb", "a\\ \nb"},
+                 {"a\r\nb\\\n", "a\r\nb\n"}, {"", ""}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *o = hl__splice_lines(cases[i].in);
+        HL_CHECK_MSG(o && strcmp(o, cases[i].out) == 0, "splice case %zu: got '%s'", i, o ? o : "(null)");
+        hl__free(o);
+    }
+}
+
 /* glslang crashes (NULL dereference in TParseContext::declareBlock) on a block named after a
  * function; such sources are refused with HL_ERR_SHADER before it parses them (found by
  * fuzz_glsl_compile). */
@@ -516,6 +529,20 @@ static void test_block_names(hl_rhi_backend be) {
     hl_shader_program p;
     HL_CHECK_RESULT(compile("#version 300 es\nvoid main() { gl_Position = vec4(0.0); }\n", fs_in, NULL, 0, be, &p),
                     HL_ERR_SHADER);
+    /* glslang aborts the process (std::length_error) on a macro's name followed by a line
+     * continuation; the engine splices lines first (found by fuzz_glsl_compile) */
+    HL_CHECK_OK(compile("#version 300 es\n#define U 1.0\nvoid main() { gl_Position = vec4(U\\\n); }\n", k_fs, NULL,
+                        0, be, &p));
+    hl_shader_program_free(&p);
+    HL_CHECK_OK(compile("#version 300 es\n#define U 1.0\nvoid main() { gl_Position = vec4(U\\\r\n); }\n"
+                        "#define V U\\\n\n",
+                        k_fs, NULL, 0, be, &p));
+    hl_shader_program_free(&p);
+    /* later lines keep their numbers */
+    HL_CHECK_RESULT(compile("#version 300 es\nfloat a = 1.0 + \\\n 2.0;\nvoid main() { gl_Position = vec4(b); }\n", k_fs,
+                            NULL, 0, be, &p),
+                    HL_ERR_SHADER);
+    HL_CHECK_MSG(strstr(hl_last_error(), "0:4:") != NULL, "%s", hl_last_error());
     /* members and instances may be named like functions; block names like other things are fine */
     HL_CHECK_OK(compile("#version 300 es\nuniform Sin { vec4 abs; } sin_;\nvoid main() { gl_Position = sin_.abs; }\n",
                         k_fs, NULL, 0, be, &p));
@@ -601,5 +628,6 @@ int main(void) {
         test_block_names(backends[i]);
     }
     test_entry_points();
+    test_splice();
     return hl_test_finish();
 }

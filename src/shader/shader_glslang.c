@@ -235,10 +235,15 @@ hl_result hl__glslang_expand(const char *pp, hl_rhi_shader_stage stage, bool val
     hl_result r = glslang_ready();
     if (r)
         return r;
-    glslang_input_t in = make_input(stage, pp, false);
+    char *spliced = hl__splice_lines(pp); /* see hl__splice_lines: glslang must not see a continuation */
+    if (!spliced)
+        return hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: out of memory", what);
+    glslang_input_t in = make_input(stage, spliced, false);
     glslang_shader_t *sh = glslang_shader_create(&in);
-    if (!sh)
+    if (!sh) {
+        hl__free(spliced);
         return hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: glslang_shader_create failed", what);
+    }
     if (!glslang_shader_preprocess(sh, &in)) {
         r = shader_fail(what, stage, "preprocessing", glslang_shader_get_info_log(sh));
     } else {
@@ -256,6 +261,7 @@ hl_result hl__glslang_expand(const char *pp, hl_rhi_shader_stage stage, bool val
         *expanded = NULL;
     }
     glslang_shader_delete(sh);
+    hl__free(spliced);
     return r;
 }
 
@@ -326,6 +332,7 @@ hl_result hl__glslang_spirv(const char *vs, const char *fs, const char *what, ui
     hl_rhi_shader_stage stages[2] = {HL_RHI_SHADER_VERTEX, HL_RHI_SHADER_FRAGMENT};
     glslang_input_t in[2];
     glslang_shader_t *sh[2] = {NULL, NULL};
+    char *spliced[2] = {NULL, NULL};
     glslang_program_t *prog = NULL;
     for (int s = 0; s < 2 && !r; s++) {
         if (!src[s])
@@ -339,7 +346,12 @@ hl_result hl__glslang_spirv(const char *vs, const char *fs, const char *what, ui
             r = hl__fail(r, "%s: %s shader (Vulkan GLSL rewrite): %s", what, hl__stage_name(stages[s]), msg);
             break;
         }
-        in[s] = make_input(stages[s], src[s], true);
+        spliced[s] = hl__splice_lines(src[s]);
+        if (!spliced[s]) {
+            r = hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: out of memory", what);
+            break;
+        }
+        in[s] = make_input(stages[s], spliced[s], true);
         sh[s] = glslang_shader_create(&in[s]);
         if (!sh[s])
             r = hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: glslang_shader_create failed", what);
@@ -376,8 +388,10 @@ hl_result hl__glslang_spirv(const char *vs, const char *fs, const char *what, ui
     }
     if (prog)
         glslang_program_delete(prog);
-    for (int s = 0; s < 2; s++)
+    for (int s = 0; s < 2; s++) {
         if (sh[s])
             glslang_shader_delete(sh[s]);
+        hl__free(spliced[s]);
+    }
     return r;
 }

@@ -85,6 +85,13 @@ hl_result hl__pp_guard(const char *text, bool vulkan, const hl__pp_limits *limit
  * (fuzz_glsl_budget and fuzz_glsl_preprocess fuzz the budget itself). */
 void hl__pp_set_default_limits(const hl__pp_limits *limits);
 
+/* `text` with every line continuation (a backslash before "\n", "\r\n" or "\r") removed, as
+ * GLSL ES 3.00 does before preprocessing (§3.2), and the removed line breaks put back after the
+ * joined line, so later lines keep their numbers. glslang 11-12 aborts the process
+ * (std::length_error) on an object-like macro's name followed by a continuation (`U\` then
+ * `;`): no text reaches it unspliced. NULL when out of memory (caller frees with hl__free). */
+char *hl__splice_lines(const char *text);
+
 /* Checks a stage's source text against HL_SHADER_MAX_SOURCE_BYTES without reading past it. */
 hl_result hl__check_source_size(const char *source);
 

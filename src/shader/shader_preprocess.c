@@ -252,6 +252,40 @@ static hl_result check_define(const hl_shader_define *d, uint32_t index) {
     return HL_OK;
 }
 
+static size_t line_break_at(const char *s, size_t i) {
+    return s[i] == '\n' ? 1 : s[i] == '\r' ? (s[i + 1] == '\n' ? 2 : 1) : 0;
+}
+
+char *hl__splice_lines(const char *text) {
+    size_t n = strlen(text);
+    char *out = hl__malloc(n + 1);
+    if (!out)
+        return NULL;
+    size_t o = 0, pending = 0;
+    for (size_t i = 0; i < n;) {
+        size_t k = text[i] == '\\' ? line_break_at(text, i + 1) : 0;
+        if (k) {
+            i += 1 + k;
+            pending++;
+            continue;
+        }
+        size_t nl = line_break_at(text, i);
+        if (nl) {
+            memcpy(out + o, text + i, nl);
+            o += nl;
+            i += nl;
+            for (; pending; pending--)
+                out[o++] = '\n'; /* each continuation removed two bytes or more: room enough */
+            continue;
+        }
+        out[o++] = text[i++];
+    }
+    for (; pending; pending--)
+        out[o++] = '\n';
+    out[o] = '\0';
+    return out;
+}
+
 hl_result hl__check_source_size(const char *source) {
     if (strnlen(source, (size_t)HL_SHADER_MAX_SOURCE_BYTES + 1) > HL_SHADER_MAX_SOURCE_BYTES)
         return hl__fail(HL_ERR_SHADER, "shader source: longer than %u bytes (HL_SHADER_MAX_SOURCE_BYTES)",
@@ -295,7 +329,9 @@ hl_result hl_shader_preprocess(const char *source, const hl_shader_define *defin
         hl__sb_printf(&sb, "#line %u\n", vline + 1);
     }
     hl__sb_puts(&sb, source + vend);
-    *out = hl__sb_take(&sb);
+    char *joined = hl__sb_take(&sb);
+    *out = joined ? hl__splice_lines(joined) : NULL;
+    hl__free(joined);
     if (!*out)
         return hl__fail(HL_ERR_OUT_OF_MEMORY, "hl_shader_preprocess: out of memory");
     /* the budget covers the injected defines too; this text goes to glslang and the GL driver */

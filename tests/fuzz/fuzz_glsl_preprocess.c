@@ -45,11 +45,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if ((r == HL_OK) != (pp != NULL)) __builtin_trap();
         if (r != HL_OK && r != HL_ERR_SHADER && r != HL_ERR_OUT_OF_MEMORY) __builtin_trap();
         if (pp) {
-            /* the injected text goes after the #version line; the rest of the source is unchanged */
-            size_t n = strlen(pp);
-            if (n < len) __builtin_trap();
-            if (!(flags & 1) && strcmp(pp, text) != 0 && !(n == len + 1 && pp[len] == '\n' && strncmp(pp, text, len) == 0))
+            /* the injected text goes after the #version line; the rest of the source is unchanged
+             * but for its line continuations, spliced (hl__splice_lines) */
+            char *sp = hl__splice_lines(text);
+            if (!sp) __builtin_trap();
+            size_t n = strlen(pp), sl = strlen(sp);
+            if (n < sl) __builtin_trap();
+            if (!(flags & 1) && strcmp(pp, sp) != 0 && !(n == sl + 1 && pp[sl] == '\n' && strncmp(pp, sp, sl) == 0))
                 __builtin_trap();
+            hl__free(sp);
             hl_shader_string_free(pp);
         }
     }
