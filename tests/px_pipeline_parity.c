@@ -135,7 +135,15 @@ static void run_scene(hl_backend be, const char *scene, uint32_t w, uint32_t h, 
         found = true;
         char what[96];
         snprintf(what, sizeof what, "%s %s cold frame vs %s", hl_backend_name(be), scene, BASELINE_COMMIT);
-        check_equal(what, &cold, &b->cold);
+        /* Shader compiles of the cold frame, not the recorder: the forward shader's source grew
+         * with the deferred lighting library (hl_shade / hl_fog shared with lit fullscreen
+         * passes), and compiling its longer text grows a string builder once more per forward
+         * program compiled: +7 allocations in the demo's cold frame, checked by
+         * building this test with the older render_shaders.c, which gives BASELINE_COMMIT's
+         * numbers exactly. Everything else is compared as captured. */
+        counters want = b->cold;
+        if (!strcmp(scene, "demo")) want.allocations += 7;
+        check_equal(what, &cold, &want);
         snprintf(what, sizeof what, "%s %s steady frame vs %s", hl_backend_name(be), scene, BASELINE_COMMIT);
         check_equal(what, &steady, &b->steady);
     }

@@ -223,6 +223,18 @@ typedef struct hl_pipeline_cull_desc {
     hl_pipeline_format color_formats[4];
     bool no_depth;
     uint32_t samples; /* of the layout's attachments: 0 or 1, or 4 (MSAA; scene passes resolve) */
+    /* A G-buffer culling (deferred shading): color_count 4, every format RGBA16F, with depth.
+     * Opaque meshes with built-in materials draw, instead of their lit colour, what a lit
+     * fullscreen pass (hl_pipeline_fullscreen_pass_desc.lighting) needs, in linear values:
+     *   0: base colour rgb, a = 2 + ambient occlusion (a < 1.5 where nothing was drawn: the
+     *      attachments keep the clear colour there)
+     *   1: world-space normal xyz (0 for unlit materials: basic, or no normals), a = metallic
+     *   2: emission rgb, a = roughness
+     *   3: world position xyz, a = 1 where the mesh receives shadows, else 0
+     * Transparent meshes and shader materials draw as usual: leave them out of G-buffer lists
+     * (HL_PIPELINE_QUEUE_OPAQUE with HL_PIPELINE_MATERIALS_ENGINE) and draw them with another
+     * culling after the lighting. Fog is the lighting pass's (hl_fog). */
+    bool gbuffer;
 } hl_pipeline_cull_desc;
 
 /* desc may be NULL. */
@@ -256,6 +268,13 @@ typedef enum hl_pipeline_sorting {
     HL_PIPELINE_SORT_NONE,          /* traversal order (instanced batches after the plain meshes) */
 } hl_pipeline_sorting;
 
+/* Which materials a renderer list keeps (by each mesh's own material). */
+typedef enum hl_pipeline_materials {
+    HL_PIPELINE_MATERIALS_ALL = 0,
+    HL_PIPELINE_MATERIALS_ENGINE, /* the built-in kinds (HL_MATERIAL_BASIC, HL_MATERIAL_PBR) */
+    HL_PIPELINE_MATERIALS_SHADER, /* shader materials (hl_material_create_shader) */
+} hl_pipeline_materials;
+
 typedef struct hl_pipeline_renderer_list_desc {
     hl_pipeline_culling culling;
     hl_pipeline_queue queue;
@@ -264,6 +283,7 @@ typedef struct hl_pipeline_renderer_list_desc {
     /* drawn instead of each mesh's material (the meshes' geometry, transforms and order; through
        the renderer's program and pipeline caches); NULL: the meshes' own */
     hl_material *override_material;
+    hl_pipeline_materials materials; /* default HL_PIPELINE_MATERIALS_ALL */
 } hl_pipeline_renderer_list_desc;
 
 typedef struct hl_pipeline_renderer_list {
@@ -348,6 +368,15 @@ typedef struct hl_pipeline_fullscreen_pass_desc {
     uint32_t input_count;
     hl_pipeline_texture outputs[4];
     uint32_t output_count;
+    /* A culling result whose shadows are recorded (zero: none): the pass is lit like that
+     * culling's scene. After the #version line the engine inserts the scene's Frame block
+     * (camera, ambient, fog, lights, shadow matrices), `u_shadowAtlas` and two functions, the
+     * very code of the forward shader:
+     *   vec3 hl_shade(vec3 baseColor, vec3 n, vec3 pos, float metallic, float roughness,
+     *                 float ao, bool shadowed); // ambient + every light (+ shadows), no emission
+     *   vec3 hl_fog(vec3 color, vec3 pos);       // the scene's fog (none: color)
+     * (PI and the names Frame, u_shadowAtlas, shadowTile, shadowFactor are taken.) */
+    hl_pipeline_culling lighting;
 } hl_pipeline_fullscreen_pass_desc;
 
 hl_result hl_pipeline_add_fullscreen_pass(hl_pipeline_context ctx, const hl_pipeline_fullscreen_pass_desc *desc);

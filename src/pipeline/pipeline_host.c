@@ -345,8 +345,16 @@ hl_result hl_pipeline_cull(hl_pipeline_context ctx, const hl_pipeline_cull_desc 
             return hl__fail(HL_ERR_VALIDATION, "hl_pipeline_cull: samples %u (1 or 4)", desc->samples);
         if ((res = hl__layout_target(inv->r, desc->color_count, formats, desc->no_depth, samples, &target))) return res;
     }
+    bool gbuffer = desc && desc->gbuffer;
+    if (gbuffer) {
+        bool ok = desc->color_count == 4 && !desc->no_depth;
+        for (uint32_t i = 0; ok && i < 4; i++) ok = desc->color_formats[i] == HL_PIPELINE_FORMAT_RGBA16F;
+        if (!ok)
+            return hl__fail(HL_ERR_VALIDATION, "hl_pipeline_cull: a G-buffer culling needs color_count 4, every colour "
+                            "format RGBA16F, and depth");
+    }
     uint32_t view = 0;
-    res = hl__view_prepare(inv->r, target, inv->target, inv->stage, camera, &view);
+    res = hl__view_prepare(inv->r, target, inv->target, inv->stage, camera, gbuffer, &view);
     if (res) return res;
     *out = (hl_pipeline_culling){inv->token, view};
     return HL_OK;
@@ -397,14 +405,17 @@ hl_result hl_pipeline_create_renderer_list(hl_pipeline_context ctx, const hl_pip
     *out = (hl_pipeline_renderer_list){0, 0};
     uint32_t view = 0;
     if ((res = culling_view(inv, desc->culling, fn, &view))) return res;
-    if ((unsigned)desc->queue > HL_PIPELINE_QUEUE_ALL || (unsigned)desc->sorting > HL_PIPELINE_SORT_NONE)
-        return hl__fail(HL_ERR_VALIDATION, "%s: queue %d or sorting %d is out of range", fn, (int)desc->queue,
-                        (int)desc->sorting);
+    if ((unsigned)desc->queue > HL_PIPELINE_QUEUE_ALL || (unsigned)desc->sorting > HL_PIPELINE_SORT_NONE ||
+        (unsigned)desc->materials > HL_PIPELINE_MATERIALS_SHADER)
+        return hl__fail(HL_ERR_VALIDATION, "%s: queue %d, sorting %d or materials %d is out of range", fn,
+                        (int)desc->queue, (int)desc->sorting, (int)desc->materials);
     static const hl__list_queue queues[] = {HL__QUEUE_OPAQUE, HL__QUEUE_TRANSPARENT, HL__QUEUE_ALL};
     static const hl__list_sort sorts[] = {HL__SORT_ENGINE, HL__SORT_BACK_TO_FRONT, HL__SORT_NONE};
     uint32_t list = 0;
+    static const hl__list_materials materials[] = {HL__LIST_ALL_MATERIALS, HL__LIST_ENGINE_MATERIALS,
+                                                   HL__LIST_SHADER_MATERIALS};
     res = hl__list_create(inv->r, view, queues[desc->queue], sorts[desc->sorting], desc->cast_shadows_only,
-                          desc->override_material, &list);
+                          materials[desc->materials], desc->override_material, &list);
     if (res) return res;
     *out = (hl_pipeline_renderer_list){inv->token, list};
     return HL_OK;
@@ -560,6 +571,14 @@ hl_result hl_pipeline_add_fullscreen_pass(hl_pipeline_context ctx, const hl_pipe
         if (inv->target->imp_serial == inv->r->frame_serial)
             for (uint32_t c = 0; c < 4; c++)
                 if (inv->target->imp_color[c].id == d.outputs[i].id) d.writes_target = inv->target;
+    }
+    if (desc->lighting.token) {
+        uint32_t view = 0;
+        if ((res = culling_view(inv, desc->lighting, fn, &view))) return res;
+        if (!inv->r->views[view].shadows_recorded)
+            return hl__fail(HL_ERR_INVALID_STATE, "%s: '%s' lights with a culling result whose shadows are not recorded "
+                            "(hl_pipeline_record_shadows first)", fn, desc->name ? desc->name : "fullscreen");
+        d.lighting_view = view + 1;
     }
     return hl__add_fullscreen_pass(inv->r, &d);
 }

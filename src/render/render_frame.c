@@ -319,8 +319,10 @@ static hl_result build_draw_as(hl_renderer *r, const hl__view *v, hl_mesh *mesh,
     if (var->kind == HL_MATERIAL_SHADER) {
         res = hl__shader_material_program(r, mat, gm, &p);
     } else {
+        bool gbuffer = v->gbuffer && var->alpha_mode != HL_ALPHA_BLEND;
         uint64_t defines = hl__program_key_for(l, var, instanced, v->shadow_count > 0 && hl_mesh_receive_shadows(mesh),
-                                               v->fog, t->desc.color_count);
+                                               v->fog && !gbuffer, t->desc.color_count);
+        if (gbuffer) defines |= HL__DEF_GBUFFER;
         res = hl__program_get(r, HL__PROGRAM_FORWARD, defines, &p);
     }
     if (res || (res = color_groups(r, p))) return res;
@@ -875,7 +877,7 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, 
  * these functions give a runtime the same steps one by one: a prepared view ("culling
  * results"), its shadow pass, renderer lists and scene passes drawing them. */
 hl_result hl__view_prepare(hl_renderer *r, hl_render_target *t, hl_render_target *output, hl_stage *stage,
-                           hl_camera *camera, uint32_t *out_view) {
+                           hl_camera *camera, bool gbuffer, uint32_t *out_view) {
     if (r->view_count >= HL__MAX_VIEWS)
         return hl__fail(HL_ERR_VALIDATION, "renderer: more than %u culls / render calls in one frame", HL__MAX_VIEWS);
     if (!stage || !camera) return hl__fail(HL_ERR_VALIDATION, "renderer: %s is NULL", stage ? "camera" : "stage");
@@ -883,7 +885,10 @@ hl_result hl__view_prepare(hl_renderer *r, hl_render_target *t, hl_render_target
     hl_aabb box;
     r->recording_target = output; /* a material sampling the invocation's output is refused, layouts or not */
     hl_result res = view_begin(r, v, t, stage, camera);
-    if (!res) res = view_cull(r, v, &box);
+    if (!res) {
+        v->gbuffer = gbuffer;
+        res = view_cull(r, v, &box);
+    }
     if (!res) {
         plan_lights(r, v, stage, &r->frame_blocks[v->frame_slot], &box);
         r->stats.lights = (uint32_t)r->frame_blocks[v->frame_slot].light_info[0];
@@ -941,7 +946,7 @@ static int list_cmp_back_to_front(const void *a, const void *b) {
 }
 
 hl_result hl__list_create(hl_renderer *r, uint32_t view, hl__list_queue queue, hl__list_sort sort, bool casters_only,
-                          hl_material *override, uint32_t *out_list) {
+                          hl__list_materials materials, hl_material *override, uint32_t *out_list) {
     hl__view *v = &r->views[view];
     uint64_t need = (uint64_t)r->list_item_count + v->draw_count + 1u;
     if (need > UINT32_MAX / 2) return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: renderer lists too long");
@@ -960,6 +965,10 @@ hl_result hl__list_create(hl_renderer *r, uint32_t view, hl__list_queue queue, h
         const hl__draw *d = &r->draws[k];
         if ((queue == HL__QUEUE_OPAQUE && d->transparent) || (queue == HL__QUEUE_TRANSPARENT && !d->transparent)) continue;
         if (casters_only && !hl_mesh_cast_shadows(d->mesh)) continue;
+        if (materials != HL__LIST_ALL_MATERIALS &&
+            (hl_material_get_kind(hl_mesh_material((hl_mesh *)d->mesh)) == HL_MATERIAL_SHADER) !=
+                (materials == HL__LIST_SHADER_MATERIALS))
+            continue;
         r->list_items[l->first + l->count++] = k;
     }
     if (sort == HL__SORT_BACK_TO_FRONT && l->count > 1) {

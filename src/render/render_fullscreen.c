@@ -25,23 +25,50 @@ static const char *const k_vs =
     "    gl_Position = vec4(p, 0.0, 1.0);\n"
     "}\n";
 
+/* A lit pass's source: the user's #version line, the lighting library, then the rest of the
+ * user's text from its second line (#line keeps the user's line numbers in messages). NULL
+ * when out of memory; the source must start with its #version line (else the compile names
+ * the problem: the library is put first and the user's text after it unchanged). */
+static char *lit_source(const char *fragment) {
+    const char *nl = strchr(fragment, '\n');
+    bool versioned = strncmp(fragment, "#version", 8) == 0 && nl;
+    size_t head = versioned ? (size_t)(nl + 1 - fragment) : 0;
+    const char *lib = hl__render_lighting_glsl;
+    size_t n = head + strlen(lib) + 16 + strlen(fragment + head) + 1;
+    char *out = hl__malloc(n);
+    if (!out) return NULL;
+    memcpy(out, fragment, head);
+    snprintf(out + head, n - head, "%s#line 2\n%s", lib, fragment + head);
+    return out;
+}
+
 static hl_result program_create(hl_renderer *r, const hl__fullscreen_desc *d, hl__program *p) {
-    hl_rhi_binding_plan_entry plan[1 + HL__FULLSCREEN_MAX_INPUTS];
+    hl_rhi_binding_plan_entry plan[3 + HL__FULLSCREEN_MAX_INPUTS];
     uint32_t pn = 0;
+    bool lit = d->lighting_view != 0;
     plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_UNIFORM_BLOCK, "Params", 0, 0, 0};
     for (uint32_t i = 0; i < d->input_count; i++)
         plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_SAMPLER, d->input_names[i], 0, 1 + 2 * i, 2 + 2 * i};
+    if (lit) {
+        plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_UNIFORM_BLOCK, "Frame", 1, 0, 0};
+        plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_SAMPLER, "u_shadowAtlas", 2, 0, 1};
+    }
+    char *source = lit ? lit_source(d->fragment) : NULL;
+    if (lit && !source) return hl__fail(HL_ERR_OUT_OF_MEMORY, "fullscreen pass '%s': out of memory", d->name);
     hl_shader_program_desc pd = {0};
     pd.vertex_source = k_vs;
-    pd.fragment_source = d->fragment;
+    pd.fragment_source = lit ? source : d->fragment;
     pd.bindings = plan;
     pd.binding_count = pn;
     pd.label = d->name;
     hl_result res = hl_shader_program_compile(&pd, r->backend, &p->prog);
+    hl__free(source);
     if (res) return res;
+    p->defines = lit; /* group 1 (Frame) takes a dynamic offset: hl__program_layouts */
     const hl_shader_reflection *refl = &p->prog.reflection;
     for (uint32_t k = 0; k < refl->texture_count; k++) {
-        bool known = false;
+        bool known = lit && strcmp(refl->textures[k].name, "u_shadowAtlas") == 0;
+        if (known) continue;
         for (uint32_t i = 0; i < d->input_count; i++) known |= strcmp(refl->textures[k].name, d->input_names[i]) == 0;
         if (!known)
             return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': sampler '%s' is not one of the pass's inputs", d->name,
@@ -51,7 +78,7 @@ static hl_result program_create(hl_renderer *r, const hl__fullscreen_desc *d, hl
                             refl->textures[k].name);
     }
     for (uint32_t k = 0; k < refl->block_count; k++)
-        if (strcmp(refl->blocks[k].name, "Params") != 0)
+        if (strcmp(refl->blocks[k].name, "Params") != 0 && !(lit && strcmp(refl->blocks[k].name, "Frame") == 0))
             return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': uniform block '%s' (only 'Params' is bound)", d->name,
                             refl->blocks[k].name);
     hl_rhi_shader_desc sd;
@@ -61,14 +88,16 @@ static hl_result program_create(hl_renderer *r, const hl__fullscreen_desc *d, hl
         hl_shader_program_fragment_desc(&p->prog, &sd);
         res = hl_rhi_shader_create(r->dev, &sd, &p->fs);
     }
-    if (!res) res = hl__program_layouts(r, p, 1, "fullscreen");
+    if (!res) res = hl__program_layouts(r, p, lit ? 3u : 1u, "fullscreen");
     for (uint32_t i = 0; i < HL_ATTR_COUNT + 4; i++) p->location[i] = -1;
     return res;
 }
 
-/* The exact description: fragment source and input names in order, each with its NUL. */
+/* The exact description: lit or not (a byte), fragment source and input names in order, each
+ * with its NUL. */
 static bool desc_matches(const hl__program *p, const hl__fullscreen_desc *d) {
     const uint8_t *at = p->desc, *end = p->desc + p->desc_size;
+    if (at == end || *at++ != (d->lighting_view != 0)) return false;
     size_t n = strlen(d->fragment) + 1;
     if ((size_t)(end - at) < n || memcmp(at, d->fragment, n)) return false;
     at += n;
@@ -91,14 +120,14 @@ static hl_result program_get(hl_renderer *r, const hl__fullscreen_desc *d, hl__p
             return HL_OK;
         }
     }
-    size_t fs_len = strlen(d->fragment) + 1, size = fs_len;
+    size_t fs_len = strlen(d->fragment) + 1, size = 1 + fs_len;
     for (uint32_t i = 0; i < d->input_count; i++) size += strlen(d->input_names[i]) + 1;
     if (size > UINT32_MAX) return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': source too large", d->name);
     uint8_t *desc = hl__malloc(size);
     if (!desc) return hl__fail(HL_ERR_OUT_OF_MEMORY, "fullscreen pass '%s': out of memory", d->name);
-    size_t at = 0;
-    memcpy(desc, d->fragment, fs_len);
-    at = fs_len;
+    desc[0] = d->lighting_view != 0;
+    memcpy(desc + 1, d->fragment, fs_len);
+    size_t at = 1 + fs_len;
     for (uint32_t i = 0; i < d->input_count; i++) {
         size_t n = strlen(d->input_names[i]) + 1;
         memcpy(desc + at, d->input_names[i], n);
@@ -137,6 +166,11 @@ typedef struct fs_pass {
     hl_rhi_buffer params;
     uint32_t params_offset, params_size; /* size 0: no Params block */
     hl_rhi_bind_group group;
+    /* lit passes: the view's Frame block (group 1, dynamic offset) and the shadow atlas (group 2) */
+    bool lit;
+    hl_rhi_bind_group frame_group, atlas_group;
+    uint32_t frame_offset;
+    hl_graph_texture atlas; /* read when the view has shadow tiles (zero: none) */
 } fs_pass;
 
 static hl_result setup_fs(hl_graph_pass_builder *b, void *params, void *user) {
@@ -145,6 +179,7 @@ static hl_result setup_fs(hl_graph_pass_builder *b, void *params, void *user) {
     hl_result res = HL_OK;
     for (uint32_t i = 0; !res && i < p->input_count; i++)
         if (p->input_binding[i]) res = hl_graph_read_texture(b, p->inputs[i]);
+    if (!res && p->atlas.id) res = hl_graph_read_texture(b, p->atlas);
     for (uint32_t i = 0; !res && i < p->output_count; i++) {
         hl_graph_color_attachment_desc c = {0};
         c.load_op = HL_RHI_LOAD_CLEAR; /* every pixel is written */
@@ -224,6 +259,8 @@ static hl_result exec_fs(hl_graph_ctx *ctx, void *params, void *user) {
     hl_result res = hl_graph_ctx_begin_render_pass(ctx);
     if (!res) res = hl_rhi_cmd_set_pipeline(cmd, p->pipeline);
     if (!res) res = hl_rhi_cmd_set_bind_group(cmd, 0, p->group, NULL, 0);
+    if (!res && p->lit) res = hl_rhi_cmd_set_bind_group(cmd, 1, p->frame_group, &p->frame_offset, 1);
+    if (!res && p->lit) res = hl_rhi_cmd_set_bind_group(cmd, 2, p->atlas_group, NULL, 0);
     if (!res) res = hl_rhi_cmd_draw(cmd, 3, 1, 0, 0);
     if (!res) res = hl_rhi_cmd_end_render_pass(cmd);
     return res;
@@ -330,6 +367,26 @@ hl_result hl__add_fullscreen_pass(hl_renderer *r, const hl__fullscreen_desc *d) 
     }
     fp.output_count = d->output_count;
     memcpy(fp.outputs, d->outputs, sizeof fp.outputs);
+    if (d->lighting_view) {
+        const hl__view *v = &r->views[d->lighting_view - 1];
+        hl_rhi_bind_group_entry e[2];
+        memset(e, 0, sizeof e);
+        e[0].binding = 0;
+        e[0].buffer = r->frame_ubo;
+        e[0].size = sizeof(hl__frame_block);
+        if ((res = hl__owned_group_get(r, &r->fs_frame_group, p, 1, e, 1, "fullscreen frame"))) return res;
+        memset(e, 0, sizeof e);
+        e[0].binding = 0;
+        e[0].view = r->atlas_view;
+        e[1].binding = 1;
+        e[1].sampler = r->atlas_sampler;
+        if ((res = hl__owned_group_get(r, &r->fs_atlas_group, p, 2, e, 2, "fullscreen shadow atlas"))) return res;
+        fp.lit = true;
+        fp.frame_group = r->fs_frame_group.group;
+        fp.atlas_group = r->fs_atlas_group.group;
+        fp.frame_offset = v->frame_slot * HL__FRAME_STRIDE;
+        if (v->shadow_count) fp.atlas = v->atlas;
+    }
     if (pb) {
         fp.params_size = pb->size;
         if ((res = params_slot(r, d->params, pb->size, &fp.params_offset))) return res;

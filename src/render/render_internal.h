@@ -21,6 +21,8 @@
 extern const char *const hl__render_forward_vs;
 extern const char *const hl__render_forward_fs;
 extern const char *const hl__render_shadow_vs;
+/* The Frame block, u_shadowAtlas, hl_shade and hl_fog for lit fullscreen passes (after #version). */
+extern const char *const hl__render_lighting_glsl;
 
 /* ---- a pointer-keyed hash map (open addressing), grown outside the hot path ------------------ */
 typedef struct hl__ptr_map {
@@ -245,6 +247,7 @@ typedef struct hl__view {
     /* views recorded by a pipeline runtime (hl__view_prepare): their passes come from renderer
        lists; the attachments are imported once, by the first scene pass */
     bool scripted, shadows_recorded, imported, wrote_output;
+    bool gbuffer; /* opaque engine materials draw their G-buffer variant (HL__DEF_GBUFFER) */
     hl_render_target *output; /* scripted views: the invocation's target (target may be a layout) */
     uint32_t invocation;      /* scripted views: the render call of the frame that made it */
 } hl__view;
@@ -387,6 +390,7 @@ struct hl_renderer {
     uint32_t instance_capacity; /* matrices in instance_vbo */
     /* shared groups (owned with their layouts: no program's lifetime limits them) */
     hl__owned_group frame_group, object_group, shadow_frame_group, shadow_object_group, atlas_group, empty_group;
+    hl__owned_group fs_frame_group, fs_atlas_group; /* lit fullscreen passes (groups 1 and 2) */
     hl_rhi_texture atlas;
     hl_rhi_texture_view atlas_view;
     hl_rhi_sampler atlas_sampler;
@@ -549,6 +553,7 @@ enum {
     HL__DEF_MAP0 = 1u << 10, /* 5 maps: bits 10..14 */
     HL__DEF_MAP0_UV1 = 1u << 15, /* bits 15..19 */
     HL__DEF_MRT_SHIFT = 20,      /* 2 bits: MRT_COUNT - 1 */
+    HL__DEF_GBUFFER = 1u << 22,  /* G-buffer outputs instead of lighting (render_shaders.c) */
 };
 
 /* renderer.c: the renderer that owns an attachment texture (hl_render_target_texture), or NULL */
@@ -560,12 +565,13 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *target, hl_stage *st
  * one view (and its uploads), without passes; *out_view indexes r->views. target: what the
  * draws are prepared for (output, or a layout target); output: the invocation's target. */
 hl_result hl__view_prepare(hl_renderer *r, hl_render_target *target, hl_render_target *output, hl_stage *stage,
-                           hl_camera *camera, uint32_t *out_view);
+                           hl_camera *camera, bool gbuffer, uint32_t *out_view);
 /* The shadow pass of a prepared view (nothing when no light casts shadows); once per view. */
 hl_result hl__view_add_shadow_pass(hl_renderer *r, uint32_t view);
 /* A renderer list of a prepared view. */
+typedef enum hl__list_materials { HL__LIST_ALL_MATERIALS = 0, HL__LIST_ENGINE_MATERIALS, HL__LIST_SHADER_MATERIALS } hl__list_materials;
 hl_result hl__list_create(hl_renderer *r, uint32_t view, hl__list_queue queue, hl__list_sort sort, bool casters_only,
-                          hl_material *override, uint32_t *out_list);
+                          hl__list_materials materials, hl_material *override, uint32_t *out_list);
 hl_result hl__view_add_scene_pass(hl_renderer *r, const hl__scene_pass_desc *desc);
 /* Mesh after-render events of a frame whose submission is valid. */
 void hl__render_after_events(hl_renderer *r);
@@ -594,6 +600,7 @@ typedef struct hl__fullscreen_desc {
     uint32_t output_count;
     hl_render_target *writes_target; /* the outputs are this target's attachments (or NULL) */
     hl_render_target *reads_target;  /* an input is this target's attachment (or NULL) */
+    uint32_t lighting_view;          /* 1 + a view: its Frame block and shadow atlas bound (0: none) */
 } hl__fullscreen_desc;
 hl_result hl__add_fullscreen_pass(hl_renderer *r, const hl__fullscreen_desc *d);
 /* Clears a colour texture to 0 (a render pass with no draws). */

@@ -59,7 +59,7 @@ static uint32_t program_defines(uint64_t key, hl_shader_define *d, char mrt[8]) 
         {HL__DEF_HAS_NORMAL, "HAS_NORMAL"}, {HL__DEF_HAS_TANGENT, "HAS_TANGENT"}, {HL__DEF_HAS_UV0, "HAS_UV0"},
         {HL__DEF_HAS_UV1, "HAS_UV1"},       {HL__DEF_HAS_COLOR, "HAS_COLOR"},     {HL__DEF_INSTANCED, "INSTANCED"},
         {HL__DEF_UNLIT, "UNLIT"},           {HL__DEF_ALPHA_MASK, "ALPHA_MASK"},   {HL__DEF_RECEIVE_SHADOWS, "RECEIVE_SHADOWS"},
-        {HL__DEF_FOG, "FOG"},
+        {HL__DEF_FOG, "FOG"},               {HL__DEF_GBUFFER, "GBUFFER"},
     };
     static const char *const uv1_names[HL_TEXTURE_SLOT_COUNT] = {"BASE_COLOR_MAP_UV1", "MR_MAP_UV1", "NORMAL_MAP_UV1",
                                                                  "OCCLUSION_MAP_UV1", "EMISSIVE_MAP_UV1"};
@@ -109,7 +109,7 @@ static hl_result engine_program_create(hl_renderer *r, hl__program *p) {
         for (uint32_t s = 0; s < HL_TEXTURE_SLOT_COUNT; s++)
             if (key & ((uint64_t)HL__DEF_MAP0 << s))
                 plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_SAMPLER, k_map_samplers[s], 2, 1 + 2 * s, 2 + 2 * s};
-        if (key & HL__DEF_RECEIVE_SHADOWS)
+        if ((key & HL__DEF_RECEIVE_SHADOWS) && !(key & HL__DEF_GBUFFER))
             plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_SAMPLER, "u_shadowAtlas", 3, 0, 1};
     }
     hl_shader_program_desc pd = {0};
@@ -130,7 +130,7 @@ static hl_result engine_program_create(hl_renderer *r, hl__program *p) {
         res = hl_rhi_shader_create(r->dev, &sd, &p->fs);
     }
     if (res) return res;
-    res = hl__program_layouts(r, p, shadow ? 2 : (key & HL__DEF_RECEIVE_SHADOWS) ? 4 : 3, pd.label);
+    res = hl__program_layouts(r, p, shadow ? 2 : (key & HL__DEF_RECEIVE_SHADOWS) && !(key & HL__DEF_GBUFFER) ? 4 : 3, pd.label);
     static const char *const inputs[HL_ATTR_COUNT + 4] = {"a_position", "a_normal", "a_tangent", "a_uv0", "a_uv1",
                                                           "a_color", NULL, NULL, "a_instance0", "a_instance1",
                                                           "a_instance2", "a_instance3"};
@@ -153,7 +153,7 @@ hl_result hl__program_layouts(hl_renderer *r, hl__program *p, uint32_t group_cou
         hl_rhi_bind_group_layout_entry *e = p->entries[g];
         /* the Frame and Object blocks (groups 0 and 1) take dynamic offsets; a fullscreen
            pass's Params block does not */
-        bool dynamic = g < 2 && p->kind != HL__PROGRAM_FULLSCREEN;
+        bool dynamic = p->kind == HL__PROGRAM_FULLSCREEN ? p->defines && g == 1 : g < 2; /* lit: Frame in group 1 */
         uint32_t c = hl_shader_program_layout_entries(&p->prog, g, dynamic, e, HL_RHI_MAX_BINDINGS);
         for (uint32_t i = 0; i < c; i++)
             if (e[i].type == HL_RHI_BINDING_UNIFORM_BUFFER) e[i].visibility = HL_RHI_STAGE_VERTEX | HL_RHI_STAGE_FRAGMENT;

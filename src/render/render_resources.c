@@ -215,6 +215,8 @@ void hl__render_resources_free(hl_renderer *r) {
     hl__owned_group_destroy(r, &r->shadow_frame_group);
     hl__owned_group_destroy(r, &r->shadow_object_group);
     hl__owned_group_destroy(r, &r->atlas_group);
+    hl__owned_group_destroy(r, &r->fs_frame_group);
+    hl__owned_group_destroy(r, &r->fs_atlas_group);
     hl__owned_group_destroy(r, &r->empty_group);
     hl_rhi_buffer_destroy(r->dev, r->frame_ubo);
     hl_rhi_buffer_destroy(r->dev, r->object_ubo);

@@ -100,10 +100,112 @@ const char *const hl__render_forward_vs =
     "    gl_Position = u_viewProj * world;\n"
     "}\n";
 
+/* The lighting shared by the forward shader and lit fullscreen passes (deferred lighting):
+ * needs the Frame block, and HL_SHADOWS with `u_shadowAtlas` for shadows. hl_shade is the whole
+ * lit colour of a surface point but its emission; hl_fog applies the view's fog. */
+#define HL__GLSL_LIGHTING                                                                               \
+    "const float PI = 3.14159265;\n"                                                                    \
+    "#ifdef HL_SHADOWS\n"                                                                               \
+    "float shadowTile(int tile, vec3 pos, float bias) {\n"                                              \
+    "    vec4 clip = u_shadowMatrix[tile] * vec4(pos, 1.0);\n"                                          \
+    "    vec3 ndc = clip.xyz / clip.w;\n"                                                               \
+    "    if (ndc.z > 1.0) return 1.0;\n"                                                                \
+    "    vec4 rect = u_shadowRect[tile];\n"                                                             \
+    "    vec2 uv = rect.xy + (ndc.xy * vec2(0.5, -0.5) + 0.5) * rect.zw;\n"                             \
+    "    float texel = u_lightInfo.y;\n"                                                                \
+    "    vec2 lo = rect.xy + texel, hi = rect.xy + rect.zw - texel;\n"                                  \
+    "    float sum = 0.0;\n"                                                                            \
+    "    for (int y = -1; y <= 1; y++)\n"                                                               \
+    "        for (int x = -1; x <= 1; x++)\n"                                                           \
+    "            sum += textureLod(u_shadowAtlas, vec3(clamp(uv + vec2(x, y) * texel, lo, hi), ndc.z - bias), 0.0);\n" \
+    "    return sum / 9.0;\n"                                                                           \
+    "}\n"                                                                                               \
+    "float shadowFactor(int i, vec3 pos) {\n"                                                           \
+    "    int tile = int(u_lightShadow[i].y);\n"                                                         \
+    "    if (tile < 0) return 1.0;\n"                                                                   \
+    "    float bias = u_lightShadow[i].z;\n"                                                            \
+    "    if (u_lightColor[i].w == 1.0) {\n" /* point light: pick the cube face of the major axis */   \
+    "        vec3 d = pos - u_lightPos[i].xyz;\n"                                                       \
+    "        vec3 a = abs(d);\n"                                                                        \
+    "        int face = a.x >= a.y && a.x >= a.z ? (d.x > 0.0 ? 0 : 1)\n"                               \
+    "                 : a.y >= a.z ? (d.y > 0.0 ? 2 : 3) : (d.z > 0.0 ? 4 : 5);\n"                      \
+    "        tile += face;\n"                                                                           \
+    "    }\n"                                                                                           \
+    "    return shadowTile(tile, pos, bias);\n"                                                         \
+    "}\n"                                                                                               \
+    "#endif\n"                                                                                          \
+    "vec3 hl_shade(vec3 baseColor, vec3 n, vec3 pos, float metallic, float roughness, float ao, bool shadowed) {\n" \
+    "    roughness = clamp(roughness, 0.04, 1.0);\n"                                                    \
+    "    float alpha = roughness * roughness;\n"                                                        \
+    "    vec3 v = normalize(u_cameraPos.xyz - pos);\n"                                                  \
+    "    float nv = max(dot(n, v), 1e-4);\n"                                                            \
+    "    vec3 f0 = mix(vec3(0.04), baseColor, metallic);\n"                                             \
+    "    vec3 diffuse = baseColor * (1.0 - metallic);\n"                                                \
+    /* ambient: diffuse plus a Fresnel-weighted specular term so metals are not black */             \
+    "    vec3 fAmb = f0 + (max(vec3(1.0 - roughness), f0) - f0) * pow(1.0 - nv, 5.0);\n"               \
+    "    vec3 color = u_ambient.rgb * (diffuse + fAmb * (1.0 - 0.5 * roughness)) * ao;\n"              \
+    "    int count = int(u_lightInfo.x);\n"                                                             \
+    "    for (int i = 0; i < " HL__STR(HL_RENDER_MAX_LIGHTS) "; i++) {\n"                               \
+    "        if (i >= count) break;\n"                                                                  \
+    "        vec3 l;\n"                                                                                 \
+    "        float atten = 1.0;\n"                                                                      \
+    "        float type = u_lightColor[i].w;\n"                                                         \
+    "        if (type == 0.0) {\n"                                                                      \
+    "            l = -u_lightDir[i].xyz;\n"                                                             \
+    "        } else {\n"                                                                                \
+    "            vec3 d = u_lightPos[i].xyz - pos;\n"                                                   \
+    "            float dist = length(d);\n"                                                             \
+    "            l = d / max(dist, 1e-4);\n"                                                            \
+    "            float range = u_lightPos[i].w;\n"                                                      \
+    "            atten = 1.0 / max(dist * dist, 1e-4);\n"                                               \
+    "            if (range > 0.0) atten *= clamp(1.0 - pow(dist / range, 4.0), 0.0, 1.0);\n"           \
+    "            if (type == 2.0) {\n"                                                                  \
+    "                float cd = dot(-l, u_lightDir[i].xyz);\n"                                          \
+    "                atten *= smoothstep(u_lightDir[i].w, u_lightShadow[i].x, cd);\n"                  \
+    "            }\n"                                                                                   \
+    "        }\n"                                                                                       \
+    "        float nl = dot(n, l);\n"                                                                   \
+    "        if (nl <= 0.0 || atten <= 0.0) continue;\n"                                               \
+    "#ifdef HL_SHADOWS\n"                                                                               \
+    "        if (shadowed) atten *= shadowFactor(i, pos + n * 0.02);\n"                                 \
+    "#endif\n"                                                                                          \
+    "        vec3 h = normalize(l + v);\n"                                                              \
+    "        float nh = max(dot(n, h), 0.0);\n"                                                         \
+    "        float vh = max(dot(v, h), 0.0);\n"                                                         \
+    "        float a2 = alpha * alpha;\n"                                                               \
+    "        float dd = nh * nh * (a2 - 1.0) + 1.0;\n"                                                  \
+    "        float D = a2 / (PI * dd * dd);\n"                                                          \
+    "        float k = alpha * 0.5;\n"                                                                  \
+    "        float G = (nl / (nl * (1.0 - k) + k)) * (nv / (nv * (1.0 - k) + k));\n"                    \
+    "        vec3 F = f0 + (1.0 - f0) * pow(1.0 - vh, 5.0);\n"                                          \
+    "        vec3 spec = D * G * F / (4.0 * nl * nv + 1e-4);\n"                                         \
+    "        vec3 kd = (1.0 - F) * diffuse / PI;\n"                                                     \
+    "        color += (kd + spec) * u_lightColor[i].rgb * nl * atten;\n"                                \
+    "    }\n"                                                                                           \
+    "    return color;\n"                                                                               \
+    "}\n"                                                                                               \
+    "vec3 hl_fog(vec3 color, vec3 pos) {\n"                                                             \
+    "    float fd = length(u_cameraPos.xyz - pos);\n"                                                   \
+    "    float fogf = 1.0;\n"                                                                           \
+    "    if (u_fogParams.x == 1.0) fogf = clamp((u_fogParams.z - fd) / max(u_fogParams.z - u_fogParams.y, 1e-4), 0.0, 1.0);\n" \
+    "    else if (u_fogParams.x == 2.0) fogf = exp(-u_fogParams.w * fd);\n"                             \
+    "    else if (u_fogParams.x == 3.0) fogf = exp(-(u_fogParams.w * fd) * (u_fogParams.w * fd));\n"   \
+    "    return mix(u_fogColor.rgb, color, fogf);\n"                                                    \
+    "}\n"
+
+/* GBUFFER (renderer lists of a G-buffer culling, hl_pipeline_cull_desc.gbuffer): no lighting;
+ * four RGBA16F outputs, read back by hl__render_lighting_glsl's users:
+ *   0: base colour rgb, w = 2 + ambient occlusion (w < 1.5: nothing drawn, the clear colour)
+ *   1: world normal xyz (0: unlit), w = metallic
+ *   2: emission rgb, w = roughness
+ *   3: world position xyz, w = 1 where the mesh receives shadows */
 const char *const hl__render_forward_fs =
     "#version 300 es\n"
     "precision highp float;\n"
     "precision highp sampler2DShadow;\n"
+    "#if defined(RECEIVE_SHADOWS) && !defined(GBUFFER)\n"
+    "#define HL_SHADOWS 1\n"
+    "#endif\n"
     HL__FRAME_BLOCK
     "layout(std140) uniform Material {\n"
     "    vec4 u_baseColor;\n"
@@ -125,7 +227,7 @@ const char *const hl__render_forward_fs =
     "#ifdef EMISSIVE_MAP\n"
     "uniform sampler2D u_emissiveMap;\n"
     "#endif\n"
-    "#ifdef RECEIVE_SHADOWS\n"
+    "#ifdef HL_SHADOWS\n"
     "uniform sampler2DShadow u_shadowAtlas;\n"
     "#endif\n"
     "in vec3 v_worldPos;\n"
@@ -144,6 +246,12 @@ const char *const hl__render_forward_fs =
     "#ifdef HAS_COLOR\n"
     "in vec4 v_color;\n"
     "#endif\n"
+    "#ifdef GBUFFER\n"
+    "layout(location = 0) out vec4 o_base;\n"
+    "layout(location = 1) out vec4 o_gnormal;\n"
+    "layout(location = 2) out vec4 o_material;\n"
+    "layout(location = 3) out vec4 o_position;\n"
+    "#else\n"
     "layout(location = 0) out vec4 o_color;\n"
     "#if MRT_COUNT > 1\n"
     "layout(location = 1) out vec4 o_normal;\n"
@@ -154,8 +262,8 @@ const char *const hl__render_forward_fs =
     "#if MRT_COUNT > 3\n"
     "layout(location = 3) out vec4 o_depth;\n"
     "#endif\n"
+    "#endif\n"
     "\n"
-    "const float PI = 3.14159265;\n"
     "vec2 uvFor(int set) {\n"
     "#if defined(HAS_UV1)\n"
     "    if (set == 1) return v_uv1;\n"
@@ -166,35 +274,7 @@ const char *const hl__render_forward_fs =
     "    return vec2(0.0);\n"
     "#endif\n"
     "}\n"
-    "#ifdef RECEIVE_SHADOWS\n"
-    "float shadowTile(int tile, vec3 pos, float bias) {\n"
-    "    vec4 clip = u_shadowMatrix[tile] * vec4(pos, 1.0);\n"
-    "    vec3 ndc = clip.xyz / clip.w;\n"
-    "    if (ndc.z > 1.0) return 1.0;\n"
-    "    vec4 rect = u_shadowRect[tile];\n"
-    "    vec2 uv = rect.xy + (ndc.xy * vec2(0.5, -0.5) + 0.5) * rect.zw;\n"
-    "    float texel = u_lightInfo.y;\n"
-    "    vec2 lo = rect.xy + texel, hi = rect.xy + rect.zw - texel;\n"
-    "    float sum = 0.0;\n"
-    "    for (int y = -1; y <= 1; y++)\n"
-    "        for (int x = -1; x <= 1; x++)\n"
-    "            sum += textureLod(u_shadowAtlas, vec3(clamp(uv + vec2(x, y) * texel, lo, hi), ndc.z - bias), 0.0);\n"
-    "    return sum / 9.0;\n"
-    "}\n"
-    "float shadowFactor(int i, vec3 pos) {\n"
-    "    int tile = int(u_lightShadow[i].y);\n"
-    "    if (tile < 0) return 1.0;\n"
-    "    float bias = u_lightShadow[i].z;\n"
-    "    if (u_lightColor[i].w == 1.0) {\n" /* point light: pick the cube face of the major axis */
-    "        vec3 d = pos - u_lightPos[i].xyz;\n"
-    "        vec3 a = abs(d);\n"
-    "        int face = a.x >= a.y && a.x >= a.z ? (d.x > 0.0 ? 0 : 1)\n"
-    "                 : a.y >= a.z ? (d.y > 0.0 ? 2 : 3) : (d.z > 0.0 ? 4 : 5);\n"
-    "        tile += face;\n"
-    "    }\n"
-    "    return shadowTile(tile, pos, bias);\n"
-    "}\n"
-    "#endif\n"
+    HL__GLSL_LIGHTING
     "\n"
     "void main() {\n"
     "    vec4 base = u_baseColor;\n"
@@ -211,11 +291,11 @@ const char *const hl__render_forward_fs =
     "#ifdef ALPHA_MASK\n"
     "    if (base.a < u_pbr.z) discard;\n"
     "#endif\n"
-    "    vec3 color;\n"
-    "#if defined(UNLIT) || !defined(HAS_NORMAL)\n"
-    "    color = base.rgb;\n"
-    "#else\n"
-    "    vec3 n = normalize(v_normal);\n"
+    "    vec3 color = base.rgb;\n"
+    "    vec3 n = vec3(0.0);\n"
+    "    float metallic = 0.0, roughness = 1.0, ao = 1.0;\n"
+    "#if !defined(UNLIT) && defined(HAS_NORMAL)\n"
+    "    n = normalize(v_normal);\n"
     "    if (!gl_FrontFacing) n = -n;\n"
     "#if defined(NORMAL_MAP) && defined(HAS_TANGENT)\n"
     "    vec3 t = normalize(v_tangent.xyz - n * dot(n, v_tangent.xyz));\n"
@@ -228,8 +308,8 @@ const char *const hl__render_forward_fs =
     "    tn.xy *= u_pbr.w;\n"
     "    n = normalize(mat3(t, b, n) * tn);\n"
     "#endif\n"
-    "    float metallic = u_pbr.x;\n"
-    "    float roughness = u_pbr.y;\n"
+    "    metallic = u_pbr.x;\n"
+    "    roughness = u_pbr.y;\n"
     "#ifdef MR_MAP\n"
     "#ifdef MR_MAP_UV1\n"
     "    vec4 mr = texture(u_metallicRoughnessMap, uvFor(1));\n"
@@ -239,13 +319,6 @@ const char *const hl__render_forward_fs =
     "    roughness *= mr.g;\n"
     "    metallic *= mr.b;\n"
     "#endif\n"
-    "    roughness = clamp(roughness, 0.04, 1.0);\n"
-    "    float alpha = roughness * roughness;\n"
-    "    vec3 v = normalize(u_cameraPos.xyz - v_worldPos);\n"
-    "    float nv = max(dot(n, v), 1e-4);\n"
-    "    vec3 f0 = mix(vec3(0.04), base.rgb, metallic);\n"
-    "    vec3 diffuse = base.rgb * (1.0 - metallic);\n"
-    "    float ao = 1.0;\n"
     "#ifdef OCCLUSION_MAP\n"
     "#ifdef OCCLUSION_MAP_UV1\n"
     "    ao = 1.0 + u_emissive.w * (texture(u_occlusionMap, uvFor(1)).r - 1.0);\n"
@@ -253,64 +326,32 @@ const char *const hl__render_forward_fs =
     "    ao = 1.0 + u_emissive.w * (texture(u_occlusionMap, uvFor(0)).r - 1.0);\n"
     "#endif\n"
     "#endif\n"
-    /* ambient: diffuse plus a Fresnel-weighted specular term so metals are not black */
-    "    vec3 fAmb = f0 + (max(vec3(1.0 - roughness), f0) - f0) * pow(1.0 - nv, 5.0);\n"
-    "    color = u_ambient.rgb * (diffuse + fAmb * (1.0 - 0.5 * roughness)) * ao;\n"
-    "    int count = int(u_lightInfo.x);\n"
-    "    for (int i = 0; i < " HL__STR(HL_RENDER_MAX_LIGHTS) "; i++) {\n"
-    "        if (i >= count) break;\n"
-    "        vec3 l;\n"
-    "        float atten = 1.0;\n"
-    "        float type = u_lightColor[i].w;\n"
-    "        if (type == 0.0) {\n"
-    "            l = -u_lightDir[i].xyz;\n"
-    "        } else {\n"
-    "            vec3 d = u_lightPos[i].xyz - v_worldPos;\n"
-    "            float dist = length(d);\n"
-    "            l = d / max(dist, 1e-4);\n"
-    "            float range = u_lightPos[i].w;\n"
-    "            atten = 1.0 / max(dist * dist, 1e-4);\n"
-    "            if (range > 0.0) atten *= clamp(1.0 - pow(dist / range, 4.0), 0.0, 1.0);\n"
-    "            if (type == 2.0) {\n"
-    "                float cd = dot(-l, u_lightDir[i].xyz);\n"
-    "                atten *= smoothstep(u_lightDir[i].w, u_lightShadow[i].x, cd);\n"
-    "            }\n"
-    "        }\n"
-    "        float nl = dot(n, l);\n"
-    "        if (nl <= 0.0 || atten <= 0.0) continue;\n"
-    "#ifdef RECEIVE_SHADOWS\n"
-    "        atten *= shadowFactor(i, v_worldPos + n * 0.02);\n"
+    "#ifndef GBUFFER\n"
+    "    color = hl_shade(base.rgb, n, v_worldPos, metallic, roughness, ao, true);\n"
     "#endif\n"
-    "        vec3 h = normalize(l + v);\n"
-    "        float nh = max(dot(n, h), 0.0);\n"
-    "        float vh = max(dot(v, h), 0.0);\n"
-    "        float a2 = alpha * alpha;\n"
-    "        float dd = nh * nh * (a2 - 1.0) + 1.0;\n"
-    "        float D = a2 / (PI * dd * dd);\n"
-    "        float k = alpha * 0.5;\n"
-    "        float G = (nl / (nl * (1.0 - k) + k)) * (nv / (nv * (1.0 - k) + k));\n"
-    "        vec3 F = f0 + (1.0 - f0) * pow(1.0 - vh, 5.0);\n"
-    "        vec3 spec = D * G * F / (4.0 * nl * nv + 1e-4);\n"
-    "        vec3 kd = (1.0 - F) * diffuse / PI;\n"
-    "        color += (kd + spec) * u_lightColor[i].rgb * nl * atten;\n"
-    "    }\n"
     "#endif\n"
     "#ifdef EMISSIVE_MAP\n"
     "#ifdef EMISSIVE_MAP_UV1\n"
-    "    color += texture(u_emissiveMap, uvFor(1)).rgb * u_emissive.rgb;\n"
+    "    vec3 emission = texture(u_emissiveMap, uvFor(1)).rgb * u_emissive.rgb;\n"
     "#else\n"
-    "    color += texture(u_emissiveMap, uvFor(0)).rgb * u_emissive.rgb;\n"
+    "    vec3 emission = texture(u_emissiveMap, uvFor(0)).rgb * u_emissive.rgb;\n"
     "#endif\n"
     "#else\n"
-    "    color += u_emissive.rgb;\n"
+    "    vec3 emission = u_emissive.rgb;\n"
     "#endif\n"
+    "#ifdef GBUFFER\n"
+    "    o_base = vec4(base.rgb, 2.0 + ao);\n"
+    "    o_gnormal = vec4(n, metallic);\n"
+    "    o_material = vec4(emission, roughness);\n"
+    "#ifdef RECEIVE_SHADOWS\n"
+    "    o_position = vec4(v_worldPos, 1.0);\n"
+    "#else\n"
+    "    o_position = vec4(v_worldPos, 0.0);\n"
+    "#endif\n"
+    "#else\n"
+    "    color += emission;\n"
     "#ifdef FOG\n"
-    "    float fd = length(u_cameraPos.xyz - v_worldPos);\n"
-    "    float fogf = 1.0;\n"
-    "    if (u_fogParams.x == 1.0) fogf = clamp((u_fogParams.z - fd) / max(u_fogParams.z - u_fogParams.y, 1e-4), 0.0, 1.0);\n"
-    "    else if (u_fogParams.x == 2.0) fogf = exp(-u_fogParams.w * fd);\n"
-    "    else if (u_fogParams.x == 3.0) fogf = exp(-(u_fogParams.w * fd) * (u_fogParams.w * fd));\n"
-    "    color = mix(u_fogColor.rgb, color, fogf);\n"
+    "    color = hl_fog(color, v_worldPos);\n"
     "#endif\n"
     "    o_color = vec4(color, base.a);\n"
     "#if MRT_COUNT > 1\n"
@@ -326,7 +367,17 @@ const char *const hl__render_forward_fs =
     "#if MRT_COUNT > 3\n"
     "    o_depth = vec4(u_cameraPos.w > 0.0 ? length(u_cameraPos.xyz - v_worldPos) / u_cameraPos.w : 0.0, 0.0, 0.0, 1.0);\n"
     "#endif\n"
+    "#endif\n"
     "}\n";
+
+/* Prepended (after #version) to the fragment shader of a lit fullscreen pass. */
+const char *const hl__render_lighting_glsl =
+    "precision highp float;\n"
+    "precision highp sampler2DShadow;\n"
+    "#define HL_SHADOWS 1\n"
+    HL__FRAME_BLOCK
+    "uniform sampler2DShadow u_shadowAtlas;\n"
+    HL__GLSL_LIGHTING;
 
 /* Depth-only pass into a shadow atlas tile: Frame.u_viewProj is the tile's light matrix. */
 const char *const hl__render_shadow_vs =

@@ -165,68 +165,107 @@ static const char *const k_builtin_functions[] = {
 
 static int cmp_name(const void *key, const void *elem) { return strcmp((const char *)key, *(const char *const *)elem); }
 
-static bool tok_is(const hl__lex *lx, uint32_t i, const char *s) {
-    size_t n = strlen(s);
-    return lx->toks[i].len == n && memcmp(lx->src + lx->toks[i].start, s, n) == 0;
+/* A small scanner over glslang's preprocessed output (no comments; directive lines skipped):
+ * identifiers, and single punctuation characters. No allocation (a steady frame's compiles
+ * make the same allocations as before this check). */
+typedef struct scan_tok {
+    const char *s;
+    uint32_t len;
+    bool ident;
+} scan_tok;
+
+static bool ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static bool ident_char(char c) { return ident_start(c) || (c >= '0' && c <= '9'); }
+
+static bool scan_next(const char **at, scan_tok *t) {
+    const char *p = *at;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f' || *p == '\v')
+            p++;
+        if (*p != '#')
+            break;
+        while (*p && *p != '\n')
+            p++;
+    }
+    if (!*p)
+        return false;
+    t->s = p;
+    t->ident = ident_start(*p);
+    if (t->ident || (*p >= '0' && *p <= '9')) {
+        while (ident_char(*p) || (!t->ident && *p == '.'))
+            p++;
+    } else {
+        p++;
+    }
+    t->len = (uint32_t)(p - t->s);
+    *at = p;
+    return true;
 }
 
-static bool tok_punct_is(const hl__lex *lx, uint32_t i, char c) {
-    return lx->toks[i].kind == HL__TOK_PUNCT && lx->src[lx->toks[i].start] == c;
+static bool tok_is(const scan_tok *t, const char *s) { return t->len == strlen(s) && memcmp(t->s, s, t->len) == 0; }
+static bool tok_punct_is(const scan_tok *t, char c) { return !t->ident && t->len == 1 && t->s[0] == c; }
+static int depth_change(const scan_tok *t) {
+    return tok_punct_is(t, '{') || tok_punct_is(t, '(') || tok_punct_is(t, '[')    ? 1
+           : tok_punct_is(t, '}') || tok_punct_is(t, ')') || tok_punct_is(t, ']') ? -1
+                                                                                  : 0;
 }
 
-static uint32_t line_of(const char *s, uint32_t offset) {
+static uint32_t line_of(const char *s, const char *at) {
     uint32_t line = 1;
-    for (uint32_t i = 0; i < offset; i++)
-        line += s[i] == '\n';
+    for (; s < at; s++)
+        line += *s == '\n';
     return line;
 }
 
-/* A block declaration at file scope is `<storage> <name> {` with storage uniform, in, out or
- * buffer; a function is an identifier followed by '(' at file scope. */
-static hl_result check_block_names(const char *expanded, hl_rhi_shader_stage stage, const char *what) {
-    hl__lex lx;
-    hl_result r = hl__lex_run(expanded, &lx);
-    if (r)
-        return r;
+/* A function of the source named `name`: `name (` at file scope anywhere in the text. */
+static bool declares_function(const char *text, const scan_tok *name) {
+    const char *at = text;
+    scan_tok prev = {0}, t;
     int depth = 0;
-    for (uint32_t i = 0; i < lx.count && !r; i++) {
-        if (tok_punct_is(&lx, i, '{') || tok_punct_is(&lx, i, '(') || tok_punct_is(&lx, i, '[')) {
-            if (depth == 0 && tok_punct_is(&lx, i, '{') && i >= 2 && lx.toks[i - 1].kind == HL__TOK_IDENT &&
-                (tok_is(&lx, i - 2, "uniform") || tok_is(&lx, i - 2, "in") || tok_is(&lx, i - 2, "out") ||
-                 tok_is(&lx, i - 2, "buffer"))) {
-                const hl__tok *name = &lx.toks[i - 1];
-                char buf[128];
-                if (name->len < sizeof buf) {
-                    memcpy(buf, expanded + name->start, name->len);
-                    buf[name->len] = '\0';
-                    bool clash = bsearch(buf, k_builtin_functions, sizeof k_builtin_functions / sizeof *k_builtin_functions,
-                                         sizeof *k_builtin_functions, cmp_name) != NULL;
-                    /* a function of the source: `name (` at file scope anywhere in the text */
-                    int d = 0;
-                    for (uint32_t j = 0; j + 1 < lx.count && !clash; j++) {
-                        if (d == 0 && lx.toks[j].kind == HL__TOK_IDENT && tok_punct_is(&lx, j + 1, '(') &&
-                            lx.toks[j].len == name->len &&
-                            memcmp(expanded + lx.toks[j].start, buf, name->len) == 0)
-                            clash = true;
-                        if (tok_punct_is(&lx, j, '{') || tok_punct_is(&lx, j, '(') || tok_punct_is(&lx, j, '['))
-                            d++;
-                        else if (tok_punct_is(&lx, j, '}') || tok_punct_is(&lx, j, ')') || tok_punct_is(&lx, j, ']'))
-                            d -= d > 0;
-                    }
-                    if (clash)
-                        r = hl__fail(HL_ERR_SHADER,
-                                     "%s: %s shader line %u: the block name '%s' is the name of a function (a block "
-                                     "needs a name of its own)",
-                                     what, hl__stage_name(stage), line_of(expanded, name->start), buf);
-                }
-            }
-            depth++;
-        } else if (tok_punct_is(&lx, i, '}') || tok_punct_is(&lx, i, ')') || tok_punct_is(&lx, i, ']')) {
-            depth -= depth > 0;
-        }
+    bool have_prev = false;
+    while (scan_next(&at, &t)) {
+        if (have_prev && depth == 0 && tok_punct_is(&t, '(') && prev.ident && prev.len == name->len &&
+            memcmp(prev.s, name->s, name->len) == 0)
+            return true;
+        depth += depth_change(&t);
+        if (depth < 0)
+            depth = 0;
+        prev = t;
+        have_prev = true;
     }
-    hl__lex_free(&lx);
-    return r;
+    return false;
+}
+
+/* A block declaration at file scope is `<storage> <name> {` with storage uniform, in, out or
+ * buffer. */
+static hl_result check_block_names(const char *expanded, hl_rhi_shader_stage stage, const char *what) {
+    const char *at = expanded;
+    scan_tok p2 = {0}, p1 = {0}, t;
+    int depth = 0;
+    while (scan_next(&at, &t)) {
+        if (depth == 0 && tok_punct_is(&t, '{') && p1.ident && p2.ident &&
+            (tok_is(&p2, "uniform") || tok_is(&p2, "in") || tok_is(&p2, "out") || tok_is(&p2, "buffer"))) {
+            char buf[128];
+            if (p1.len < sizeof buf) {
+                memcpy(buf, p1.s, p1.len);
+                buf[p1.len] = '\0';
+                bool clash = bsearch(buf, k_builtin_functions, sizeof k_builtin_functions / sizeof *k_builtin_functions,
+                                     sizeof *k_builtin_functions, cmp_name) != NULL ||
+                             declares_function(expanded, &p1);
+                if (clash)
+                    return hl__fail(HL_ERR_SHADER,
+                                    "%s: %s shader line %u: the block name '%s' is the name of a function (a block "
+                                    "needs a name of its own)",
+                                    what, hl__stage_name(stage), line_of(expanded, p1.s), buf);
+            }
+        }
+        depth += depth_change(&t);
+        if (depth < 0)
+            depth = 0;
+        p2 = p1;
+        p1 = t;
+    }
+    return HL_OK;
 }
 
 hl_result hl__glslang_expand(const char *pp, hl_rhi_shader_stage stage, bool validate, const char *what,
@@ -235,10 +274,11 @@ hl_result hl__glslang_expand(const char *pp, hl_rhi_shader_stage stage, bool val
     hl_result r = glslang_ready();
     if (r)
         return r;
-    char *spliced = hl__splice_lines(pp); /* see hl__splice_lines: glslang must not see a continuation */
-    if (!spliced)
+    /* see hl__splice_lines: glslang must not see a line continuation */
+    char *spliced = hl__has_continuation(pp) ? hl__splice_lines(pp) : NULL;
+    if (!spliced && hl__has_continuation(pp))
         return hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: out of memory", what);
-    glslang_input_t in = make_input(stage, spliced, false);
+    glslang_input_t in = make_input(stage, spliced ? spliced : pp, false);
     glslang_shader_t *sh = glslang_shader_create(&in);
     if (!sh) {
         hl__free(spliced);
@@ -346,12 +386,11 @@ hl_result hl__glslang_spirv(const char *vs, const char *fs, const char *what, ui
             r = hl__fail(r, "%s: %s shader (Vulkan GLSL rewrite): %s", what, hl__stage_name(stages[s]), msg);
             break;
         }
-        spliced[s] = hl__splice_lines(src[s]);
-        if (!spliced[s]) {
+        if (hl__has_continuation(src[s]) && !(spliced[s] = hl__splice_lines(src[s]))) {
             r = hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: out of memory", what);
             break;
         }
-        in[s] = make_input(stages[s], spliced[s], true);
+        in[s] = make_input(stages[s], spliced[s] ? spliced[s] : src[s], true);
         sh[s] = glslang_shader_create(&in[s]);
         if (!sh[s])
             r = hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: glslang_shader_create failed", what);

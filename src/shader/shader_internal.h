@@ -91,6 +91,9 @@ void hl__pp_set_default_limits(const hl__pp_limits *limits);
  * (std::length_error) on an object-like macro's name followed by a continuation (`U\` then
  * `;`): no text reaches it unspliced. NULL when out of memory (caller frees with hl__free). */
 char *hl__splice_lines(const char *text);
+/* Whether text holds a line continuation (hl__splice_lines would change it): callers splice
+ * only then, so ordinary sources cost no copy. */
+bool hl__has_continuation(const char *text);
 
 /* Checks a stage's source text against HL_SHADER_MAX_SOURCE_BYTES without reading past it. */
 hl_result hl__check_source_size(const char *source);

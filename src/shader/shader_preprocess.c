@@ -256,6 +256,12 @@ static size_t line_break_at(const char *s, size_t i) {
     return s[i] == '\n' ? 1 : s[i] == '\r' ? (s[i + 1] == '\n' ? 2 : 1) : 0;
 }
 
+bool hl__has_continuation(const char *text) {
+    for (const char *p = strchr(text, '\\'); p; p = strchr(p + 1, '\\'))
+        if (p[1] == '\n' || p[1] == '\r') return true;
+    return false;
+}
+
 char *hl__splice_lines(const char *text) {
     size_t n = strlen(text);
     char *out = hl__malloc(n + 1);
@@ -330,8 +336,12 @@ hl_result hl_shader_preprocess(const char *source, const hl_shader_define *defin
     }
     hl__sb_puts(&sb, source + vend);
     char *joined = hl__sb_take(&sb);
-    *out = joined ? hl__splice_lines(joined) : NULL;
-    hl__free(joined);
+    if (joined && hl__has_continuation(joined)) {
+        *out = hl__splice_lines(joined);
+        hl__free(joined);
+    } else {
+        *out = joined;
+    }
     if (!*out)
         return hl__fail(HL_ERR_OUT_OF_MEMORY, "hl_shader_preprocess: out of memory");
     /* the budget covers the injected defines too; this text goes to glslang and the GL driver */

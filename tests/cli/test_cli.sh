@@ -93,9 +93,9 @@ expect_err "usage: hilo3d COMMAND" "no command prints the usage"
 # Every command's --help: usage line, each option with its default, exit 0, nothing on stderr.
 declare -A HELP_LINES=(
     [info]='--json|(default: off)'
-    [render]='--backend auto|webgpu|gles3|(default: auto);--width W|(default: 1280);--height H|(default: 720);--samples N|(default: 4);--pipeline forward|forward-post|(default: forward);--frames N|(default: 3);--out FILE.png|(default: out/demo.png)'
+    [render]='--backend auto|webgpu|gles3|(default: auto);--width W|(default: 1280);--height H|(default: 720);--samples N|(default: 4);--pipeline forward|forward-post|deferred|(default: forward);--frames N|(default: 3);--out FILE.png|(default: out/demo.png)'
     [rhi-demo]='--backend auto|webgpu|gles3|(default: auto);--width W|(default: 512);--height H|(default: 512);--samples N|(default: 4);--out FILE.png|(default: out/demo.png)'
-    [graph-dump]='--pipeline forward|forward-post|(default: the example deferred frame);--backend auto|webgpu|gles3|(default: auto);--width W|(default: 1920);--height H|(default: 1080);--out FILE.dot|(default: standard output)'
+    [graph-dump]='--pipeline forward|forward-post|deferred|(default: the example deferred frame);--backend auto|webgpu|gles3|(default: auto);--width W|(default: 1920);--height H|(default: 1080);--out FILE.dot|(default: standard output)'
 )
 for c in info render rhi-demo graph-dump; do
     for h in --help -h; do
@@ -144,7 +144,7 @@ usage_cases=(
     "render --frames 0|--frames '0' must be an integer"
     "render --backend vulkan|--backend 'vulkan' is not one of auto|webgpu|gles3"
     "render --backend null|--backend 'null' is not one of"
-    "render --pipeline deferred|--pipeline 'deferred' is not one of forward|forward-post"
+    "render --pipeline forward-pre|--pipeline 'forward-pre' is not one of forward|forward-post|deferred"
     "render --pipeline|option '--pipeline' needs a value"
     "render --out=|--out needs a non-empty value"
     "render --help=yes|option '--help' takes no value"
@@ -157,7 +157,7 @@ usage_cases=(
     "graph-dump --width 31|--width '31' must be an integer in [32, 8192]"
     "graph-dump --height|option '--height' needs a value"
     "graph-dump --bogus|unknown option '--bogus'"
-    "graph-dump --pipeline deferred|--pipeline 'deferred' is not one of forward|forward-post"
+    "graph-dump --pipeline forward-pre|--pipeline 'forward-pre' is not one of forward|forward-post|deferred"
 )
 for case in "${usage_cases[@]}"; do
     args=${case%%|*}
@@ -197,6 +197,11 @@ for be in gles3 webgpu; do
         expect_out "pipeline: forward-post" "render --pipeline forward-post"
         png_check "$dir/p$size.png" "$w" "$h"
     done
+    # the deferred pipeline (src/demo/hl_deferred.h), portrait and odd
+    run render --backend "$be" --pipeline deferred --width 31 --height 45 --frames 2 --out "$dir/d.png"
+    expect_rc 0 "render --backend $be --pipeline deferred"
+    expect_out "pipeline: deferred" "render --pipeline deferred"
+    png_check "$dir/d.png" 31 45
 done
 
 # graph-dump of the real frame of the demo scene: its passes by name
@@ -209,6 +214,11 @@ for p in forward forward-post; do
 done
 for pass in "bloom prefilter" "tone map" fxaa output; do
     grep -q "label=\"#[0-9]* $pass\"" "$TMP/graph/forward-post.dot" && pass || fail "graph-dump --pipeline forward-post: no pass '$pass'"
+done
+run graph-dump --pipeline deferred --backend gles3 --width 64 --height 48 --out "$TMP/graph/deferred.dot"
+expect_rc 0 "graph-dump --pipeline deferred"
+for pass in shadow g-buffer lighting transparent "bloom prefilter" "tone map" "to output"; do
+    grep -q "label=\"#[0-9]* $pass\"" "$TMP/graph/deferred.dot" && pass || fail "graph-dump --pipeline deferred: no pass '$pass'"
 done
 
 # rhi-demo as well (its own defaults; small size)

@@ -54,19 +54,12 @@ static int dump_pipeline(const char *pipeline, const char *backend, uint32_t w, 
     }
     rd.width = w;
     rd.height = h;
-    hl_pipeline_factory *post = NULL;
-    if (!strcmp(pipeline, "forward-post")) {
-        hl_forward_feature_desc features[3];
-        hl_forward_bloom(NULL, &features[0]);
-        hl_forward_tone_map(NULL, &features[1]);
-        hl_forward_fxaa(&features[2]);
-        hl_forward_pipeline_desc fd = {features, 3};
-        r = hl_forward_pipeline_factory_create(&fd, &post);
-        rd.pipeline = post;
-    }
+    hl_pipeline_factory *factory = NULL;
+    r = hl_cli_pipeline_factory(pipeline, &factory);
+    rd.pipeline = factory;
     hl_renderer *ren = NULL;
     if (!r) r = hl_renderer_create(&rd, &ren);
-    hl_forward_pipeline_factory_destroy(post);
+    hl_cli_pipeline_release(pipeline, factory);
     hl_scene_demo demo = {0};
     if (!r) r = hl_scene_demo_create((float)w / (float)h, &demo);
     if (!r) r = hl_renderer_render(ren, demo.stage, demo.camera);
@@ -95,7 +88,7 @@ int hl_cli_graph_dump(int argc, char **argv) {
                       "rendered by that pipeline.\n"};
     uint32_t w = 1920, h = 1080;
     const char *out_path = NULL;
-    static const char *const pipelines[] = {"forward", "forward-post", NULL};
+    static const char *const pipelines[] = HL_CLI_PIPELINES;
     static const char *const backends[] = {"auto", "webgpu", "gles3", NULL};
     const char *pipeline_name = NULL, *backend_name = "auto";
     const hl_cli_option opts[] = {

@@ -7,14 +7,37 @@
 #include "cli.h"
 #include "hilo3d/pipeline.h"
 #include "hilo3d/renderer.h"
+#include "hl_deferred.h"
 #include "hl_scene_demo.h"
+
+hl_result hl_cli_pipeline_factory(const char *name, hl_pipeline_factory **factory) {
+    *factory = NULL;
+    if (!strcmp(name, "forward-post")) {
+        hl_forward_feature_desc features[3];
+        hl_forward_bloom(NULL, &features[0]);
+        hl_forward_tone_map(NULL, &features[1]);
+        hl_forward_fxaa(&features[2]);
+        hl_forward_pipeline_desc fd = {features, 3};
+        return hl_forward_pipeline_factory_create(&fd, factory);
+    }
+    if (!strcmp(name, "deferred")) {
+        hl_deferred_desc dd = {.bloom = true};
+        return hl_deferred_pipeline_factory_create(&dd, factory);
+    }
+    return HL_OK;
+}
+
+void hl_cli_pipeline_release(const char *name, hl_pipeline_factory *factory) {
+    if (!strcmp(name, "deferred")) hl_deferred_pipeline_factory_destroy(factory);
+    else hl_forward_pipeline_factory_destroy(factory);
+}
 
 int hl_cli_render(int argc, char **argv) {
     static const hl_cli_command cmd = {
         "render", "Renders the built-in demo scene with the scene renderer to a PNG and prints the backend,\n"
                   "the CPU frame times and the renderer statistics of the last frame.\n"};
     static const char *const backends[] = {"auto", "webgpu", "gles3", NULL};
-    static const char *const pipelines[] = {"forward", "forward-post", NULL};
+    static const char *const pipelines[] = HL_CLI_PIPELINES;
     const char *pipeline_name = "forward";
     static const uint32_t sample_counts[] = {1, 4, 0};
     const char *backend_name = "auto";
@@ -34,7 +57,8 @@ int hl_cli_render(int argc, char **argv) {
         {.name = "samples", .kind = HL_CLI_U32, .metavar = "N", .help = "MSAA samples", .value = &rd.sample_count,
          .lo = 1, .hi = 4, .one_of = sample_counts},
         {.name = "pipeline", .kind = HL_CLI_CHOICE,
-         .help = "render pipeline (forward-post: the scene in HDR, then bloom, ACES tone mapping and FXAA)",
+         .help = "render pipeline (forward-post: the scene in HDR, then bloom, ACES tone mapping and FXAA; "
+                 "deferred: G-buffer, lighting pass, forward transparent, bloom, ACES)",
          .value = &pipeline_name, .choices = pipelines},
         {.name = "frames", .kind = HL_CLI_U32, .metavar = "N", .help = "frames rendered (the last one is written)",
          .value = &frames, .lo = 1, .hi = 100000},
@@ -49,23 +73,16 @@ int hl_cli_render(int argc, char **argv) {
         return HL_CLI_EXIT_USAGE;
     }
 
-    hl_pipeline_factory *post = NULL;
-    if (!strcmp(pipeline_name, "forward-post")) {
-        hl_forward_feature_desc features[3];
-        hl_forward_bloom(NULL, &features[0]);
-        hl_forward_tone_map(NULL, &features[1]);
-        hl_forward_fxaa(&features[2]);
-        hl_forward_pipeline_desc fd = {features, 3};
-        res = hl_forward_pipeline_factory_create(&fd, &post);
-        if (res) {
-            hl_cli_error("%s: %s", hl_result_name(res), hl_last_error());
-            return HL_CLI_EXIT_FAIL;
-        }
-        rd.pipeline = post;
+    hl_pipeline_factory *factory = NULL;
+    res = hl_cli_pipeline_factory(pipeline_name, &factory);
+    if (res) {
+        hl_cli_error("%s: %s", hl_result_name(res), hl_last_error());
+        return HL_CLI_EXIT_FAIL;
     }
+    rd.pipeline = factory;
     hl_renderer *r = NULL;
     res = hl_renderer_create(&rd, &r);
-    hl_forward_pipeline_factory_destroy(post); /* the renderer keeps what it needs */
+    hl_cli_pipeline_release(pipeline_name, factory); /* the renderer keeps what it needs */
     if (res) {
         hl_cli_error("cannot create a %s renderer: %s: %s", hl_backend_name(rd.backend), hl_result_name(res),
                      hl_last_error());
