@@ -80,6 +80,7 @@ typedef struct hl__gpu_texture {
     hl_rhi_texture_view view;
     hl_rhi_sampler sampler;
     uint64_t revision, sampler_revision; /* uploaded */
+    bool sampler_one_level; /* the sampler was made for a single-level texture (lod_max 0.25) */
     uint32_t width, height, levels;
     bool srgb;
     hl_render_target *target; /* render-target attachment shown by this texture */

@@ -453,8 +453,11 @@ hl_result hl__gpu_texture_get(hl_renderer *r, hl_texture *tex, hl__gpu_texture *
         hl_result res = texture_upload(r, t);
         if (res) return res;
     }
-    if (!t->sampler.id || t->sampler_revision != hl_texture_sampler_revision(tex)) {
-        const hl_texture_info *info = hl_texture_get_info(tex);
+    /* the sampler depends on the texture's level count too: new pixels of another size change
+       it (a long-lived renderer kept a single-level clamp on a texture that had gained mips) */
+    const hl_texture_info *info = hl_texture_get_info(tex);
+    if (!t->sampler.id || t->sampler_revision != hl_texture_sampler_revision(tex) ||
+        t->sampler_one_level != (info->mip_levels <= 1)) {
         hl_rhi_sampler_desc sd = {0};
         sd.address_u = wrap_mode(info->sampler.wrap_u);
         sd.address_v = wrap_mode(info->sampler.wrap_v);
@@ -467,6 +470,7 @@ hl_result hl__gpu_texture_get(hl_renderer *r, hl_texture *tex, hl__gpu_texture *
         hl_result res = hl_rhi_sampler_create(r->dev, &sd, &t->sampler);
         if (res) return res;
         t->sampler_revision = hl_texture_sampler_revision(tex);
+        t->sampler_one_level = info->mip_levels <= 1;
     }
     *out = t;
     return HL_OK;

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "hl_scene_gen.h"
+#include "hl_test.h"
 #include "hl_test_pipeline.h"
 
 enum {
@@ -1813,6 +1814,15 @@ static void history_check(hl_gen_world *w) {
         CALL(w, hl_renderer_read_pixels(fresh, px, size)) && mine->valid) {
         hl_gen_diff d;
         hl_gen_compare(mine->data, px, w->out_w, w->out_h, false, &d);
+        if ((d.mean > 1.0 || d.p99 > 4) && w->opt.dump_dir) { /* both images, for --dump */
+            char path[512];
+            snprintf(path, sizeof path, "%s/seed%llx-frame%u-history-long-lived.png", w->opt.dump_dir,
+                     (unsigned long long)w->opt.seed, w->frame);
+            hl_test_write_png(path, w->out_w, w->out_h, mine->data);
+            snprintf(path, sizeof path, "%s/seed%llx-frame%u-history-new.png", w->opt.dump_dir,
+                     (unsigned long long)w->opt.seed, w->frame);
+            hl_test_write_png(path, w->out_w, w->out_h, px);
+        }
         if (d.mean > 1.0 || d.p99 > 4)
             fail(w, "history: stage %u from the renderer of %u frames vs a new renderer, %ux%u: mean %.3f/255 (<= 1), "
                  "p99 %u/255 (<= 4), max %u at (%u, %u)",
