@@ -66,9 +66,33 @@ static hl_result scene_pass(hl_pipeline_context ctx, const char *name, hl_pipeli
     return hl_pipeline_add_scene_pass(ctx, &pd);
 }
 
+/* Outputs other than one RGBA8 sRGB attachment (render targets of other formats, MRT, no
+ * depth): the forward passes straight into them. */
+static hl_result forward_record(hl_pipeline_context ctx) {
+    hl_pipeline_culling c;
+    hl_result res = hl_pipeline_cull(ctx, NULL, &c);
+    if (!res) res = hl_pipeline_record_shadows(ctx, c);
+    hl_pipeline_renderer_list_desc ld = {.culling = c, .queue = HL_PIPELINE_QUEUE_OPAQUE};
+    hl_pipeline_renderer_list opaque, transparent;
+    if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &opaque);
+    ld.queue = HL_PIPELINE_QUEUE_TRANSPARENT;
+    if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &transparent);
+    uint32_t n = 0;
+    if (!res) res = hl_pipeline_renderer_list_count(ctx, transparent, &n);
+    hl_pipeline_scene_pass_desc pd = {.name = "opaque", .list = opaque};
+    if (!res) res = hl_pipeline_add_scene_pass(ctx, &pd);
+    pd = (hl_pipeline_scene_pass_desc){.name = "transparent", .list = transparent, .load_color = true, .load_depth = true};
+    if (!res && n) res = hl_pipeline_add_scene_pass(ctx, &pd);
+    return res;
+}
+
 static hl_result deferred_record(hl_pipeline_context ctx, void *state) {
     deferred *d = state;
-    hl_result res = HL_OK;
+    hl_pipeline_output out;
+    hl_result res = hl_pipeline_context_output(ctx, &out);
+    if (res) return res;
+    if (out.color_count != 1 || out.color_formats[0] != HL_PIPELINE_FORMAT_RGBA8_SRGB || !out.has_depth)
+        return forward_record(ctx);
     /* the G-buffer: four RGBA16F textures and depth, the output's size */
     static const char *const names[4] = {"g_base", "g_normal", "g_material", "g_position"};
     hl_pipeline_texture g[4], depth, lit;

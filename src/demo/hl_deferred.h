@@ -14,7 +14,8 @@
  *   5. bloom and tone mapping (the shipped Forward features, called from this runtime) and a
  *      copy into the output (RGBA8 sRGB).
  * The output's MSAA samples are not used (the G-buffer is single-sample: the copy writes the
- * resolved texture). */
+ * resolved texture). Outputs other than one RGBA8 sRGB attachment with depth (render targets
+ * of other formats, MRT) get the plain forward passes. */
 #ifndef HL_DEFERRED_H
 #define HL_DEFERRED_H
 

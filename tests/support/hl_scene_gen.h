@@ -95,15 +95,23 @@ typedef struct hl_gen_options {
     const char *keep_meshes; /* "a:b,c,...": mesh indices of each drawn stage that stay visible */
     const char *keep_lights; /* the same for lights */
     uint32_t keep_views_lo, keep_views_hi; /* views [lo, hi) of a render_frame run (hi 0: all) */
-    /* The worlds' renderers record through: HL_GEN_PIPELINE_BY_SEED (seed % 4: 0 and 2 the
-     * direct recorder, 1 the scripted Forward of hl_test_pipeline.h, 3 Forward with tone
-     * mapping: see hl_test_pipeline.h), _DIRECT, _SCRIPTED or _POST. The history check's fresh renderer takes
-     * the other of direct and scripted (so both are compared on each backend too), the same
-     * for post. Drawn from no random decision (worlds stay in lockstep). */
+    /* The worlds' renderers record through: HL_GEN_PIPELINE_BY_SEED (seed % 8: 0, 2 and 4 the
+     * direct recorder, 1 and 5 the scripted Forward of hl_test_pipeline.h, 3 and 7 Forward
+     * with tone mapping, 6 the deferred pipeline (src/demo/hl_deferred.h, tone mapping): see
+     * hl_test_pipeline.h), _DIRECT, _SCRIPTED, _POST or _DEFERRED. The history check's fresh
+     * renderer takes the other of direct and scripted (so both are compared on each backend
+     * too), the same for post and deferred. Drawn from no random decision (worlds stay in
+     * lockstep). */
     uint32_t pipeline;
 } hl_gen_options;
 
-enum { HL_GEN_PIPELINE_BY_SEED = 0, HL_GEN_PIPELINE_DIRECT, HL_GEN_PIPELINE_SCRIPTED, HL_GEN_PIPELINE_POST };
+enum {
+    HL_GEN_PIPELINE_BY_SEED = 0,
+    HL_GEN_PIPELINE_DIRECT,
+    HL_GEN_PIPELINE_SCRIPTED,
+    HL_GEN_PIPELINE_POST,
+    HL_GEN_PIPELINE_DEFERRED
+};
 
 typedef struct hl_gen hl_gen;
 

@@ -1768,14 +1768,16 @@ static bool stage_samples_live_target(const hl_gen_world *w, uint32_t si) {
 
 static uint32_t pipeline_kind(const hl_gen_world *w) {
     if (w->opt.pipeline != HL_GEN_PIPELINE_BY_SEED) return w->opt.pipeline;
-    static const uint32_t by_seed[4] = {HL_GEN_PIPELINE_DIRECT, HL_GEN_PIPELINE_SCRIPTED, HL_GEN_PIPELINE_DIRECT,
-                                        HL_GEN_PIPELINE_POST};
-    return by_seed[w->opt.seed & 3];
+    static const uint32_t by_seed[8] = {HL_GEN_PIPELINE_DIRECT,   HL_GEN_PIPELINE_SCRIPTED, HL_GEN_PIPELINE_DIRECT,
+                                        HL_GEN_PIPELINE_POST,     HL_GEN_PIPELINE_DIRECT,   HL_GEN_PIPELINE_SCRIPTED,
+                                        HL_GEN_PIPELINE_DEFERRED, HL_GEN_PIPELINE_POST};
+    return by_seed[w->opt.seed & 7];
 }
 
 static const hl_pipeline_factory *factory_of(uint32_t kind) {
     return kind == HL_GEN_PIPELINE_SCRIPTED ? hl_test_scripted_forward()
            : kind == HL_GEN_PIPELINE_POST   ? hl_test_forward_post()
+           : kind == HL_GEN_PIPELINE_DEFERRED ? hl_test_deferred()
                                             : NULL;
 }
 

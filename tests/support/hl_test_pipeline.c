@@ -1,6 +1,8 @@
 /* The Forward pipeline recorded through the public SRP calls (see hl_test_pipeline.h). */
 #include "hl_test_pipeline.h"
 
+#include "hl_deferred.h"
+
 static hl_result forward_record(hl_pipeline_context ctx, void *state) {
     (void)state;
     hl_pipeline_culling c;
@@ -39,5 +41,11 @@ const hl_pipeline_factory *hl_test_forward_post(void) {
         hl_forward_pipeline_desc d = {features, 1};
         if (hl_forward_pipeline_factory_create(&d, &f)) f = NULL;
     }
+    return f;
+}
+
+const hl_pipeline_factory *hl_test_deferred(void) {
+    static hl_pipeline_factory *f;
+    if (!f && hl_deferred_pipeline_factory_create(NULL, &f)) f = NULL;
     return f;
 }

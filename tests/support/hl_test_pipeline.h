@@ -18,4 +18,8 @@ const hl_pipeline_factory *hl_test_scripted_forward(void);
  * px_forward_features tests both on fixed scenes. */
 const hl_pipeline_factory *hl_test_forward_post(void);
 
+/* The deferred pipeline of src/demo/hl_deferred.h with tone mapping (ACES) and no bloom (made
+ * on first use, kept for the process; NULL if that failed). */
+const hl_pipeline_factory *hl_test_deferred(void);
+
 #endif
