@@ -71,7 +71,7 @@ static hl_result pipe_record(hl_pipeline_context ctx, void *state) {
     if (!res) res = hl_pipeline_cull(ctx, NULL, &c2);
     if (!res) res = hl_pipeline_record_shadows(ctx, c1);
     if (res || g_mode == M_NO_PASS) return res;
-    hl_pipeline_renderer_list_desc ld = {c1, HL_PIPELINE_QUEUE_ALL, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false, NULL, HL_PIPELINE_MATERIALS_ALL};
+    hl_pipeline_renderer_list_desc ld = {c1, HL_PIPELINE_QUEUE_ALL, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false, NULL, HL_PIPELINE_MATERIALS_ALL, 0};
     hl_pipeline_renderer_list l;
     res = hl_pipeline_create_renderer_list(ctx, &ld, &l);
     hl_pipeline_scene_pass_desc pd = {.name = "scene", .list = l};

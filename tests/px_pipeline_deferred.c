@@ -319,7 +319,7 @@ static hl_result errors_record(hl_pipeline_context ctx, void *state) {
                                            .lighting = out};
     g_errors[1] = hl_pipeline_add_fullscreen_pass(ctx, &fp);
     hl_pipeline_renderer_list_desc ld = {out, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_NONE, false, NULL,
-                                         (hl_pipeline_materials)7};
+                                         (hl_pipeline_materials)7, 0};
     hl_pipeline_renderer_list l;
     g_errors[2] = hl_pipeline_create_renderer_list(ctx, &ld, &l);
     /* and the lit pass once the shadows are recorded: fine */

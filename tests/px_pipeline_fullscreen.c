@@ -67,7 +67,7 @@ static hl_result scene(hl_pipeline_context ctx) {
     hl_result res = hl_pipeline_cull(ctx, NULL, &c);
     if (!res) res = hl_pipeline_record_shadows(ctx, c);
     hl_pipeline_renderer_list lo, lt;
-    hl_pipeline_renderer_list_desc ld = {c, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false, NULL, HL_PIPELINE_MATERIALS_ALL};
+    hl_pipeline_renderer_list_desc ld = {c, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false, NULL, HL_PIPELINE_MATERIALS_ALL, 0};
     if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &lo);
     ld.queue = HL_PIPELINE_QUEUE_TRANSPARENT;
     if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &lt);
@@ -166,7 +166,7 @@ static hl_result post_record(hl_pipeline_context ctx, void *state) {
         if (!res) res = hl_pipeline_create_texture(ctx, &dd, &depth);
         if (!res) res = hl_pipeline_record_shadows(ctx, c);
         hl_pipeline_renderer_list lo, lt;
-        hl_pipeline_renderer_list_desc ld = {c, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false, NULL, HL_PIPELINE_MATERIALS_ALL};
+        hl_pipeline_renderer_list_desc ld = {c, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false, NULL, HL_PIPELINE_MATERIALS_ALL, 0};
         if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &lo);
         ld.queue = HL_PIPELINE_QUEUE_TRANSPARENT;
         if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &lt);

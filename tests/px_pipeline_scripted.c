@@ -50,7 +50,7 @@ typedef struct script {
 
 static hl_result add_list(hl_pipeline_context ctx, hl_pipeline_culling c, hl_pipeline_queue q, hl_pipeline_sorting s,
                           bool casters, bool load, const char *name, uint32_t *count) {
-    hl_pipeline_renderer_list_desc ld = {c, q, s, casters, NULL, HL_PIPELINE_MATERIALS_ALL};
+    hl_pipeline_renderer_list_desc ld = {c, q, s, casters, NULL, HL_PIPELINE_MATERIALS_ALL, 0};
     hl_pipeline_renderer_list l;
     hl_result res = hl_pipeline_create_renderer_list(ctx, &ld, &l);
     if (!res && count) res = hl_pipeline_renderer_list_count(ctx, l, count);
@@ -67,7 +67,7 @@ static hl_result script_record(hl_pipeline_context ctx, void *state) {
     if (!res) res = hl_pipeline_culling_info_get(ctx, c, &s->info);
     if (res) return res;
     if (s->m == MODE_MISUSE) {
-        hl_pipeline_renderer_list_desc ld = {c, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false, NULL, HL_PIPELINE_MATERIALS_ALL};
+        hl_pipeline_renderer_list_desc ld = {c, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false, NULL, HL_PIPELINE_MATERIALS_ALL, 0};
         hl_pipeline_renderer_list l;
         s->misuse[0] = hl_pipeline_create_renderer_list(ctx, &ld, &l);
         hl_pipeline_scene_pass_desc pd = {.name = "early", .list = l, .load_color = false, .load_depth = false};
@@ -116,7 +116,7 @@ static hl_result script_record(hl_pipeline_context ctx, void *state) {
         break;
     case MODE_OVERRIDE: {
         hl_pipeline_renderer_list_desc ld = {c, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false,
-                                             s->override, HL_PIPELINE_MATERIALS_ALL};
+                                             s->override, HL_PIPELINE_MATERIALS_ALL, 0};
         hl_pipeline_renderer_list l;
         res = hl_pipeline_create_renderer_list(ctx, &ld, &l);
         if (!res) res = hl_pipeline_renderer_list_count(ctx, l, &s->counts[0]);

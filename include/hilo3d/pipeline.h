@@ -284,6 +284,8 @@ typedef struct hl_pipeline_renderer_list_desc {
        the renderer's program and pipeline caches); NULL: the meshes' own */
     hl_material *override_material;
     hl_pipeline_materials materials; /* default HL_PIPELINE_MATERIALS_ALL */
+    /* 0: every mesh; else only meshes on one of these layers (hl_mesh_layers(m) & layer_mask) */
+    uint32_t layer_mask;
 } hl_pipeline_renderer_list_desc;
 
 typedef struct hl_pipeline_renderer_list {

@@ -166,6 +166,11 @@ void hl_mesh_set_instanced(hl_mesh *m, bool instanced);
 bool hl_mesh_instanced(const hl_mesh *m);
 void hl_mesh_set_shadows(hl_mesh *m, bool cast, bool receive);
 bool hl_mesh_cast_shadows(const hl_mesh *m);
+/* The layers a mesh is on, a bit mask (default 1: layer 0). Renderer lists of pipelines select
+ * by it (hl_pipeline_renderer_list_desc.layer_mask); the built-in pipelines draw every layer.
+ * 0 takes the mesh off every selecting list. hl_mesh_layers: 0 for NULL or another node kind. */
+void hl_mesh_set_layers(hl_mesh *m, uint32_t layers);
+uint32_t hl_mesh_layers(const hl_mesh *m);
 
 /* Mesh events, called by renderers on the renderer's thread:
  *   before_render: when a render call's culling finds the mesh visible, before its draw is

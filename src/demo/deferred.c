@@ -55,7 +55,7 @@ static void deferred_destroy(void *state) {
 static hl_result scene_pass(hl_pipeline_context ctx, const char *name, hl_pipeline_culling c, hl_pipeline_queue queue,
                             hl_pipeline_materials materials, hl_pipeline_sorting sorting, const hl_pipeline_texture *color,
                             uint32_t color_count, hl_pipeline_texture depth, bool load) {
-    hl_pipeline_renderer_list_desc ld = {c, queue, sorting, false, NULL, materials};
+    hl_pipeline_renderer_list_desc ld = {c, queue, sorting, false, NULL, materials, 0};
     hl_pipeline_renderer_list list;
     hl_result res = hl_pipeline_create_renderer_list(ctx, &ld, &list);
     uint32_t n = 0;

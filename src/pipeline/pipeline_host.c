@@ -415,7 +415,7 @@ hl_result hl_pipeline_create_renderer_list(hl_pipeline_context ctx, const hl_pip
     static const hl__list_materials materials[] = {HL__LIST_ALL_MATERIALS, HL__LIST_ENGINE_MATERIALS,
                                                    HL__LIST_SHADER_MATERIALS};
     res = hl__list_create(inv->r, view, queues[desc->queue], sorts[desc->sorting], desc->cast_shadows_only,
-                          materials[desc->materials], desc->override_material, &list);
+                          materials[desc->materials], desc->layer_mask, desc->override_material, &list);
     if (res) return res;
     *out = (hl_pipeline_renderer_list){inv->token, list};
     return HL_OK;

@@ -663,7 +663,7 @@ static bool before_seen(hl_renderer *r, const hl_mesh *m) {
     return false;
 }
 
-/* Draws: plain meshes one each, instanced meshes batched by (geometry, material), then the
+/* Draws: plain meshes one each, instanced meshes batched by (geometry, material, layers), then the
  * shadow-only draws of casters outside the view (when a light casts shadows). */
 static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
     hl_mesh *const *meshes = hl_stage_meshes(v->stage, &(uint32_t){0});
@@ -708,14 +708,17 @@ static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
             hl_mesh *m = meshes[r->order[i]];
             if (!draws_instanced(m)) continue;
             const void *geo = hl_mesh_geometry(m), *mat = hl_mesh_material(m);
-            uint64_t h = hl__hash_mix((uint64_t)(uintptr_t)geo ^ hl__hash_mix((uint64_t)(uintptr_t)mat));
+            uint32_t layers = hl_mesh_layers(m);
+            uint64_t h = hl__hash_mix((uint64_t)(uintptr_t)geo ^ hl__hash_mix((uint64_t)(uintptr_t)mat ^ layers));
             uint32_t slot = (uint32_t)h & (cap - 1);
             while (r->batch_table[slot].geometry &&
-                   (r->batch_table[slot].geometry != geo || r->batch_table[slot].material != mat))
+                   (r->batch_table[slot].geometry != geo || r->batch_table[slot].material != mat ||
+                    r->batch_table[slot].layers != layers))
                 slot = (slot + 1) & (cap - 1);
             if (!r->batch_table[slot].geometry) {
                 r->batch_table[slot].geometry = geo;
                 r->batch_table[slot].material = mat;
+                r->batch_table[slot].layers = layers;
                 r->batch_table[slot].batch = batches++;
             }
             inst[k++] = (sort_item){((uint64_t)r->batch_table[slot].batch << 32) | i, r->order[i]};
@@ -742,7 +745,8 @@ static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
         hl_mesh *m0 = meshes[inst[i].index];
         uint32_t j = i, first = r->instance_count;
         while (j < ninst && hl_mesh_geometry(meshes[inst[j].index]) == hl_mesh_geometry(m0) &&
-               hl_mesh_material(meshes[inst[j].index]) == hl_mesh_material(m0)) {
+               hl_mesh_material(meshes[inst[j].index]) == hl_mesh_material(m0) &&
+               hl_mesh_layers(meshes[inst[j].index]) == hl_mesh_layers(m0)) {
             memcpy(&r->instance_data[(size_t)r->instance_count * 16u],
                    hl_node_world_matrix(hl_mesh_node(meshes[inst[j].index]))->m, 64);
             r->instance_count++;
@@ -946,7 +950,8 @@ static int list_cmp_back_to_front(const void *a, const void *b) {
 }
 
 hl_result hl__list_create(hl_renderer *r, uint32_t view, hl__list_queue queue, hl__list_sort sort, bool casters_only,
-                          hl__list_materials materials, hl_material *override, uint32_t *out_list) {
+                          hl__list_materials materials, uint32_t layer_mask, hl_material *override,
+                          uint32_t *out_list) {
     hl__view *v = &r->views[view];
     uint64_t need = (uint64_t)r->list_item_count + v->draw_count + 1u;
     if (need > UINT32_MAX / 2) return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: renderer lists too long");
@@ -965,6 +970,7 @@ hl_result hl__list_create(hl_renderer *r, uint32_t view, hl__list_queue queue, h
         const hl__draw *d = &r->draws[k];
         if ((queue == HL__QUEUE_OPAQUE && d->transparent) || (queue == HL__QUEUE_TRANSPARENT && !d->transparent)) continue;
         if (casters_only && !hl_mesh_cast_shadows(d->mesh)) continue;
+        if (layer_mask && !(hl_mesh_layers((hl_mesh *)d->mesh) & layer_mask)) continue;
         if (materials != HL__LIST_ALL_MATERIALS &&
             (hl_material_get_kind(hl_mesh_material((hl_mesh *)d->mesh)) == HL_MATERIAL_SHADER) !=
                 (materials == HL__LIST_SHADER_MATERIALS))

@@ -410,8 +410,9 @@ struct hl_renderer {
     uint32_t sort_capacity;
     struct hl__sort_item *inst_items;
     uint32_t inst_capacity;
-    struct hl__batch_slot { /* instanced batching: (geometry, material) -> batch, per view */
+    struct hl__batch_slot { /* instanced batching: (geometry, material, layers) -> batch, per view */
         const void *geometry, *material;
+        uint32_t layers; /* renderer lists select whole batches by layer */
         uint32_t batch;
     } *batch_table;
     uint32_t batch_table_capacity;
@@ -572,7 +573,8 @@ hl_result hl__view_add_shadow_pass(hl_renderer *r, uint32_t view);
 /* A renderer list of a prepared view. */
 typedef enum hl__list_materials { HL__LIST_ALL_MATERIALS = 0, HL__LIST_ENGINE_MATERIALS, HL__LIST_SHADER_MATERIALS } hl__list_materials;
 hl_result hl__list_create(hl_renderer *r, uint32_t view, hl__list_queue queue, hl__list_sort sort, bool casters_only,
-                          hl__list_materials materials, hl_material *override, uint32_t *out_list);
+                          hl__list_materials materials, uint32_t layer_mask, hl_material *override,
+                          uint32_t *out_list);
 hl_result hl__view_add_scene_pass(hl_renderer *r, const hl__scene_pass_desc *desc);
 /* Mesh after-render events of a frame whose submission is valid. */
 void hl__render_after_events(hl_renderer *r);

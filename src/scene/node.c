@@ -396,6 +396,7 @@ hl_result hl_mesh_create(const hl_mesh_desc *desc, hl_mesh **out) {
     hl_material_retain(m->material);
     m->instanced = desc->instanced;
     m->cast_shadows = desc->cast_shadows;
+    m->layers = 1u;
     m->receive_shadows = desc->receive_shadows;
     m->revision = hl__next_revision();
     *out = m;
@@ -452,6 +453,12 @@ void hl_mesh_set_shadows(hl_mesh *m, bool cast, bool receive) {
 }
 
 bool hl_mesh_cast_shadows(const hl_mesh *m) { return HL__MESH(m) && m->cast_shadows; }
+
+void hl_mesh_set_layers(hl_mesh *m, uint32_t layers) {
+    if (HL__MESH(m)) m->layers = layers;
+}
+
+uint32_t hl_mesh_layers(const hl_mesh *m) { return HL__MESH(m) ? m->layers : 0u; }
 
 hl_result hl_mesh_set_events(hl_mesh *m, const hl_mesh_events *events) {
     if (!HL__MESH(m)) return hl__fail(HL_ERR_VALIDATION, "hl_mesh_set_events: m is not a mesh");

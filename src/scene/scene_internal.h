@@ -71,6 +71,7 @@ struct hl_mesh {
     hl_geometry *geometry;
     hl_material *material;
     bool instanced, cast_shadows, receive_shadows;
+    uint32_t layers; /* hl_mesh_set_layers; default 1 */
     uint64_t revision;
     hl_mesh_events events; /* hl_mesh_set_events; all NULL = none */
 };

@@ -9,7 +9,7 @@ static hl_result forward_record(hl_pipeline_context ctx, void *state) {
     hl_result res = hl_pipeline_cull(ctx, NULL, &c);
     if (!res) res = hl_pipeline_record_shadows(ctx, c);
     hl_pipeline_renderer_list opaque, transparent;
-    hl_pipeline_renderer_list_desc ld = {c, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false, NULL, HL_PIPELINE_MATERIALS_ALL};
+    hl_pipeline_renderer_list_desc ld = {c, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false, NULL, HL_PIPELINE_MATERIALS_ALL, 0};
     if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &opaque);
     ld.queue = HL_PIPELINE_QUEUE_TRANSPARENT;
     if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &transparent);
