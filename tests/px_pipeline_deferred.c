@@ -13,6 +13,7 @@
  * - Transparent blend: a blue transparent pane drawn by the forward pass over the lit colour:
  *   the pixel under it within +-3 of Forward's, and >= 20 away from the image without it.
  * - webgpu only: the same frames on gles3, mean <= 1/255 and p99 <= 4/255.
+ * - 64 point lights (the renderer's maximum per view): deferred equals Forward, the last one lights.
  * - Steady frames make no heap allocation and no RHI object; errors: a G-buffer culling with
  *   another layout (HL_ERR_VALIDATION), a lit fullscreen pass whose culling has no shadows
  *   recorded (HL_ERR_INVALID_STATE), materials out of range. */
@@ -296,6 +297,68 @@ done:
     scene_destroy(&sc);
 }
 
+/* 64 point lights (the renderer's maximum per view) in an 8 x 8 grid over a grey ground, each
+ * with a small range and a colour of its own: deferred equals Forward (mean <= 0.5/255, p99
+ * <= 2/255) and the ground under the last light (index 63, in the far corner) is lit by it:
+ * brighter than the ground between lights by >= 30 in its dominant channel. */
+static void test_many_lights(hl_backend be) {
+    const uint32_t w = 96, h = 96;
+    scene sc;
+    memset(&sc, 0, sizeof sc);
+    HL_CHECK_OK(hl_stage_create(&sc.s));
+    if (!sc.s) return;
+    hl_stage_set_clear_color(sc.s, (hl_color){0, 0, 0, 1});
+    hl_plane_desc pl = {16, 16, 1, 1};
+    HL_CHECK_OK(hl_geometry_create_plane(&pl, &sc.plane));
+    hl_pbr_material_desc pd = {0};
+    pd.base_color = (hl_color){0.8f, 0.8f, 0.8f, 1};
+    pd.roughness = 1.0f;
+    HL_CHECK_OK(hl_material_create_pbr(&pd, &sc.ground_mat));
+    hl_mesh *ground = add_mesh(&sc, sc.plane, sc.ground_mat, (hl_vec3){0, 0, 0}, false, false);
+    if (ground) hl_node_set_rotation(hl_mesh_node(ground), hl_quat_from_axis_angle((hl_vec3){1, 0, 0}, -1.5707963f));
+    for (int i = 0; i < 64; i++) {
+        hl_light_desc ld = {0};
+        ld.kind = HL_LIGHT_POINT;
+        ld.intensity = 1.5f;
+        ld.range = 1.6f;
+        ld.color = (hl_color){(i & 1) ? 1.0f : 0.3f, (i & 2) ? 1.0f : 0.3f, (i & 4) ? 1.0f : 0.3f, 1};
+        hl_light *l = NULL;
+        HL_CHECK_OK(hl_light_create(&ld, &l));
+        if (!l) continue;
+        hl_node_set_translation(hl_light_node(l), (hl_vec3){-7 + 2.0f * (float)(i % 8), 0.5f, -7 + 2.0f * (float)(i / 8)});
+        HL_CHECK_OK(hl_stage_add(sc.s, hl_light_node(l)));
+    }
+    hl_camera_desc cd = {0};
+    cd.projection = HL_PROJECTION_ORTHOGRAPHIC;
+    cd.left = -8, cd.right = 8, cd.bottom = -8, cd.top = 8;
+    cd.near_plane = 0.1f, cd.far_plane = 30.0f;
+    HL_CHECK_OK(hl_camera_create(&cd, &sc.cam));
+    if (sc.cam) {
+        hl_node_set_translation(hl_camera_node(sc.cam), (hl_vec3){0, 15, 0});
+        hl_node_look_at(hl_camera_node(sc.cam), (hl_vec3){0, 0, 0}, (hl_vec3){0, 0, -1});
+        HL_CHECK_OK(hl_stage_add(sc.s, hl_camera_node(sc.cam)));
+    }
+    size_t size = (size_t)w * h * 4;
+    uint8_t *fwd = malloc(size), *def = malloc(size);
+    hl_renderer *rf = make(be, w, h, 1, g_forward), *rdef = make(be, w, h, 1, g_deferred);
+    if (fwd && def && rf && rdef && sc.cam && render(rf, &sc, 1, fwd, size) && render(rdef, &sc, 1, def, size)) {
+        HL_CHECK_EQ(hl_renderer_stats(rdef)->lights, 64);
+        diff d = compare(def, fwd, w, h);
+        printf("%s 64 point lights: deferred vs forward mean %.3f/255 p99 %d max %d\n", hl_backend_name(be), d.mean, d.p99,
+               d.max);
+        HL_CHECK_MSG(d.mean <= 0.5 && d.p99 <= 2, "64 lights: deferred vs forward mean %.3f p99 %d", d.mean, d.p99);
+        const uint8_t *under = px_at(def, w, h, sc.cam, (hl_vec3){7, 0, 7}), *between = px_at(def, w, h, sc.cam, (hl_vec3){6, 0, 6});
+        /* light 63: colour (1, 1, 1) */
+        HL_CHECK_MSG(under[0] - between[0] >= 30, "under light 63: %u vs between lights %u", under[0], between[0]);
+        hl_test_write_png(be == HL_BACKEND_WEBGPU ? "px_pipeline_deferred_lights_webgpu.png" : "px_pipeline_deferred_lights_gles3.png",
+                          w, h, def);
+    }
+    hl_renderer_destroy(rf);
+    hl_renderer_destroy(rdef);
+    free(fwd), free(def);
+    scene_destroy(&sc);
+}
+
 /* ---- errors ---------------------------------------------------------------------------------------------- */
 static hl_result g_errors[4];
 
@@ -364,6 +427,7 @@ int main(int argc, char **argv) {
         test_case(be, 96, 64, 1);
         test_case(be, 61, 97, 1);
         test_case(be, 96, 64, 4);
+        test_many_lights(be);
         test_errors(be);
     }
     hl_forward_pipeline_factory_destroy(g_forward);

@@ -18,6 +18,8 @@
  * Shading: colours and lights are linear; colour maps are sRGB; the output is sRGB-encoded
  * (hardware encode of the sRGB target). PBR is metallic-roughness (GGX, Smith, Schlick),
  * shadows are PCF-filtered from one depth atlas shared by directional, spot and point lights.
+ * Each view lights with at most 64 directional, point and spot lights (ambient lights add up
+ * into one term and do not count); further ones, in stage order, are left out of that view.
  *
  * Threading: a renderer belongs to one thread at a time, its owner: the thread that created
  * it. Every call taking the renderer or one of its render targets must come from the owner;

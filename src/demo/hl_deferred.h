@@ -7,8 +7,8 @@
  *      (base colour + occlusion, normal + metallic, emission + roughness, world position +
  *      receives-shadows) and a depth texture;
  *   3. the lighting pass: a lit fullscreen pass (hl_pipeline_fullscreen_pass_desc.lighting)
- *      running the forward shader's own hl_shade / hl_fog per pixel (the stage's lights, at
- *      most the renderer's 8, with shadows) into an RGBA16F scene colour;
+ *      running the forward shader's own hl_shade / hl_fog per pixel (the stage's lights, up
+ *      to 64 per view, with shadows) into an RGBA16F scene colour;
  *   4. a forward culling of the same camera: opaque shader materials, then transparent meshes,
  *      drawn over the lit colour with the G-buffer's depth;
  *   5. bloom and tone mapping (the shipped Forward features, called from this runtime) and a

@@ -11,10 +11,10 @@
 #define HL__STR_(x) #x
 #define HL__STR(x) HL__STR_(x)
 
-#define HL_RENDER_MAX_LIGHTS 8
+#define HL_RENDER_MAX_LIGHTS 64 /* per view (ambient lights fold into one term and do not count) */
 #define HL_RENDER_MAX_SHADOW_TILES 16
 #define HL__OBJECT_STRIDE 256u /* one dynamic-offset slice per mesh (model + normal matrix) */
-#define HL__FRAME_STRIDE 2048u /* one Frame block slice per view */
+#define HL__FRAME_STRIDE 8192u /* one Frame block slice per view (the block: 5.5 KiB) */
 #define HL__MAX_VIEWS ((uint32_t)HL_RENDER_MAX_VIEWS) /* views (render calls) per graph frame */
 #define HL__SHADOW_STRIDE 256u
 
@@ -53,6 +53,7 @@ typedef struct hl__frame_block {
     float shadow_matrix[HL_RENDER_MAX_SHADOW_TILES][16];
     float shadow_rect[HL_RENDER_MAX_SHADOW_TILES][4];
 } hl__frame_block;
+_Static_assert(sizeof(hl__frame_block) <= HL__FRAME_STRIDE, "a view's Frame block fits its slice");
 
 typedef struct hl__object_block {
     float model[16];
