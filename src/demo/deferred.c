@@ -56,7 +56,7 @@ static hl_result scene_pass(hl_pipeline_context ctx, const char *name, hl_pipeli
                             hl_pipeline_materials materials, hl_pipeline_sorting sorting, const hl_pipeline_texture *color,
                             uint32_t color_count, hl_pipeline_texture depth, bool load) {
     hl_pipeline_renderer_list_desc ld = {c, queue, sorting, false, NULL, materials, 0};
-    hl_pipeline_renderer_list list;
+    hl_pipeline_renderer_list list = {0};
     hl_result res = hl_pipeline_create_renderer_list(ctx, &ld, &list);
     uint32_t n = 0;
     if (!res) res = hl_pipeline_renderer_list_count(ctx, list, &n);
@@ -69,11 +69,11 @@ static hl_result scene_pass(hl_pipeline_context ctx, const char *name, hl_pipeli
 /* Outputs other than one RGBA8 sRGB attachment (render targets of other formats, MRT, no
  * depth): the forward passes straight into them. */
 static hl_result forward_record(hl_pipeline_context ctx) {
-    hl_pipeline_culling c;
+    hl_pipeline_culling c = {0};
     hl_result res = hl_pipeline_cull(ctx, NULL, &c);
     if (!res) res = hl_pipeline_record_shadows(ctx, c);
     hl_pipeline_renderer_list_desc ld = {.culling = c, .queue = HL_PIPELINE_QUEUE_OPAQUE};
-    hl_pipeline_renderer_list opaque, transparent;
+    hl_pipeline_renderer_list opaque = {0}, transparent = {0};
     if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &opaque);
     ld.queue = HL_PIPELINE_QUEUE_TRANSPARENT;
     if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &transparent);
