@@ -62,3 +62,21 @@ hl_geometry *plane(float w, float h) {
     HL_CHECK_OK(hl_geometry_create_plane(&pd, &g));
     return g;
 }
+
+void draw_texture(hl_renderer *r, hl_texture *tex, uint8_t *img, size_t size) {
+    hl_stage *s = NULL;
+    HL_CHECK_OK(hl_stage_create(&s));
+    if (!s) return;
+    hl_camera *cam = front_camera(s);
+    hl_basic_material_desc bd = {0};
+    bd.texture.texture = tex;
+    hl_material *m = NULL;
+    HL_CHECK_OK(hl_material_create_basic(&bd, &m));
+    hl_geometry *g = plane(2.0f, 2.0f);
+    add_mesh(s, g, m, (hl_vec3){0, 0, 0});
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, size));
+    hl_material_release(m);
+    hl_geometry_release(g);
+    hl_stage_destroy(s);
+}

@@ -20,5 +20,8 @@ hl_mesh *add_mesh(hl_stage *s, hl_geometry *g, hl_material *m, hl_vec3 pos);
 hl_material *basic(float r, float g, float b, float a);
 /* A w x h plane geometry in the XY plane facing +Z. */
 hl_geometry *plane(float w, float h);
+/* tex on an unlit 2 x 2 plane filling front_camera's view, rendered by r and read into img
+ * (size bytes: the renderer's width * height * 4); the scene is made and freed here. */
+void draw_texture(hl_renderer *r, hl_texture *tex, uint8_t *img, size_t size);
 
 #endif
