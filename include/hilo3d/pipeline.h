@@ -417,6 +417,35 @@ hl_result hl_pipeline_add_copy_pass(hl_pipeline_context ctx, const char *name, h
 hl_result hl_pipeline_import_render_target(hl_pipeline_context ctx, hl_render_target *target, uint32_t index,
                                            hl_pipeline_texture *out);
 
+/* ---- parameter pools -------------------------------------------------------------------------------------
+ * Storage for the parameters a runtime keeps per recorded pass (whatever its record or its
+ * features need to remember for a pass), without allocating in steady frames. Make a pool in
+ * the factory's create (one per runtime: a pool acquired from by one renderer's runtime
+ * refuses others, HL_ERR_VALIDATION) and destroy it in the runtime's destroy. Inside record,
+ * hl_pipeline_acquire_params hands out the next slot of the frame: distinct slots within a
+ * frame (across invocations too); the next frame hands the same slots out again from the
+ * first (reset runs on each reused slot), so a slot's contents are the caller's until the
+ * frame ends. init runs only when the pool grows past its high water. Slots hold no frame
+ * handles past their frame (contexts, textures, lists are per frame anyway). */
+#define HL_PIPELINE_PARAM_MAX_ITEM (1u << 20)
+
+typedef struct hl_pipeline_param_pool hl_pipeline_param_pool;
+
+typedef struct hl_pipeline_param_pool_desc {
+    size_t item_size;                          /* bytes of one slot, 1..HL_PIPELINE_PARAM_MAX_ITEM */
+    hl_result (*init)(void *item, void *user); /* a new slot (zeroed first); NULL: zeroed only */
+    void (*reset)(void *item, void *user);     /* a slot handed out again in a later frame; NULL: as left */
+    void (*fini)(void *item, void *user);      /* each slot at destroy; NULL: nothing */
+    void *user;
+} hl_pipeline_param_pool_desc;
+
+hl_result hl_pipeline_param_pool_create(const hl_pipeline_param_pool_desc *desc, hl_pipeline_param_pool **out);
+void hl_pipeline_param_pool_destroy(hl_pipeline_param_pool *pool); /* NULL: no-op */
+/* Slots made so far (the high water); 0 for NULL. */
+uint32_t hl_pipeline_param_pool_high_water(const hl_pipeline_param_pool *pool);
+/* The frame's next slot (inside record). A failing init fails the call with its code. */
+hl_result hl_pipeline_acquire_params(hl_pipeline_context ctx, hl_pipeline_param_pool *pool, void **out);
+
 /* ---- the Forward pipeline with features -------------------------------------------------------------------
  * Features inject passes at fixed points of the Forward pipeline. The Forward runtime with
  * features records: cull -> [BEFORE_SHADOW] shadows [AFTER_SHADOW] -> [BEFORE_OPAQUE] opaque
