@@ -7,6 +7,9 @@
  *              injection points: the SRP record path with the culling/list/scene-pass calls
  *   fs-N       Forward with N features that each add one fullscreen pass over scene colour
  *              (N = 2, 4, 8): the intermediate, N passes and N textures, then the copy out
+ *   fwd-tone   Forward with ACES tone mapping (the same post as the next case)
+ *   deferred   the deferred pipeline of src/demo/hl_deferred.h (G-buffer, lighting, forward
+ *              transparent, tone map; no MSAA)
  *
  * on the demo scene (640x360, 4x MSAA) and the 10,000-mesh scene of scene_draws (640x360, 1x).
  *
@@ -22,13 +25,14 @@
 #include <string.h>
 
 #include "hilo3d/pipeline.h"
+#include "hl_deferred.h"
 #include "hl_scene_demo.h"
 #include "render_internal.h"
 
-enum { CASES = 8 };
-static const char *const k_case_names[CASES] = {"direct", "forward-0", "noop-2", "noop-4",
-                                                "noop-8", "fs-2",      "fs-4",   "fs-8"};
-static const uint32_t k_case_n[CASES] = {0, 0, 2, 4, 8, 2, 4, 8};
+enum { CASES = 10, CASE_TONE_MAP = 8, CASE_DEFERRED = 9 };
+static const char *const k_case_names[CASES] = {"direct", "forward-0", "noop-2", "noop-4",  "noop-8",
+                                                "fs-2",   "fs-4",      "fs-8",   "fwd-tone", "deferred"};
+static const uint32_t k_case_n[CASES] = {0, 0, 2, 4, 8, 2, 4, 8, 1, 0};
 
 static hl_result noop_record(hl_pipeline_context ctx, hl_forward_frame *frame, void *state) {
     (void)ctx, (void)frame, (void)state;
@@ -67,6 +71,13 @@ static hl_result fs_record(hl_pipeline_context ctx, hl_forward_frame *frame, voi
 static hl_result make_factory(uint32_t c, hl_pipeline_factory **out) {
     *out = NULL;
     if (c == 0) return HL_OK;
+    if (c == CASE_DEFERRED) return hl_deferred_pipeline_factory_create(NULL, out);
+    if (c == CASE_TONE_MAP) {
+        hl_forward_feature_desc tone;
+        hl_forward_tone_map(NULL, &tone);
+        hl_forward_pipeline_desc d = {&tone, 1};
+        return hl_forward_pipeline_factory_create(&d, out);
+    }
     static const hl_forward_injection spread[8] = {HL_FORWARD_BEFORE_SHADOW,     HL_FORWARD_AFTER_OPAQUE,
                                                    HL_FORWARD_AFTER_TRANSPARENT, HL_FORWARD_POST,
                                                    HL_FORWARD_BEFORE_OPAQUE,     HL_FORWARD_AFTER_SHADOW,
@@ -74,7 +85,7 @@ static hl_result make_factory(uint32_t c, hl_pipeline_factory **out) {
     hl_forward_feature_desc fd[8];
     char names[8][16];
     memset(fd, 0, sizeof fd);
-    bool fs = c >= 5;
+    bool fs = c >= 5 && c <= 7;
     for (uint32_t i = 0; i < k_case_n[c]; i++) {
         snprintf(names[i], sizeof names[i], "%s%u", fs ? "fs" : "noop", i);
         fd[i].name = names[i];
@@ -105,7 +116,8 @@ static int run_scene(hl_backend be, const char *scene, hl_stage *stage, hl_camer
         rd.sample_count = samples;
         rd.pipeline = f;
         if (!res) res = hl_renderer_create(&rd, &r[c]);
-        hl_forward_pipeline_factory_destroy(f);
+        if (c == CASE_DEFERRED) hl_deferred_pipeline_factory_destroy(f);
+        else hl_forward_pipeline_factory_destroy(f);
     }
     uint64_t *ns = calloc((size_t)CASES * frames, sizeof *ns);
     uint64_t allocs[CASES] = {0}, objects[CASES] = {0};

@@ -494,6 +494,16 @@ static void test_legitimate(hl_rhi_backend be) {
     HL_CHECK_EQ(st.output_tokens, 3);
     HL_CHECK_OK(hl__pp_guard("#if 0\n# 5 #endif\nint a;\n#endif\nint b;\n", false, NULL, &st));
     HL_CHECK_EQ(st.output_tokens, 3);
+    /* glslang crashes pasting an operator with an empty argument (found by fuzz_glsl_budget):
+       refused; with an argument, or an identifier on the left, it is the compiler's to judge */
+    const char *paste_empty[] = {"#define C(a, b) a +##b\nC(x,)\n", "#define C(a, b) !## b\nint y = 1 C(x, );\n",
+                                 "#define CAT(a, b) a!## b\nCAT(CAT(a,b),)\n"};
+    for (size_t i = 0; i < sizeof paste_empty / sizeof paste_empty[0]; i++) {
+        HL_CHECK_RESULT(hl__pp_guard(paste_empty[i], false, NULL, NULL), HL_ERR_SHADER);
+        HL_CHECK_MSG(strstr(hl_last_error(), "empty argument") != NULL, "%s", hl_last_error());
+    }
+    HL_CHECK_OK(hl__pp_guard("#define C(a, b) a +##b\nC(x, =)\n", false, NULL, NULL));
+    HL_CHECK_OK(hl__pp_guard("#define C(a, b) a##b\nC(x,)\n", false, NULL, NULL));
 }
 
 static void test_splice(void) {

@@ -718,6 +718,14 @@ static int start_macro(guard *g, macro *m) {
             bool beside_paste = (i + 1 < body->n && tok_punct(&body->v[i + 1], "##")) ||
                                 (i > 0 && tok_punct(&body->v[i - 1], "##"));
             const tokvec *a = beside_paste ? &raw[p] : &exp[p];
+            /* glslang dereferences a bad pointer pasting an operator with an empty argument
+             * (`#define C(b) +##b` / `C()`, found by fuzz_glsl_budget): refused here */
+            if (paste && !a->n && f.owned.n && f.owned.v[f.owned.n - 1].kind == TK_PUNCT) {
+                const ptok *l = &f.owned.v[f.owned.n - 1];
+                gfail(g, HL_ERR_SHADER, "macro '%.*s': '%.*s' ## an empty argument (an operator cannot be pasted with "
+                      "nothing)", (int)m->name_len, m->name, (int)l->len, l->s);
+                goto fail_frame;
+            }
             produced = a->n != 0;
             if (!a->n)
                 paste = false;
