@@ -56,14 +56,7 @@ static void check(const uint8_t *img, uint32_t which, uint32_t mask) {
 int main(int argc, char **argv) {
     backend_of(argc, argv);
     static const hl_pipeline_factory f = {"layers", NULL, create, NULL};
-    hl_renderer_desc rd = {0};
-    rd.backend = hl_test_render_backend;
-    rd.width = W;
-    rd.height = H;
-    rd.sample_count = 1;
-    rd.pipeline = &f;
-    hl_renderer *r = NULL, *plain = make_renderer(W, H, 1);
-    HL_CHECK_OK(hl_renderer_create(&rd, &r));
+    hl_renderer *r = make_renderer_with(W, H, 1, &f), *plain = make_renderer(W, H, 1);
     hl_stage *s = NULL;
     HL_CHECK_OK(hl_stage_create(&s));
     if (!r || !plain || !s) return hl_test_finish();

@@ -110,15 +110,7 @@ static hl_result create(const hl_pipeline_caps *caps, void *user, hl_pipeline_ru
 
 static hl_renderer *make(void) {
     static const hl_pipeline_factory f = {"params", NULL, create, NULL};
-    hl_renderer_desc rd = {0};
-    rd.backend = hl_test_render_backend;
-    rd.width = W;
-    rd.height = H;
-    rd.sample_count = 1;
-    rd.pipeline = &f;
-    hl_renderer *r = NULL;
-    HL_CHECK_OK(hl_renderer_create(&rd, &r));
-    return r;
+    return make_renderer_with(W, H, 1, &f);
 }
 
 static struct {

@@ -14,12 +14,14 @@ int srgb_byte(float c) {
     float s = c <= 0.0031308f ? c * 12.92f : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f;
     return (int)floorf(s * 255.0f + 0.5f);
 }
-hl_renderer *make_renderer(uint32_t w, uint32_t h, uint32_t samples) {
+hl_renderer *make_renderer(uint32_t w, uint32_t h, uint32_t samples) { return make_renderer_with(w, h, samples, NULL); }
+hl_renderer *make_renderer_with(uint32_t w, uint32_t h, uint32_t samples, const hl_pipeline_factory *pipeline) {
     hl_renderer_desc rd = {0};
     rd.backend = hl_test_render_backend;
     rd.width = w;
     rd.height = h;
     rd.sample_count = samples;
+    rd.pipeline = pipeline;
     hl_renderer *r = NULL;
     HL_CHECK_OK(hl_renderer_create(&rd, &r));
     return r;

@@ -2,6 +2,7 @@
 #ifndef HL_TEST_RENDER_H
 #define HL_TEST_RENDER_H
 
+#include "hilo3d/pipeline.h"
 #include "hilo3d/renderer.h"
 #include "hl_test.h"
 
@@ -12,6 +13,8 @@ hl_backend backend_of(int argc, char **argv);
 int srgb_byte(float c);
 /* A renderer of the run's backend (checks the result). */
 hl_renderer *make_renderer(uint32_t w, uint32_t h, uint32_t samples);
+/* The same with a pipeline factory (NULL: the built-in one). */
+hl_renderer *make_renderer_with(uint32_t w, uint32_t h, uint32_t samples, const hl_pipeline_factory *pipeline);
 /* An orthographic camera at (0, 0, 5) looking down -Z over [-1, 1]^2, added to s. */
 hl_camera *front_camera(hl_stage *s);
 /* A mesh of geometry + material at pos, added to s (the mesh holds its own references). */
