@@ -140,9 +140,10 @@ static void run_scene(hl_backend be, const char *scene, uint32_t w, uint32_t h, 
          * passes), and compiling its longer text grows a string builder once more per forward
          * program compiled: +7 allocations in the demo's cold frame, checked by
          * building this test with the older render_shaders.c, which gives BASELINE_COMMIT's
-         * numbers exactly. Everything else is compared as captured. */
+         * numbers exactly; moving the alpha test's discard to the end of main lengthened it
+         * again: +2. Everything else is compared as captured. */
         counters want = b->cold;
-        if (!strcmp(scene, "demo")) want.allocations += 7;
+        if (!strcmp(scene, "demo")) want.allocations += 9;
         check_equal(what, &cold, &want);
         snprintf(what, sizeof what, "%s %s steady frame vs %s", hl_backend_name(be), scene, BASELINE_COMMIT);
         check_equal(what, &steady, &b->steady);

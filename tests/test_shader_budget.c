@@ -617,6 +617,15 @@ static void test_engine_shaders(hl_rhi_backend be) {
         compiled++;
         hl_shader_program_free(&p);
     }
+    /* The alpha test discards after the last implicit-derivative sample: a discard in part of a
+       quad leaves derivatives undefined (a discarded GLSL invocation ends, a WGSL one becomes a
+       helper), and NVIDIA's GL and Vulkan then pick different mip levels and filters next to
+       masked edges. The forward shader has one discard, after its last texture(). */
+    const char *kill = strstr(hl__render_forward_fs, "discard");
+    const char *last_tex = NULL;
+    for (const char *t = strstr(hl__render_forward_fs, "texture("); t; t = strstr(t + 1, "texture(")) last_tex = t;
+    HL_CHECK(kill && !strstr(kill + 1, "discard"));
+    HL_CHECK_MSG(kill && last_tex && kill > last_tex, "the forward shader samples a texture after its discard");
     printf("%s: %u engine variants compiled; forward fs uses <= %llu expansion tokens, %llu output bytes, "
            "%u operators in an expression, nesting %u\n",
            be == HL_RHI_BACKEND_WEBGPU ? "webgpu" : "gles3", compiled, (unsigned long long)max_tokens,

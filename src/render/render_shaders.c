@@ -288,8 +288,12 @@ const char *const hl__render_forward_fs =
     "    base *= texture(u_baseColorMap, uvFor(0));\n"
     "#endif\n"
     "#endif\n"
+    /* The alpha test discards at the end of main: implicit derivatives (every texture() below) are
+       undefined after a discard in part of a quad, and drivers differ there (a discarded GLSL
+       invocation ends; a WGSL one becomes a helper): the wrong mip level or filter next to every
+       masked edge. */
     "#ifdef ALPHA_MASK\n"
-    "    if (base.a < u_pbr.z) discard;\n"
+    "    bool alphaMasked = base.a < u_pbr.z;\n"
     "#endif\n"
     "    vec3 color = base.rgb;\n"
     "    vec3 n = vec3(0.0);\n"
@@ -367,6 +371,9 @@ const char *const hl__render_forward_fs =
     "#if MRT_COUNT > 3\n"
     "    o_depth = vec4(u_cameraPos.w > 0.0 ? length(u_cameraPos.xyz - v_worldPos) / u_cameraPos.w : 0.0, 0.0, 0.0, 1.0);\n"
     "#endif\n"
+    "#endif\n"
+    "#ifdef ALPHA_MASK\n"
+    "    if (alphaMasked) discard;\n"
     "#endif\n"
     "}\n";
 

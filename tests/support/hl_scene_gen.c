@@ -347,7 +347,7 @@ void hl_gen_frame(hl_gen *g, hl_gen_frame_report *rep) {
     }
 }
 
-static const char *const k_avoid_names[] = {"draw-order", "mrt-blend"};
+static const char *const k_avoid_names[] = {"draw-order", "mrt-blend", "mips", "alpha-test"};
 enum { AVOID_COUNT = sizeof k_avoid_names / sizeof k_avoid_names[0] };
 
 bool hl_gen_avoid_parse(const char *list, uint32_t *mask) {

@@ -69,6 +69,9 @@ enum {
     HL_GEN_AVOID_MRT_BLEND = 1u << 1,  /* "mrt-blend": transparent materials drawn into multi-attachment
                                           targets: webgpu blends attachment 0 only, GLES 3.0 applies its
                                           blend state to every attachment */
+    /* Diagnosis knobs (the sequence stays the same, only values change): */
+    HL_GEN_AVOID_MIPS = 1u << 2,       /* "mips": every texture made without mipmaps */
+    HL_GEN_AVOID_ALPHA_TEST = 1u << 3, /* "alpha-test": alpha cutoffs 1e-6 (masked materials discard only alpha 0) */
 };
 /* Parses "name[,name...]" into *mask; false for an unknown name. */
 bool hl_gen_avoid_parse(const char *list, uint32_t *mask);

@@ -573,6 +573,7 @@ static void tex_make(hl_gen_world *w, uint32_t i) {
     d.pixels = px;
     d.pixels_size = px ? (size_t)t->w * t->h * 4 : 0;
     d.mipmaps = (hl_mipmaps)urand(w, 3);
+    if (w->opt.avoid & HL_GEN_AVOID_MIPS) d.mipmaps = HL_MIPMAPS_NONE;
     d.color_space = (hl_color_space)urand(w, 3);
     d.sampler = rand_sampler(w);
     d.label = "gen";
@@ -744,6 +745,7 @@ static hl_material_state rand_state(hl_gen_world *w) {
     uint32_t u = urand(w, 100);
     st.alpha_mode = u < 65 ? HL_ALPHA_OPAQUE : u < 80 ? HL_ALPHA_MASK : HL_ALPHA_BLEND;
     st.alpha_cutoff = chance(w, 0.3f) ? 0.0f : frand(w, 0.2f, 0.8f);
+    if (w->opt.avoid & HL_GEN_AVOID_ALPHA_TEST) st.alpha_cutoff = 1e-6f; /* 0 would be the default, 0.5 */
     st.double_sided = chance(w, 0.3f);
     if (chance(w, 0.1f)) st.depth_test = (hl_toggle)urand(w, 3);
     if (chance(w, 0.1f)) st.depth_write = (hl_toggle)urand(w, 3);
@@ -1784,7 +1786,7 @@ static const hl_pipeline_factory *factory_of(uint32_t kind) {
                                             : NULL;
 }
 
-static void history_check(hl_gen_world *w) {
+static void history_check(hl_gen_world *w, bool replay) {
     uint32_t cand[MAX_STAGES], n = 0;
     for (uint32_t si = 0; si < w->stage_count; si++)
         if (!stage_samples_live_target(w, si)) cand[n++] = si;
@@ -1800,6 +1802,10 @@ static void history_check(hl_gen_world *w) {
     hl_gen_image *mine = image_next(w, w->out_w, w->out_h, false, "history view of stage %u (%ux MSAA)", si, w->samples);
     if (!mine) return;
     if (!CALL(w, hl_renderer_render(w->r, st->s, cam))) return;
+    if (replay) {
+        w->image_count--;
+        return;
+    }
     mine->valid = CALL(w, hl_renderer_read_pixels(w->r, mine->data, (size_t)w->out_w * w->out_h * 4));
     hl_renderer_desc rd = {0};
     rd.backend = w->backend;
@@ -1894,8 +1900,11 @@ void hl_gen_world_frame_run(hl_gen_world *w, hl_gen_world_frame *out) {
     mutate(w);
     if (chance(w, 0.03f)) misuse_sample_own_target(w);
     render_views(w);
-    read_back(w);
-    if (w->opt.history_every && w->frame % w->opt.history_every == w->opt.history_every - 1) history_check(w);
+    /* diagnosis: frames before the focus frame are only replayed (the same calls into the long-lived
+       renderer, nothing read back, no second renderer) to reach it sooner */
+    bool replay = w->opt.focus_frame >= 0 && w->frame < (uint64_t)w->opt.focus_frame;
+    if (!replay) read_back(w);
+    if (w->opt.history_every && w->frame % w->opt.history_every == w->opt.history_every - 1) history_check(w, replay);
     out->image_count = w->image_count;
     out->images = w->images;
     out->views = w->views;
