@@ -22,9 +22,11 @@
  * Narrowing a failure down (the sequence stays the same): --focus-frame N with --keep-meshes
  * LIST (only those mesh indices of each stage drawn stay visible in frame N, e.g. 0:10,12),
  * --keep-lights LIST (the same for lights) and
- * --keep-views A:B (only views A..B-1 of frame N's render_frame run); --strict fails on any
+ * --keep-views A:B (only views A..B-1 of frame N's render_frame run); the frames before N are
+ * replayed (the same calls, no readback, no history renderer), so a probe costs little more than
+ * frame N (scripts/random_frames_narrow.py runs such probes in parallel); --strict fails on any
  * channel more than 4/255 apart, to see a cause too small to break the bounds alone. --avoid
- * leaves out a known failure class (see hl_scene_gen.h) to look past it. */
+ * leaves out a known failure class or, for diagnosis, mips or the alpha test (see hl_scene_gen.h). */
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
