@@ -119,7 +119,10 @@ static int run_scene(hl_backend be, const char *scene, hl_stage *stage, hl_camer
         if (c == CASE_DEFERRED) hl_deferred_pipeline_factory_destroy(f);
         else hl_forward_pipeline_factory_destroy(f);
     }
-    uint64_t *ns = calloc((size_t)CASES * frames, sizeof *ns);
+    /* per case and frame: total CPU, then the phases record, graph compile, execute */
+    enum { PH = 4 };
+    uint64_t *ns = calloc((size_t)PH * CASES * frames, sizeof *ns);
+    if (!ns) res = HL_ERR_OUT_OF_MEMORY;
     uint64_t allocs[CASES] = {0}, objects[CASES] = {0};
     uint32_t passes[CASES] = {0};
     for (uint32_t f = 0; !res && f < warmup + frames; f++) {
@@ -131,7 +134,9 @@ static int run_scene(hl_backend be, const char *scene, hl_stage *stage, hl_camer
             uint64_t a1 = hl_alloc_count(), o1 = hl_rhi_device_stats(r[c]->dev)->objects_created;
             if (!res) res = hl_renderer_wait_idle(r[c]);
             if (res || f < warmup) continue;
-            ns[c * frames + (f - warmup)] = hl_renderer_stats(r[c])->cpu_ns;
+            const hl_render_stats *st = hl_renderer_stats(r[c]);
+            const uint64_t ph[PH] = {st->cpu_ns, st->record_ns, st->graph_compile_ns, st->execute_ns};
+            for (uint32_t p = 0; p < PH; p++) ns[(p * CASES + c) * frames + (f - warmup)] = ph[p];
             allocs[c] += a1 - a0;
             objects[c] += o1 - o0;
             passes[c] = hl_renderer_stats(r[c])->passes;
@@ -142,24 +147,29 @@ static int run_scene(hl_backend be, const char *scene, hl_stage *stage, hl_camer
         fprintf(stderr, "srp_overhead: %s %s: %s: %s\n", hl_backend_name(be), scene, hl_result_name(res), hl_last_error());
         rc = 1;
     } else {
-        double med[CASES];
+        double med[PH][CASES];
+        for (uint32_t p = 0; p < PH; p++)
+            for (uint32_t c = 0; c < CASES; c++) {
+                uint64_t *v = &ns[(p * CASES + c) * frames];
+                qsort(v, frames, sizeof *v, cmp_u64);
+                med[p][c] = (double)v[frames / 2];
+            }
         for (uint32_t c = 0; c < CASES; c++) {
-            qsort(&ns[c * frames], frames, sizeof *ns, cmp_u64);
-            med[c] = (double)ns[c * frames + frames / 2];
-        }
-        for (uint32_t c = 0; c < CASES; c++) {
-            double ms = med[c] / 1e6, ratio = med[c] / med[0];
+            double ms = med[0][c] / 1e6, ratio = med[0][c] / med[0][0];
             if (json)
                 printf("{\"backend\":\"%s\",\"scene\":\"%s\",\"case\":\"%s\",\"frames\":%u,\"cpu_ms_median\":%.3f,"
                        "\"ratio_vs_direct\":%.3f,\"passes\":%u,\"objects_created_per_frame\":%.2f,"
-                       "\"allocs_per_frame\":%.2f,\"pipeline\":\"%s\"}\n",
+                       "\"allocs_per_frame\":%.2f,\"record_ms\":%.3f,\"graph_compile_us\":%.1f,\"execute_ms\":%.3f,"
+                       "\"pipeline\":\"%s\"}\n",
                        hl_backend_name(hl_renderer_backend(r[c])), scene, k_case_names[c], frames, ms, ratio, passes[c],
-                       (double)objects[c] / frames, (double)allocs[c] / frames, hl_renderer_pipeline_name(r[c]));
+                       (double)objects[c] / frames, (double)allocs[c] / frames, med[1][c] / 1e6, med[2][c] / 1e3,
+                       med[3][c] / 1e6, hl_renderer_pipeline_name(r[c]));
             else
                 printf("%-7s %-5s %-10s %8.3f ms/frame (median of %u)  x%.3f vs direct  passes %2u  objects/frame %.2f  "
-                       "allocs/frame %.2f\n",
+                       "allocs/frame %.2f  record %.3f ms  graph compile %.1f us  execute %.3f ms\n",
                        hl_backend_name(hl_renderer_backend(r[c])), scene, k_case_names[c], ms, frames, ratio, passes[c],
-                       (double)objects[c] / frames, (double)allocs[c] / frames);
+                       (double)objects[c] / frames, (double)allocs[c] / frames, med[1][c] / 1e6, med[2][c] / 1e3,
+                       med[3][c] / 1e6);
         }
     }
     free(ns);

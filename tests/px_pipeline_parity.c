@@ -71,6 +71,15 @@ static bool measure(hl_backend be, bool explicit_forward, uint32_t w, uint32_t h
                       a1 - a0};
         if (f == 1) *cold = c;
         if (f == 5) *steady = c;
+        /* the frame's CPU time by phase: every phase ran, and together they fit in cpu_ns */
+        uint64_t phases = st->record_ns + st->graph_compile_ns + st->prepare_ns + st->execute_ns + st->submit_ns;
+        HL_CHECK_MSG(!ok || (st->record_ns && st->graph_compile_ns && st->execute_ns && st->submit_ns &&
+                             phases <= st->cpu_ns),
+                     "frame %d phases: record %llu, graph compile %llu, prepare %llu, execute %llu, submit %llu, "
+                     "cpu %llu ns",
+                     f, (unsigned long long)st->record_ns, (unsigned long long)st->graph_compile_ns,
+                     (unsigned long long)st->prepare_ns, (unsigned long long)st->execute_ns,
+                     (unsigned long long)st->submit_ns, (unsigned long long)st->cpu_ns);
         if (ok) HL_CHECK_OK(hl_renderer_wait_idle(r));
     }
     hl_renderer_destroy(r);

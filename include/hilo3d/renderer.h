@@ -191,6 +191,12 @@ typedef struct hl_render_stats {
     uint64_t prepared_reused, prepared_rebuilt;       /* prepared draws, last frame */
     uint64_t upload_bytes;                            /* last frame */
     uint64_t cpu_ns;                                  /* last hl_renderer_render / render_frame */
+    /* cpu_ns by phase (ns), the rest being event callbacks and cache eviction: record (scene
+     * update, culling, renderer lists, sorting, draw building: the pipeline's record callback or
+     * the direct recorder, and for render_frame the frame callback), graph_compile (the frame
+     * graph's validation, order, culling, lifetimes and transient allocation), prepare (passes'
+     * programs, pipelines and bind groups), execute (command encoding and uploads), submit. */
+    uint64_t record_ns, graph_compile_ns, prepare_ns, execute_ns, submit_ns;
     /* what the renderer holds after the last frame (bounded: see hl_renderer_desc) */
     uint32_t programs, pipelines; /* shader programs and render pipelines */
     uint32_t mirrors;             /* GPU mirrors of scene objects: geometry, textures, materials,

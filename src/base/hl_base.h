@@ -35,6 +35,10 @@ hl_result hl__fail(hl_result code, const char *fmt, ...)
     ;
 hl_result hl__failv(hl_result code, const char *fmt, va_list ap);
 
+/* ---- time (clock.c) ------------------------------------------------------------------------ */
+/* Monotonic nanoseconds (CLOCK_MONOTONIC): deadlines and the per-phase frame timers. */
+uint64_t hl__now_ns(void);
+
 /* ---- hashing (hash.c): FNV-1a 64 for lookups; equality is always checked on the full key --- */
 #define HL__HASH_SEED 1469598103934665603ull
 uint64_t hl__hash_bytes(uint64_t h, const void *data, size_t size);

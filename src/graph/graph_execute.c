@@ -301,6 +301,8 @@ hl_result hl_graph_execute(hl_graph *g, hl_rhi_submission *submission) {
     if (g->state != HL__GRAPH_BUILDING && g->state != HL__GRAPH_COMPILED)
         return hl__fail(HL_ERR_INVALID_STATE, "hl_graph_execute: call hl_graph_begin and build a frame first");
     /* build + compile: nothing touched yet */
+    uint64_t t0 = hl__now_ns();
+    g->stats.compile_ns = g->stats.prepare_ns = g->stats.execute_ns = g->stats.submit_ns = 0;
     hl_result r = hl_graph_compile(g, NULL);
     if (!r) r = hl__graph_validate_uploads(g);
     if (r) {
@@ -311,6 +313,7 @@ hl_result hl_graph_execute(hl_graph *g, hl_rhi_submission *submission) {
     for (uint32_t i = 0; i < g->pool_count; i++)
         if (g->pool[i].alive) g->pool[i].idle_frames++;
     r = hl__graph_allocate(g);
+    uint64_t t1 = hl__now_ns();
     hl_graph_ctx ctx = {g, 0, NULL};
     for (uint32_t k = 0; k < g->order_count && !r; k++) {
         const hl__gpass *p = &g->passes[g->order_index[k]];
@@ -320,6 +323,7 @@ hl_result hl_graph_execute(hl_graph *g, hl_rhi_submission *submission) {
         r = p->prepare(&ctx, p->params, p->user);
         if (r) r = hl__fail(r, "prepare of pass '%s' failed: %s", p->name, hl_last_error());
     }
+    uint64_t t2 = hl__now_ns();
     hl_rhi_cmd *cmd = NULL;
     if (!r) r = hl_rhi_begin_frame(g->dev, &cmd);
     if (!r) r = hl__graph_flush_uploads(g);
@@ -334,8 +338,14 @@ hl_result hl_graph_execute(hl_graph *g, hl_rhi_submission *submission) {
             if (r) r = hl__fail(r, "execute of pass '%s' failed: %s", p->name, hl_last_error());
         }
     }
+    uint64_t t3 = hl__now_ns();
     hl_rhi_submission sub = {0};
     if (!r) r = hl_rhi_end_frame(g->dev, &sub);
+    uint64_t t4 = hl__now_ns();
+    g->stats.compile_ns = t1 - t0;
+    g->stats.prepare_ns = t2 - t1;
+    g->stats.execute_ns = t3 - t2;
+    g->stats.submit_ns = t4 - t3;
     if (r) {
         hl__graph_rollback(g);
         return r;

@@ -256,6 +256,10 @@ typedef struct hl_graph_stats {
     uint64_t bytes_without_reuse, bytes_with_reuse, bytes_offset_plan, bytes_lower_bound;
     uint32_t uploads;
     uint64_t upload_bytes;
+    /* CPU time of the last hl_graph_execute by phase (ns): compile (validation, order, culling,
+       lifetimes, the reuse plan) + allocation of transients; prepare callbacks; execute (begin
+       frame, uploads, clears and pass callbacks: command encoding); submit (end frame) */
+    uint64_t compile_ns, prepare_ns, execute_ns, submit_ns;
 } hl_graph_stats;
 
 /* Compile result; pointers stay valid until the next hl_graph_begin. */

@@ -447,6 +447,7 @@ struct hl_renderer {
     uint32_t mip_scratch_capacity;
     uint64_t frame_index; /* successful frames */
     uint64_t frame_serial; /* frames attempted: stamps last_frame */
+    uint64_t frame_t0;     /* hl__now_ns() when the render call began recording (stats.record_ns) */
     bool in_frame;
     bool in_record; /* the pipeline host's record callback is running */
     bool graph_ok;  /* the graph holds the last frame, which succeeded (hl_renderer_write_graph_dot) */

@@ -28,11 +28,7 @@ hl_result hl_backend_parse(const char *name, hl_backend *out) {
     return hl__fail(HL_ERR_VALIDATION, "backend '%s' is not auto, webgpu or gles3", name ? name : "(null)");
 }
 
-static uint64_t now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}
+static uint64_t now_ns(void) { return hl__now_ns(); }
 
 /* ---- render targets ------------------------------------------------------------------------------ */
 static void target_release_textures(hl_renderer *r, hl_render_target *t) {
@@ -536,6 +532,7 @@ static void frame_begin(hl_renderer *r) {
     r->instance_count = 0;
     hl_graph_begin(r->graph);
     if (r->desc.before_render) r->desc.before_render(r, r->stats.frame_index + 1, r->desc.event_user);
+    r->frame_t0 = hl__now_ns();
 }
 
 static void count_live(hl_renderer *r) {
@@ -579,11 +576,16 @@ static hl_result frame_finish(hl_renderer *r, hl_result res) {
         r->stats.upload_bytes += (uint64_t)r->instance_count * 64u;
     }
     hl_rhi_submission sub = {0};
+    r->stats.record_ns = hl__now_ns() - r->frame_t0;
     if (!res) res = hl_graph_execute(r->graph, &sub);
     else hl_graph_begin(r->graph); /* drop what was recorded */
     r->graph_ok = !res;
     if (!res) {
         const hl_graph_stats *gs = hl_graph_get_stats(r->graph);
+        r->stats.graph_compile_ns = gs->compile_ns;
+        r->stats.prepare_ns = gs->prepare_ns;
+        r->stats.execute_ns = gs->execute_ns;
+        r->stats.submit_ns = gs->submit_ns;
         r->stats.passes = gs->passes_total - gs->passes_culled;
         for (uint32_t v = 0; v < r->view_count; v++) {
             const hl__view *view = &r->views[v];

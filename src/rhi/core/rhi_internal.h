@@ -399,7 +399,6 @@ static inline bool hl__owned_here(const hl_rhi_device *dev) {
 hl_result hl__fail_thread(const hl_rhi_device *dev, const char *fn);
 
 /* Monotonic clock. */
-uint64_t hl__now_ns(void);
 /* now + timeout_ns, saturating (UINT64_MAX = no deadline). */
 uint64_t hl__deadline(uint64_t timeout_ns);
 /* Nanoseconds left until deadline (0 when passed; UINT64_MAX for no deadline). */

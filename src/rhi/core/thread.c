@@ -56,12 +56,6 @@ hl_result hl__fail_thread(const hl_rhi_device *dev, const char *fn) {
 }
 
 /* ---- deadlines ------------------------------------------------------------------------------ */
-uint64_t hl__now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 uint64_t hl__deadline(uint64_t timeout_ns) {
     uint64_t now = hl__now_ns();
     return timeout_ns >= UINT64_MAX - now ? UINT64_MAX : now + timeout_ns;
