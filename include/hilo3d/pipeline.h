@@ -410,6 +410,14 @@ hl_result hl_pipeline_release_persistent_target(hl_pipeline_context ctx, uint64_
 hl_result hl_pipeline_add_copy_pass(hl_pipeline_context ctx, const char *name, hl_pipeline_texture src,
                                     hl_pipeline_texture dst);
 
+/* Presents src (a single-sample colour texture of the frame: transient, persistent or imported;
+ * any size) into colour attachment 0 of the invocation's output, as the last writer of it: a
+ * copy when src has the output's size and format, else a fullscreen draw that scales with
+ * linear filtering (clamp to edge) and converts the format (RGBA16F values are written as they
+ * are: tone map first; R8 gives (r, 0, 0, 1); into an sRGB output the hardware encodes). src
+ * being the output itself is HL_ERR_VALIDATION. */
+hl_result hl_pipeline_add_present_pass(hl_pipeline_context ctx, hl_pipeline_texture src);
+
 /* Attachment `index` of one of the renderer's render targets (not the invocation's output: use
  * hl_pipeline_output_texture) as a single-sample texture of this frame: an input of passes, or
  * their output (what is written there stays: it counts as a result of the frame). Another

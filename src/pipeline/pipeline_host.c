@@ -604,6 +604,38 @@ hl_result hl_pipeline_add_copy_pass(hl_pipeline_context ctx, const char *name, h
     return hl__add_copy_pass(inv->r, name, s, d, target_of_texture(inv, s), target_of_texture(inv, d));
 }
 
+static const char *const k_present_fs = "#version 300 es\n"
+                                        "precision highp float;\n"
+                                        "in vec2 v_uv;\n"
+                                        "uniform sampler2D u_src;\n"
+                                        "layout(location = 0) out vec4 o_color;\n"
+                                        "void main() { o_color = texture(u_src, v_uv); }\n";
+
+hl_result hl_pipeline_add_present_pass(hl_pipeline_context ctx, hl_pipeline_texture src) {
+    const char *fn = "hl_pipeline_add_present_pass";
+    hl_result res;
+    invocation *inv = current(ctx, fn, &res);
+    if (!inv) return res;
+    hl_graph_texture s = {0};
+    hl_pipeline_texture out = {0};
+    if ((res = texture_of(inv, src, fn, &s)) || (res = hl_pipeline_output_texture(ctx, 0, &out))) return res;
+    if (out.id == src.id) return hl__fail(HL_ERR_VALIDATION, "%s: src is the output itself", fn);
+    const hl_rhi_texture_desc *sd = hl_graph_texture_desc(inv->r->graph, s);
+    const hl_rhi_texture_desc *od = hl_graph_texture_desc(inv->r->graph, (hl_graph_texture){out.id});
+    if (sd->sample_count > 1) return hl__fail(HL_ERR_VALIDATION, "%s: src is multisampled (resolve it first)", fn);
+    if (sd->width == od->width && sd->height == od->height && sd->format == od->format)
+        return hl_pipeline_add_copy_pass(ctx, "present", src, out);
+    hl_pipeline_fullscreen_pass_desc d = {0};
+    d.name = "present";
+    d.fragment = k_present_fs;
+    d.input_names[0] = "u_src";
+    d.inputs[0] = src;
+    d.input_count = 1;
+    d.outputs[0] = out;
+    d.output_count = 1;
+    return hl_pipeline_add_fullscreen_pass(ctx, &d);
+}
+
 hl_result hl_pipeline_import_render_target(hl_pipeline_context ctx, hl_render_target *target, uint32_t index,
                                            hl_pipeline_texture *out) {
     const char *fn = "hl_pipeline_import_render_target";
