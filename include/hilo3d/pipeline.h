@@ -297,6 +297,12 @@ hl_result hl_pipeline_create_renderer_list(hl_pipeline_context ctx, const hl_pip
                                            hl_pipeline_renderer_list *out);
 hl_result hl_pipeline_renderer_list_count(hl_pipeline_context ctx, hl_pipeline_renderer_list list, uint32_t *draws);
 
+/* The commands of a scene pass's execute callback (valid during that call only: afterwards,
+ * or on another thread, every function below is HL_ERR_INVALID_STATE). */
+typedef struct hl_pipeline_pass_encoder {
+    uint64_t token;
+} hl_pipeline_pass_encoder;
+
 typedef struct hl_pipeline_scene_pass_desc {
     const char *name;                /* for messages and graph dumps; default "scene" */
     hl_pipeline_renderer_list list;
@@ -310,6 +316,15 @@ typedef struct hl_pipeline_scene_pass_desc {
     /* multisampled layouts: single-sample textures (format and size of color[i]) this pass
        resolves colour attachment i into (zero: none) */
     hl_pipeline_texture resolve[4];
+    /* Optional: the pass's own commands. NULL draws `list` once over the whole attachment. Else
+     * execute is called once when the pass executes (after allocation, inside its render pass,
+     * viewport and scissor the whole attachment) with an encoder valid during that call only;
+     * it may set the viewport, scissor and stencil reference and draw `list` (slot 0) and
+     * more_lists (slots 1..3, renderer lists of the same culling result), each any number of
+     * times, through the hl_pipeline_pass_* functions below. An error return fails the frame. */
+    hl_result (*execute)(hl_pipeline_pass_encoder enc, void *user);
+    void *user;
+    hl_pipeline_renderer_list more_lists[3];
 } hl_pipeline_scene_pass_desc;
 
 /* Draws a renderer list into the invocation's output (every colour attachment and depth), or
@@ -319,6 +334,18 @@ typedef struct hl_pipeline_scene_pass_desc {
  * each mesh (an instanced batch as one) once per render call, however many passes, culls or
  * override lists draw it. */
 hl_result hl_pipeline_add_scene_pass(hl_pipeline_context ctx, const hl_pipeline_scene_pass_desc *desc);
+
+/* Inside execute. Viewport and scissor in pixels of the attachments, (0, 0) at the top left on
+ * both backends, within the attachment (else HL_ERR_VALIDATION; the viewport's size > 0, depth
+ * range 0..1); they hold until set again or the pass ends. */
+hl_result hl_pipeline_pass_set_viewport(hl_pipeline_pass_encoder enc, float x, float y, float width, float height);
+hl_result hl_pipeline_pass_set_scissor(hl_pipeline_pass_encoder enc, uint32_t x, uint32_t y, uint32_t width,
+                                       uint32_t height);
+/* The stencil reference of later draws (no engine material tests stencil today). */
+hl_result hl_pipeline_pass_set_stencil_reference(hl_pipeline_pass_encoder enc, uint32_t reference);
+/* Draws renderer list `slot` (0: the pass's list, 1..3: more_lists[slot - 1]) with its prepared
+ * draws; statistics count every draw executed. */
+hl_result hl_pipeline_pass_draw_list(hl_pipeline_pass_encoder enc, uint32_t slot);
 
 /* ---- graph textures and fullscreen passes (inside record) ---------------------------------------------
  * Textures of the frame: transient ones made by the runtime (pooled by the renderer's graph,

@@ -433,6 +433,11 @@ hl_result hl_pipeline_renderer_list_count(hl_pipeline_context ctx, hl_pipeline_r
     return HL_OK;
 }
 
+typedef hl_result (*execute_fn)(hl_pipeline_pass_encoder enc, void *user);
+static hl_result call_execute(hl__generic_fn execute, void *user, uint64_t token) {
+    return ((execute_fn)execute)((hl_pipeline_pass_encoder){token}, user);
+}
+
 hl_result hl_pipeline_add_scene_pass(hl_pipeline_context ctx, const hl_pipeline_scene_pass_desc *desc) {
     const char *fn = "hl_pipeline_add_scene_pass";
     hl_result res;
@@ -452,7 +457,36 @@ hl_result hl_pipeline_add_scene_pass(hl_pipeline_context ctx, const hl_pipeline_
     if (desc->depth.token && (res = texture_of(inv, desc->depth, fn, &d.depth))) return res;
     for (uint32_t i = 0; i < 4; i++)
         if (desc->resolve[i].token && (res = texture_of(inv, desc->resolve[i], fn, &d.resolve[i]))) return res;
+    d.lists[0] = l;
+    d.list_count = 1;
+    if (desc->execute) {
+        d.trampoline = call_execute;
+        d.execute = (hl__generic_fn)desc->execute;
+        d.user = desc->user;
+        for (uint32_t i = 0; i < 3; i++) {
+            if (!desc->more_lists[i].token) break;
+            if ((res = list_index(inv, desc->more_lists[i], fn, &d.lists[d.list_count]))) return res;
+            d.list_count++;
+        }
+    } else if (desc->more_lists[0].token) {
+        return hl__fail(HL_ERR_VALIDATION, "%s: more_lists without an execute callback to draw them", fn);
+    }
     return hl__view_add_scene_pass(inv->r, &d);
+}
+
+/* ---- scene pass encoders -------------------------------------------------------------------------------- */
+hl_result hl_pipeline_pass_set_viewport(hl_pipeline_pass_encoder enc, float x, float y, float width, float height) {
+    return hl__encoder_viewport(enc.token, x, y, width, height);
+}
+hl_result hl_pipeline_pass_set_scissor(hl_pipeline_pass_encoder enc, uint32_t x, uint32_t y, uint32_t width,
+                                       uint32_t height) {
+    return hl__encoder_scissor(enc.token, x, y, width, height);
+}
+hl_result hl_pipeline_pass_set_stencil_reference(hl_pipeline_pass_encoder enc, uint32_t reference) {
+    return hl__encoder_stencil(enc.token, reference);
+}
+hl_result hl_pipeline_pass_draw_list(hl_pipeline_pass_encoder enc, uint32_t slot) {
+    return hl__encoder_draw_list(enc.token, slot);
 }
 
 /* ---- graph textures and fullscreen passes ------------------------------------------------------------ */

@@ -1120,13 +1120,10 @@ static bool face_seen(hl_renderer *r, const hl_mesh *m, uint32_t invocation) {
     return false;
 }
 
-static hl_result exec_scene(hl_graph_ctx *ctx, void *params, void *user) {
-    (void)user;
-    scene_pass *p = params;
+static hl_result draw_list(const scene_pass *p, hl_rhi_cmd *cmd, uint32_t list_index) {
     hl_renderer *r = p->v->r;
-    const hl__list *l = &r->lists[p->list_index];
-    hl_rhi_cmd *cmd = hl_graph_ctx_cmd(ctx);
-    hl_result res = hl_graph_ctx_begin_render_pass(ctx);
+    const hl__list *l = &r->lists[list_index];
+    hl_result res = HL_OK;
     for (uint32_t i = 0; !res && i < l->count; i++) {
         uint32_t k = r->list_items[l->first + i];
         const hl__draw *d = &r->draws[k];
@@ -1137,6 +1134,77 @@ static hl_result exec_scene(hl_graph_ctx *ctx, void *params, void *user) {
         r->stats.instances += d->packet.instance_count;
         r->draw_counted[k] = 1;
         if (!face_seen(r, d->mesh, p->v->invocation)) r->stats.faces += d->faces;
+    }
+    return res;
+}
+
+/* The running execute callback of this thread (one at a time: callbacks do not nest). */
+static _Thread_local struct {
+    const scene_pass *pass;
+    hl_rhi_cmd *cmd;
+    uint64_t token;
+} g_encoder;
+static _Atomic uint64_t g_encoder_serial;
+
+static const scene_pass *encoder_pass(uint64_t token, const char *fn) {
+    if (!g_encoder.pass || !token || token != g_encoder.token) {
+        hl__fail(HL_ERR_INVALID_STATE, "%s: the encoder is not the running execute callback's (valid only during that "
+                 "call, on its thread)", fn);
+        return NULL;
+    }
+    return g_encoder.pass;
+}
+
+hl_result hl__encoder_viewport(uint64_t token, float x, float y, float w, float h) {
+    const char *fn = "hl_pipeline_pass_set_viewport";
+    const scene_pass *p = encoder_pass(token, fn);
+    if (!p) return HL_ERR_INVALID_STATE;
+    if (!(x >= 0.0f && y >= 0.0f && w > 0.0f && h > 0.0f && x + w <= (float)p->width && y + h <= (float)p->height))
+        return hl__fail(HL_ERR_VALIDATION, "%s: (%g, %g) %g x %g is not a non-empty rectangle within the %ux%u attachments",
+                        fn, (double)x, (double)y, (double)w, (double)h, p->width, p->height);
+    return hl_rhi_cmd_set_viewport(g_encoder.cmd, x, y, w, h, 0.0f, 1.0f);
+}
+
+hl_result hl__encoder_scissor(uint64_t token, uint32_t x, uint32_t y, uint32_t w, uint32_t h) {
+    const char *fn = "hl_pipeline_pass_set_scissor";
+    const scene_pass *p = encoder_pass(token, fn);
+    if (!p) return HL_ERR_INVALID_STATE;
+    if (x > p->width || y > p->height || w > p->width - x || h > p->height - y)
+        return hl__fail(HL_ERR_VALIDATION, "%s: (%u, %u) %u x %u is not within the %ux%u attachments", fn, x, y, w, h,
+                        p->width, p->height);
+    return hl_rhi_cmd_set_scissor(g_encoder.cmd, x, y, w, h);
+}
+
+hl_result hl__encoder_stencil(uint64_t token, uint32_t ref) {
+    if (!encoder_pass(token, "hl_pipeline_pass_set_stencil_reference")) return HL_ERR_INVALID_STATE;
+    return hl_rhi_cmd_set_stencil_reference(g_encoder.cmd, ref);
+}
+
+hl_result hl__encoder_draw_list(uint64_t token, uint32_t slot) {
+    const char *fn = "hl_pipeline_pass_draw_list";
+    const scene_pass *p = encoder_pass(token, fn);
+    if (!p) return HL_ERR_INVALID_STATE;
+    if (slot >= p->list_count)
+        return hl__fail(HL_ERR_VALIDATION, "%s: slot %u (the pass has %u list%s: 0 = its list, 1.. = more_lists)", fn, slot,
+                        p->list_count, p->list_count == 1 ? "" : "s");
+    return draw_list(p, g_encoder.cmd, p->lists[slot]);
+}
+
+static hl_result exec_scene(hl_graph_ctx *ctx, void *params, void *user) {
+    (void)user;
+    scene_pass *p = params;
+    hl_rhi_cmd *cmd = hl_graph_ctx_cmd(ctx);
+    hl_result res = hl_graph_ctx_begin_render_pass(ctx);
+    if (!res && p->execute) {
+        if (g_encoder.pass) return hl__fail(HL_ERR_INVALID_STATE, "renderer: an execute callback is running already");
+        uint64_t token = ++g_encoder_serial;
+        g_encoder.pass = p, g_encoder.cmd = cmd, g_encoder.token = token;
+        hl_clear_error();
+        res = p->trampoline(p->execute, p->user, token);
+        g_encoder.pass = NULL, g_encoder.cmd = NULL, g_encoder.token = 0;
+        if (res && !hl_last_error()[0]) hl__fail(res, "the execute callback returned %s", hl_result_name(res));
+    } else if (!res) {
+        res = draw_list(p, cmd, p->list_index);
     }
     if (!res) res = hl_rhi_cmd_end_render_pass(cmd);
     return res;
@@ -1190,6 +1258,22 @@ hl_result hl__view_add_scene_pass(hl_renderer *r, const hl__scene_pass_desc *des
     memset(&sp, 0, sizeof sp);
     sp.v = v;
     sp.list_index = desc->list;
+    sp.lists[0] = desc->list;
+    sp.list_count = 1;
+    if (desc->execute) {
+        if (!desc->trampoline) return hl__fail(HL_ERR_VALIDATION, "renderer: scene pass '%s': execute without a trampoline", name);
+        sp.trampoline = desc->trampoline;
+        sp.execute = desc->execute;
+        sp.user = desc->user;
+        for (uint32_t i = 1; i < desc->list_count && i < 4; i++) {
+            if (r->lists[desc->lists[i]].view != l->view)
+                return hl__fail(HL_ERR_VALIDATION,
+                                "scene pass '%s': more_lists[%u] is a renderer list of another culling result (its draws "
+                                "are prepared for that culling's camera and attachments)",
+                                name, i - 1);
+            sp.lists[sp.list_count++] = desc->lists[i];
+        }
+    }
     sp.load_color = desc->load_color;
     sp.load_depth = desc->load_depth;
     sp.color_count = v->color_count;
@@ -1211,6 +1295,9 @@ hl_result hl__view_add_scene_pass(hl_renderer *r, const hl__scene_pass_desc *des
         memcpy(sp.color, v->color, sizeof sp.color);
         sp.depth = v->depth;
     }
+    const hl_rhi_texture_desc *td = hl_graph_texture_desc(r->graph, sp.color[0].id ? sp.color[0] : sp.depth);
+    sp.width = td ? td->width : v->target->desc.width;
+    sp.height = td ? td->height : v->target->desc.height;
     hl_result res = hl__scene_flush(r, false, false);
     if (res) return res;
     if (v->target->layout_only) {

@@ -265,6 +265,9 @@ typedef enum hl__list_sort { HL__SORT_ENGINE = 0, HL__SORT_BACK_TO_FRONT, HL__SO
 
 /* Scene pass of a scripted view: a list into the view's target. Colour and depth are
  * cleared (the view's clear colour, depth 1) or loaded; everything is stored. */
+typedef void (*hl__generic_fn)(void);
+typedef hl_result (*hl__execute_trampoline)(hl__generic_fn execute, void *user, uint64_t encoder_token);
+
 typedef struct hl__scene_pass_desc {
     const char *name;
     uint32_t list;
@@ -274,6 +277,13 @@ typedef struct hl__scene_pass_desc {
        that sample count unless no_depth), and for a multisampled layout optional single-sample
        textures the pass resolves colour attachment i into */
     hl_graph_texture color[4], depth, resolve[4];
+    /* optional execute callback (the pipeline layer's hl_pipeline_scene_pass_desc.execute, called
+       through its trampoline with the encoder token) and the lists it may draw: lists[0] = list,
+       then more (the same view); list_count 1 without more */
+    hl__execute_trampoline trampoline;
+    hl__generic_fn execute;
+    void *user;
+    uint32_t lists[4], list_count;
 } hl__scene_pass_desc;
 
 /* A scene pass as recorded (render_frame.c); the last one into a target waits (r->pending)
@@ -287,7 +297,19 @@ typedef struct hl__scene_pass {
     hl_graph_texture color[4], depth;
     hl_graph_texture layout_resolve[4]; /* layout views: resolve targets given by the runtime */
     uint32_t color_count;
+    hl__execute_trampoline trampoline;
+    hl__generic_fn execute;
+    void *user;
+    uint32_t lists[4], list_count; /* execute: the lists its encoder may draw (lists[0] = list_index) */
+    uint32_t width, height;        /* the attachments' size (viewport and scissor checks) */
 } hl__scene_pass;
+
+/* The encoder functions behind hl_pipeline_pass_* (render_frame.c): token must be the running
+   execute callback's (per thread), else HL_ERR_INVALID_STATE. */
+hl_result hl__encoder_viewport(uint64_t token, float x, float y, float w, float h);
+hl_result hl__encoder_scissor(uint64_t token, uint32_t x, uint32_t y, uint32_t w, uint32_t h);
+hl_result hl__encoder_stencil(uint64_t token, uint32_t ref);
+hl_result hl__encoder_draw_list(uint64_t token, uint32_t slot);
 /* Adds the waiting scene pass: resolve (the samples into the resolved texture), discard (the
  * samples and depth are not needed after it). Before any other pass is added. */
 hl_result hl__scene_flush(hl_renderer *r, bool resolve, bool discard);
