@@ -3,6 +3,13 @@
 
 #include "hl_deferred.h"
 
+/* The transparent pass draws its list from an execute callback: the encoder path, in every
+   scripted run of the randomized scenes. */
+static hl_result draw_transparent(hl_pipeline_pass_encoder enc, void *user) {
+    (void)user;
+    return hl_pipeline_pass_draw_list(enc, 0);
+}
+
 static hl_result forward_record(hl_pipeline_context ctx, void *state) {
     (void)state;
     hl_pipeline_culling c;
@@ -17,7 +24,8 @@ static hl_result forward_record(hl_pipeline_context ctx, void *state) {
     if (!res) res = hl_pipeline_renderer_list_count(ctx, transparent, &n);
     hl_pipeline_scene_pass_desc pd = {.name = "opaque", .list = opaque, .load_color = false, .load_depth = false};
     if (!res) res = hl_pipeline_add_scene_pass(ctx, &pd);
-    pd = (hl_pipeline_scene_pass_desc){.name = "transparent", .list = transparent, .load_color = true, .load_depth = true};
+    pd = (hl_pipeline_scene_pass_desc){
+        .name = "transparent", .list = transparent, .load_color = true, .load_depth = true, .execute = draw_transparent};
     if (!res && n) res = hl_pipeline_add_scene_pass(ctx, &pd);
     return res;
 }
