@@ -4,7 +4,8 @@
 
 #include "hilo3d/pipeline.h"
 
-/* cull -> record_shadows -> opaque list (clear) -> transparent list (load, when not empty):
+/* cull -> record_shadows -> opaque list (clear) -> transparent list (load, when not empty; drawn
+ * from an execute callback through the pass encoder):
  * the same draws, passes and pixels as the built-in direct recorder. Stateless; usable by any
  * number of renderers (a new runtime each). */
 const hl_pipeline_factory *hl_test_scripted_forward(void);
