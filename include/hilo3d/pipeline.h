@@ -235,6 +235,12 @@ typedef struct hl_pipeline_cull_desc {
      * (HL_PIPELINE_QUEUE_OPAQUE with HL_PIPELINE_MATERIALS_ENGINE) and draw them with another
      * culling after the lighting. Fog is the lighting pass's (hl_fog). */
     bool gbuffer;
+    /* A culling result of this invocation to derive from (zero: none): its visible meshes,
+     * lights and shadows are reused (no second traversal, no second shadow atlas) and only the
+     * draws are made again, for this desc's layout and gbuffer. camera must be NULL or the
+     * base's. hl_pipeline_record_shadows on the derived result records the base's shadows if
+     * they are not yet (else it is a no-op): the two share one shadow pass. */
+    hl_pipeline_culling base;
 } hl_pipeline_cull_desc;
 
 /* desc may be NULL. */

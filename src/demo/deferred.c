@@ -118,10 +118,10 @@ static hl_result deferred_record(hl_pipeline_context ctx, void *state) {
     for (uint32_t i = 0; i < 4; i++) fp.input_names[i] = names[i], fp.inputs[i] = g[i];
     fp.outputs[0] = lit;
     if (!res) res = hl_pipeline_add_fullscreen_pass(ctx, &fp);
-    /* forward over it: opaque shader materials, then transparent meshes */
-    hl_pipeline_cull_desc fc = {.color_count = 1, .color_formats = {HL_PIPELINE_FORMAT_RGBA16F}};
+    /* forward over it: opaque shader materials, then transparent meshes; derived from the G-buffer
+       culling (the same visible meshes, lights and shadow atlas: one traversal, one shadow pass) */
+    hl_pipeline_cull_desc fc = {.color_count = 1, .color_formats = {HL_PIPELINE_FORMAT_RGBA16F}, .base = gcull};
     if (!res) res = hl_pipeline_cull(ctx, &fc, &fcull);
-    if (!res) res = hl_pipeline_record_shadows(ctx, fcull);
     if (!res)
         res = scene_pass(ctx, "forward opaque", fcull, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_MATERIALS_SHADER,
                          HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, &lit, 1, depth, true);

@@ -9,8 +9,10 @@
  *   3. the lighting pass: a lit fullscreen pass (hl_pipeline_fullscreen_pass_desc.lighting)
  *      running the forward shader's own hl_shade / hl_fog per pixel (the stage's lights, up
  *      to 64 per view, with shadows) into an RGBA16F scene colour;
- *   4. a forward culling of the same camera: opaque shader materials, then transparent meshes,
- *      drawn over the lit colour with the G-buffer's depth;
+ *   4. a forward culling derived from the G-buffer one (hl_pipeline_cull_desc.base: the same
+ *      visible meshes, lights and shadow pass, draws made for the lit colour's layout): opaque
+ *      shader materials, then transparent meshes, drawn over the lit colour with the G-buffer's
+ *      depth;
  *   5. bloom and tone mapping (the shipped Forward features, called from this runtime) and a
  *      copy into the output (RGBA8 sRGB).
  * The output's MSAA samples are not used (the G-buffer is single-sample: the copy writes the

@@ -354,7 +354,16 @@ hl_result hl_pipeline_cull(hl_pipeline_context ctx, const hl_pipeline_cull_desc 
                             "format RGBA16F, and depth");
     }
     uint32_t view = 0;
-    res = hl__view_prepare(inv->r, target, inv->target, inv->stage, camera, gbuffer, &view);
+    if (desc && desc->base.token) {
+        uint32_t base = 0;
+        if ((res = culling_view(inv, desc->base, "hl_pipeline_cull (base)", &base))) return res;
+        if (desc->camera && desc->camera != inv->r->views[base].camera)
+            return hl__fail(HL_ERR_VALIDATION, "hl_pipeline_cull: camera differs from the base culling result's (a "
+                            "derived culling reuses its visible set)");
+        res = hl__view_prepare_derived(inv->r, target, base, gbuffer, &view);
+    } else {
+        res = hl__view_prepare(inv->r, target, inv->target, inv->stage, camera, gbuffer, &view);
+    }
     if (res) return res;
     *out = (hl_pipeline_culling){inv->token, view};
     return HL_OK;
@@ -609,7 +618,7 @@ hl_result hl_pipeline_add_fullscreen_pass(hl_pipeline_context ctx, const hl_pipe
     if (desc->lighting.token) {
         uint32_t view = 0;
         if ((res = culling_view(inv, desc->lighting, fn, &view))) return res;
-        if (!inv->r->views[view].shadows_recorded)
+        if (!inv->r->views[inv->r->views[view].shadow_view].shadows_recorded)
             return hl__fail(HL_ERR_INVALID_STATE, "%s: '%s' lights with a culling result whose shadows are not recorded "
                             "(hl_pipeline_record_shadows first)", fn, desc->name ? desc->name : "fullscreen");
         d.lighting_view = view + 1;

@@ -571,6 +571,7 @@ static hl_result view_begin(hl_renderer *r, hl__view *v, hl_render_target *t, hl
     v->camera = camera;
     v->r = r;
     v->frame_slot = r->view_count;
+    v->shadow_view = r->view_count;
     hl__frame_block *fb = &r->frame_blocks[v->frame_slot];
     memset(fb, 0, sizeof *fb);
     hl_mat4 vp = raster_matrix(r, hl_camera_view_projection(camera));
@@ -631,6 +632,7 @@ static hl_result view_cull(hl_renderer *r, hl__view *v, hl_aabb *box) {
     v->visible = visible;
     v->offscreen = offscreen;
     v->mesh_count = mesh_count;
+    v->order_serial = ++r->order_serial;
     return hl__reserve_object_slots(r, visible + offscreen);
 }
 
@@ -880,6 +882,8 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, 
  * hl__record_view above is the direct recorder (its counters are pinned by px_pipeline_parity);
  * these functions give a runtime the same steps one by one: a prepared view ("culling
  * results"), its shadow pass, renderer lists and scene passes drawing them. */
+static hl_result view_prepared(hl_renderer *r, hl__view *v, hl_render_target *output, uint32_t *out_view);
+
 hl_result hl__view_prepare(hl_renderer *r, hl_render_target *t, hl_render_target *output, hl_stage *stage,
                            hl_camera *camera, bool gbuffer, uint32_t *out_view) {
     if (r->view_count >= HL__MAX_VIEWS)
@@ -907,6 +911,49 @@ hl_result hl__view_prepare(hl_renderer *r, hl_render_target *t, hl_render_target
                                      r->tiles[v->shadow_first + i].render_vp, 64, NULL, 0);
     r->recording_target = NULL;
     if (res) return res;
+    return view_prepared(r, v, output, out_view);
+}
+
+hl_result hl__view_prepare_derived(hl_renderer *r, hl_render_target *t, uint32_t base, bool gbuffer,
+                                   uint32_t *out_view) {
+    if (r->view_count >= HL__MAX_VIEWS)
+        return hl__fail(HL_ERR_VALIDATION, "renderer: more than %u culls / render calls in one frame", HL__MAX_VIEWS);
+    hl__view *v = &r->views[r->view_count];
+    const hl__view *b = &r->views[base];
+    hl_render_target *output = b->output;
+    r->recording_target = output;
+    hl_result res = view_begin(r, v, t, b->stage, b->camera);
+    if (!res) {
+        v->gbuffer = gbuffer;
+        v->shadow_view = b->shadow_view;
+        if (b->order_serial == r->order_serial) { /* r->order still holds the base's traversal */
+            v->visible = b->visible, v->offscreen = b->offscreen, v->mesh_count = b->mesh_count;
+            v->order_serial = b->order_serial;
+            res = hl__reserve_object_slots(r, v->visible + v->offscreen);
+        } else { /* another cull came between: the same traversal again (same stage and camera) */
+            hl_aabb box;
+            uint32_t culled = r->stats.meshes_culled, visible = r->stats.meshes_visible;
+            res = view_cull(r, v, &box);
+            r->stats.meshes_culled = culled, r->stats.meshes_visible = visible; /* counted by the base */
+        }
+    }
+    if (!res) {
+        memcpy(&r->frame_blocks[v->frame_slot], &r->frame_blocks[b->frame_slot], sizeof(hl__frame_block));
+        v->shadow_first = b->shadow_first;
+        v->shadow_count = b->shadow_count;
+        res = view_build_draws(r, v);
+    }
+    if (!res) res = view_sort(r, v);
+    if (!res) res = hl_graph_upload_buffer(r->graph, r->frame_ubo, (uint64_t)v->frame_slot * HL__FRAME_STRIDE,
+                                           &r->frame_blocks[v->frame_slot], sizeof(hl__frame_block), NULL, 0);
+    r->recording_target = NULL;
+    if (res) return res;
+    return view_prepared(r, v, output, out_view);
+}
+
+static hl_result view_prepared(hl_renderer *r, hl__view *v, hl_render_target *output, uint32_t *out_view) {
+    hl_render_target *t = v->target;
+    hl_stage *stage = v->stage;
     v->scripted = true;
     v->output = output;
     v->invocation = r->invocations ? r->invocations - 1 : 0;
@@ -926,6 +973,11 @@ hl_result hl__view_prepare(hl_renderer *r, hl_render_target *t, hl_render_target
 
 hl_result hl__view_add_shadow_pass(hl_renderer *r, uint32_t view) {
     hl__view *v = &r->views[view];
+    if (v->shadow_view != view) { /* derived: the base's shadows, recorded once */
+        if (r->views[v->shadow_view].shadows_recorded) return HL_OK;
+        view = v->shadow_view;
+        v = &r->views[view];
+    }
     if (v->shadows_recorded)
         return hl__fail(HL_ERR_INVALID_STATE, "renderer: the shadows of this culling result are recorded already");
     v->shadows_recorded = true;
@@ -1085,7 +1137,7 @@ static hl_result setup_scene(hl_graph_pass_builder *b, void *params, void *user)
         d.depth_clear_value = 1.0f;
         res = hl_graph_depth_attachment(b, p->depth, &d);
     }
-    if (!res && v->shadow_count) res = hl_graph_read_texture(b, v->atlas);
+    if (!res && v->shadow_count) res = hl_graph_read_texture(b, v->r->views[v->shadow_view].atlas);
     return res;
 }
 
@@ -1249,7 +1301,7 @@ hl_result hl__view_add_scene_pass(hl_renderer *r, const hl__scene_pass_desc *des
     const hl__list *l = &r->lists[desc->list];
     hl__view *v = &r->views[l->view];
     const char *name = desc->name ? desc->name : "scene";
-    if (v->shadow_count && !v->shadows_recorded)
+    if (v->shadow_count && !r->views[v->shadow_view].shadows_recorded)
         return hl__fail(HL_ERR_INVALID_STATE,
                         "renderer: scene pass '%s' draws a culling result whose lights cast shadows before its shadows "
                         "are recorded (record the shadows first)",

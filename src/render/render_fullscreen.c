@@ -385,7 +385,7 @@ hl_result hl__add_fullscreen_pass(hl_renderer *r, const hl__fullscreen_desc *d) 
         fp.frame_group = r->fs_frame_group.group;
         fp.atlas_group = r->fs_atlas_group.group;
         fp.frame_offset = v->frame_slot * HL__FRAME_STRIDE;
-        if (v->shadow_count) fp.atlas = v->atlas;
+        if (v->shadow_count) fp.atlas = r->views[v->shadow_view].atlas;
     }
     if (pb) {
         fp.params_size = pb->size;

@@ -250,6 +250,9 @@ typedef struct hl__view {
        lists; the attachments are imported once, by the first scene pass */
     bool scripted, shadows_recorded, imported, wrote_output;
     bool gbuffer; /* opaque engine materials draw their G-buffer variant (HL__DEF_GBUFFER) */
+    uint32_t shadow_view; /* the view whose shadow tiles, atlas and shadow pass this one uses: itself,
+                             or for a view derived from a base culling (hl__view_prepare), the base */
+    uint64_t order_serial; /* r->order_serial when its traversal filled r->order */
     hl_render_target *output; /* scripted views: the invocation's target (target may be a layout) */
     uint32_t invocation;      /* scripted views: the render call of the frame that made it */
 } hl__view;
@@ -470,6 +473,7 @@ struct hl_renderer {
     uint64_t frame_index; /* successful frames */
     uint64_t frame_serial; /* frames attempted: stamps last_frame */
     uint64_t frame_t0;     /* hl__now_ns() when the render call began recording (stats.record_ns) */
+    uint64_t order_serial; /* traversals into r->order (a derived view reuses its base's while it holds) */
     bool in_frame;
     bool in_record; /* the pipeline host's record callback is running */
     bool graph_ok;  /* the graph holds the last frame, which succeeded (hl_renderer_write_graph_dot) */
@@ -592,6 +596,11 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *target, hl_stage *st
  * draws are prepared for (output, or a layout target); output: the invocation's target. */
 hl_result hl__view_prepare(hl_renderer *r, hl_render_target *target, hl_render_target *output, hl_stage *stage,
                            hl_camera *camera, bool gbuffer, uint32_t *out_view);
+/* A view of the same stage and camera as view `base` (of this frame) with draws of its own for
+ * `target`: the base's visible set (its traversal reused while r->order still holds it), lights
+ * and Frame block, and the base's shadow tiles and shadow pass (shadow_view = base). */
+hl_result hl__view_prepare_derived(hl_renderer *r, hl_render_target *target, uint32_t base, bool gbuffer,
+                                   uint32_t *out_view);
 /* The shadow pass of a prepared view (nothing when no light casts shadows); once per view. */
 hl_result hl__view_add_shadow_pass(hl_renderer *r, uint32_t view);
 /* A renderer list of a prepared view. */
