@@ -17,6 +17,7 @@
 #include "hilo3d/pipeline.h"
 #include "hl_scene_demo.h"
 #include "hl_test.h"
+#include "hl_test_render.h"
 
 typedef struct derived_test {
     bool cull_between;
@@ -44,12 +45,7 @@ static hl_result derived_record(hl_pipeline_context ctx, void *state) {
     t->misuse[1] = hl_pipeline_cull(ctx, &bad, &unused);
     t->old = base;
     hl_pipeline_renderer_list lo, lt;
-    hl_pipeline_renderer_list_desc ld = {derived, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false,
-                                         NULL, HL_PIPELINE_MATERIALS_ALL, 0};
-    res = hl_pipeline_create_renderer_list(ctx, &ld, &lo);
-    ld.queue = HL_PIPELINE_QUEUE_TRANSPARENT;
-    ld.sorting = HL_PIPELINE_SORT_BACK_TO_FRONT;
-    if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &lt);
+    res = hl_test_forward_lists(ctx, derived, &lo, &lt);
     hl_pipeline_scene_pass_desc pd = {.name = "opaque", .list = lo};
     if (!res) res = hl_pipeline_add_scene_pass(ctx, &pd);
     pd = (hl_pipeline_scene_pass_desc){.name = "transparent", .list = lt, .load_color = true, .load_depth = true};
@@ -57,26 +53,12 @@ static hl_result derived_record(hl_pipeline_context ctx, void *state) {
     return res;
 }
 
-static hl_result derived_create(const hl_pipeline_caps *caps, void *user, hl_pipeline_runtime **out) {
-    (void)caps;
-    hl_pipeline_runtime_desc d = {"derived-test", user, derived_record, NULL};
-    return hl_pipeline_runtime_create(&d, out);
-}
-
 static hl_renderer *make(hl_backend be, uint32_t w, uint32_t h, derived_test *t) {
-    static hl_pipeline_factory f = {"derived-test", NULL, derived_create, NULL};
-    hl_renderer_desc rd = {0};
-    rd.backend = be;
-    rd.width = w;
-    rd.height = h;
-    rd.sample_count = 1;
-    if (t) {
-        f.user = t;
-        rd.pipeline = &f;
-    }
-    hl_renderer *r = NULL;
-    HL_CHECK_OK(hl_renderer_create(&rd, &r));
-    return r;
+    hl_test_render_backend = be;
+    hl_test_runtime rt = {"derived-test", derived_record, t};
+    hl_pipeline_factory f;
+    hl_test_runtime_factory(&rt, &f);
+    return make_renderer_with(w, h, 1, t ? &f : NULL); /* single-sample: the scenes compare like with like */
 }
 
 static void test_derived(hl_backend be, uint32_t w, uint32_t h, bool cull_between) {
@@ -89,12 +71,10 @@ static void test_derived(hl_backend be, uint32_t w, uint32_t h, bool cull_betwee
     size_t n = (size_t)w * h * 4;
     uint8_t *a = malloc(n), *b = malloc(n);
     if (direct && r && demo.stage && a && b) {
-        HL_CHECK_OK(hl_renderer_render(direct, demo.stage, demo.camera));
-        HL_CHECK_OK(hl_renderer_read_pixels(direct, a, n));
+        render_read(direct, demo.stage, demo.camera, a, n);
         const hl_render_stats want = *hl_renderer_stats(direct);
         for (int frame = 0; frame < 2; frame++) {
-            HL_CHECK_OK(hl_renderer_render(r, demo.stage, demo.camera));
-            HL_CHECK_OK(hl_renderer_read_pixels(r, b, n));
+            render_read(r, demo.stage, demo.camera, b, n);
             const hl_render_stats *got = hl_renderer_stats(r);
             int worst = 0;
             for (size_t i = 0; i < n; i++) worst = abs(a[i] - b[i]) > worst ? abs(a[i] - b[i]) : worst;

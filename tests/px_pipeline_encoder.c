@@ -18,6 +18,7 @@
 #include "hilo3d/pipeline.h"
 #include "hl_scene_demo.h"
 #include "hl_test.h"
+#include "hl_test_render.h"
 
 typedef enum mode { M_SPLIT, M_SCISSOR, M_MISUSE, M_FAIL } mode;
 
@@ -65,19 +66,14 @@ static hl_result enc_record(hl_pipeline_context ctx, void *state) {
     hl_result res = hl_pipeline_cull(ctx, NULL, &c);
     if (!res) res = hl_pipeline_record_shadows(ctx, c);
     hl_pipeline_renderer_list lo, lt;
-    hl_pipeline_renderer_list_desc ld = {c, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false, NULL,
-                                         HL_PIPELINE_MATERIALS_ALL, 0};
-    if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &lo);
-    ld.queue = HL_PIPELINE_QUEUE_TRANSPARENT;
-    ld.sorting = HL_PIPELINE_SORT_BACK_TO_FRONT;
-    if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &lt);
+    if (!res) res = hl_test_forward_lists(ctx, c, &lo, &lt);
     if (res) return res;
     hl_pipeline_scene_pass_desc pd = {.name = "encoded", .list = lo, .execute = execute_cb, .user = t, .more_lists = {lt}};
     if (t->m == M_MISUSE) {
         /* refused when added: a list of another culling result; more_lists without execute */
         hl_pipeline_cull_desc cd = {.color_count = 1, .color_formats = {HL_PIPELINE_FORMAT_RGBA8}};
         hl_pipeline_renderer_list lx;
-        ld = (hl_pipeline_renderer_list_desc){.queue = HL_PIPELINE_QUEUE_OPAQUE};
+        hl_pipeline_renderer_list_desc ld = {.queue = HL_PIPELINE_QUEUE_OPAQUE};
         res = hl_pipeline_cull(ctx, &cd, &other);
         ld.culling = other;
         if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &lx);
@@ -93,26 +89,12 @@ static hl_result enc_record(hl_pipeline_context ctx, void *state) {
     return hl_pipeline_add_scene_pass(ctx, &pd);
 }
 
-static hl_result enc_create(const hl_pipeline_caps *caps, void *user, hl_pipeline_runtime **out) {
-    (void)caps;
-    hl_pipeline_runtime_desc d = {"encoder-test", user, enc_record, NULL};
-    return hl_pipeline_runtime_create(&d, out);
-}
-
 static hl_renderer *make(hl_backend be, uint32_t w, uint32_t h, enc_test *t) {
-    static hl_pipeline_factory f = {"encoder-test", NULL, enc_create, NULL};
-    hl_renderer_desc rd = {0};
-    rd.backend = be;
-    rd.width = w;
-    rd.height = h;
-    rd.sample_count = 1;
-    if (t) {
-        f.user = t;
-        rd.pipeline = &f;
-    }
-    hl_renderer *r = NULL;
-    HL_CHECK_OK(hl_renderer_create(&rd, &r));
-    return r;
+    hl_test_render_backend = be;
+    hl_test_runtime rt = {"encoder-test", enc_record, t};
+    hl_pipeline_factory f;
+    hl_test_runtime_factory(&rt, &f);
+    return make_renderer_with(w, h, 1, t ? &f : NULL); /* single-sample: the scenes compare like with like */
 }
 
 /* worst channel difference of rows y0..y1-1, columns x0..x0+w-1 of a (stride aw) against b (stride bw, column bx0) */
@@ -136,10 +118,8 @@ static void test_split(hl_backend be) {
     hl_renderer *direct = make(be, w / 2, h, NULL), *r = make(be, w, h, &t);
     uint8_t *a = malloc((size_t)w / 2 * h * 4), *b = malloc((size_t)w * h * 4);
     if (direct && r && demo.stage && a && b) {
-        HL_CHECK_OK(hl_renderer_render(direct, demo.stage, demo.camera));
-        HL_CHECK_OK(hl_renderer_read_pixels(direct, a, (size_t)w / 2 * h * 4));
-        HL_CHECK_OK(hl_renderer_render(r, demo.stage, demo.camera));
-        HL_CHECK_OK(hl_renderer_read_pixels(r, b, (size_t)w * h * 4));
+        render_read(direct, demo.stage, demo.camera, a, (size_t)w / 2 * h * 4);
+        render_read(r, demo.stage, demo.camera, b, (size_t)w * h * 4);
         int left = region_diff(b, w, 0, a, w / 2, 0, w / 2, 0, h), right = region_diff(b, w, w / 2, a, w / 2, 0, w / 2, 0, h);
         HL_CHECK_MSG(left <= 1 && right <= 1, "split viewports vs the direct 32x40 image: left %d/255, right %d/255", left,
                      right);
@@ -161,10 +141,8 @@ static void test_scissor(hl_backend be) {
     size_t n = (size_t)w * h * 4;
     uint8_t *a = malloc(n), *b = malloc(n);
     if (direct && r && demo.stage && a && b) {
-        HL_CHECK_OK(hl_renderer_render(direct, demo.stage, demo.camera));
-        HL_CHECK_OK(hl_renderer_read_pixels(direct, a, n));
-        HL_CHECK_OK(hl_renderer_render(r, demo.stage, demo.camera));
-        HL_CHECK_OK(hl_renderer_read_pixels(r, b, n));
+        render_read(direct, demo.stage, demo.camera, a, n);
+        render_read(r, demo.stage, demo.camera, b, n);
         int top = region_diff(b, w, 0, a, w, 0, w, 0, h / 2);
         HL_CHECK_MSG(top <= 1, "scissored top half vs the direct image: %d/255", top);
         /* the bottom half: the clear colour (sRGB encode of the stage's linear clear colour) */
@@ -180,8 +158,7 @@ static void test_scissor(hl_backend be) {
         HL_CHECK_OK(hl_stage_create(&empty));
         if (empty) {
             hl_stage_set_clear_color(empty, hl_stage_clear_color(demo.stage));
-            HL_CHECK_OK(hl_renderer_render(direct, empty, demo.camera));
-            HL_CHECK_OK(hl_renderer_read_pixels(direct, a, n));
+            render_read(direct, empty, demo.camera, a, n);
             int d = region_diff(b, w, 0, a, w, 0, w, h / 2, h);
             HL_CHECK_MSG(d <= 1, "scissor: the bottom half is not the clear colour (%d/255)", d);
         }

@@ -18,6 +18,7 @@
 #include "hilo3d/pipeline.h"
 #include "hl_scene_demo.h"
 #include "hl_test.h"
+#include "hl_test_render.h"
 
 typedef enum mode { M_SCENE, M_RAMP, M_HALF, M_MISUSE } mode;
 
@@ -53,12 +54,7 @@ static hl_result scene_into(hl_pipeline_context ctx, hl_pipeline_texture color, 
     hl_result res = hl_pipeline_cull(ctx, &cd, &c);
     if (!res) res = hl_pipeline_record_shadows(ctx, c);
     hl_pipeline_renderer_list lo, lt;
-    hl_pipeline_renderer_list_desc ld = {c, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false, NULL,
-                                         HL_PIPELINE_MATERIALS_ALL, 0};
-    if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &lo);
-    ld.queue = HL_PIPELINE_QUEUE_TRANSPARENT;
-    ld.sorting = HL_PIPELINE_SORT_BACK_TO_FRONT;
-    if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &lt);
+    if (!res) res = hl_test_forward_lists(ctx, c, &lo, &lt);
     hl_pipeline_scene_pass_desc pd = {.name = "opaque", .list = lo, .color = {color}, .depth = depth};
     if (!res) res = hl_pipeline_add_scene_pass(ctx, &pd);
     pd = (hl_pipeline_scene_pass_desc){.name = "transparent", .list = lt, .load_color = true, .load_depth = true,
@@ -113,26 +109,12 @@ static hl_result present_record(hl_pipeline_context ctx, void *state) {
     return res;
 }
 
-static hl_result present_create(const hl_pipeline_caps *caps, void *user, hl_pipeline_runtime **out) {
-    (void)caps;
-    hl_pipeline_runtime_desc d = {"present-test", user, present_record, NULL};
-    return hl_pipeline_runtime_create(&d, out);
-}
-
 static hl_renderer *make(hl_backend be, uint32_t w, uint32_t h, present_test *p) {
-    static hl_pipeline_factory f = {"present-test", NULL, present_create, NULL};
-    hl_renderer_desc rd = {0};
-    rd.backend = be;
-    rd.width = w;
-    rd.height = h;
-    rd.sample_count = 1; /* the scene texture is single-sample: compare like with like */
-    if (p) {
-        f.user = p;
-        rd.pipeline = &f;
-    }
-    hl_renderer *r = NULL;
-    HL_CHECK_OK(hl_renderer_create(&rd, &r));
-    return r;
+    hl_test_render_backend = be;
+    hl_test_runtime rt = {"present-test", present_record, p};
+    hl_pipeline_factory f;
+    hl_test_runtime_factory(&rt, &f);
+    return make_renderer_with(w, h, 1, p ? &f : NULL); /* single-sample: the scenes compare like with like */
 }
 
 static int srgb8(double linear) {
@@ -151,10 +133,8 @@ static void test_scene(hl_backend be) {
         size_t n = (size_t)w * h * 4;
         uint8_t *a = malloc(n), *b = malloc(n);
         if (direct && r && demo.stage && a && b) {
-            HL_CHECK_OK(hl_renderer_render(direct, demo.stage, demo.camera));
-            HL_CHECK_OK(hl_renderer_read_pixels(direct, a, n));
-            HL_CHECK_OK(hl_renderer_render(r, demo.stage, demo.camera));
-            HL_CHECK_OK(hl_renderer_read_pixels(r, b, n));
+            render_read(direct, demo.stage, demo.camera, a, n);
+            render_read(r, demo.stage, demo.camera, b, n);
             int worst = 0;
             for (size_t i = 0; i < n; i++) worst = abs(a[i] - b[i]) > worst ? abs(a[i] - b[i]) : worst;
             HL_CHECK_MSG(worst == 0, "scene presented %ux%u: worst difference %d/255 from the direct image", w, h, worst);
@@ -183,8 +163,7 @@ static void test_scaled(hl_backend be) {
         HL_CHECK_OK(hl_stage_create(&stage));
         HL_CHECK_OK(hl_camera_create(NULL, &cam));
         if (r && b && stage && cam) {
-            HL_CHECK_OK(hl_renderer_render(r, stage, cam));
-            HL_CHECK_OK(hl_renderer_read_pixels(r, b, n));
+            render_read(r, stage, cam, b, n);
             HL_CHECK_EQ(hl_renderer_stats(r)->passes, 2); /* fill, present (drawn) */
             int worst = 0;
             uint32_t wx = 0, wy = 0;
@@ -205,8 +184,7 @@ static void test_scaled(hl_backend be) {
             HL_CHECK_MSG(worst <= 1, "16x8 ramp presented into %ux%u: worst difference %d/255 at (%u, %u)", w, h, worst, wx,
                          wy);
             p.m = M_HALF;
-            HL_CHECK_OK(hl_renderer_render(r, stage, cam));
-            HL_CHECK_OK(hl_renderer_read_pixels(r, b, n));
+            render_read(r, stage, cam, b, n);
             worst = 0;
             for (size_t i = 0; i < n; i += 4)
                 for (int c = 0; c < 3; c++)

@@ -91,7 +91,8 @@ typedef struct hl_renderer_desc {
     uint32_t wait_timeout_ms;
     /* The render pipeline (hilo3d/pipeline.h): its requirements take part in choosing the
      * backend, and its runtime records every render call. NULL = hl_forward_pipeline_factory(),
-     * the built-in Forward pipeline (the direct recorder). */
+     * the built-in Forward pipeline (the direct recorder). Read during hl_renderer_create only
+     * (the factory need not outlive it). */
     const struct hl_pipeline_factory *pipeline;
 } hl_renderer_desc;
 

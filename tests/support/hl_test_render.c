@@ -26,6 +26,31 @@ hl_renderer *make_renderer_with(uint32_t w, uint32_t h, uint32_t samples, const 
     HL_CHECK_OK(hl_renderer_create(&rd, &r));
     return r;
 }
+static hl_result runtime_create(const hl_pipeline_caps *caps, void *user, hl_pipeline_runtime **out) {
+    (void)caps;
+    const hl_test_runtime *rt = user;
+    hl_pipeline_runtime_desc d = {rt->name, rt->state, rt->record, NULL};
+    return hl_pipeline_runtime_create(&d, out);
+}
+void hl_test_runtime_factory(hl_test_runtime *rt, hl_pipeline_factory *f) {
+    *f = (hl_pipeline_factory){rt->name, NULL, runtime_create, rt};
+}
+bool render_read(hl_renderer *r, hl_stage *stage, hl_camera *camera, uint8_t *img, size_t n) {
+    hl_result res = hl_renderer_render(r, stage, camera);
+    HL_CHECK_OK(res);
+    if (!res) HL_CHECK_OK(res = hl_renderer_read_pixels(r, img, n));
+    return !res;
+}
+hl_result hl_test_forward_lists(hl_pipeline_context ctx, hl_pipeline_culling c, hl_pipeline_renderer_list *opaque,
+                                hl_pipeline_renderer_list *transparent) {
+    hl_pipeline_renderer_list_desc ld = {c, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK, false, NULL,
+                                         HL_PIPELINE_MATERIALS_ALL, 0};
+    hl_result res = hl_pipeline_create_renderer_list(ctx, &ld, opaque);
+    ld.queue = HL_PIPELINE_QUEUE_TRANSPARENT;
+    ld.sorting = HL_PIPELINE_SORT_BACK_TO_FRONT;
+    if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, transparent);
+    return res;
+}
 hl_camera *front_camera(hl_stage *s) {
     hl_camera_desc cd = {0};
     cd.projection = HL_PROJECTION_ORTHOGRAPHIC;

@@ -15,6 +15,24 @@ int srgb_byte(float c);
 hl_renderer *make_renderer(uint32_t w, uint32_t h, uint32_t samples);
 /* The same with a pipeline factory (NULL: the built-in one). */
 hl_renderer *make_renderer_with(uint32_t w, uint32_t h, uint32_t samples, const hl_pipeline_factory *pipeline);
+/* A pipeline whose runtime records through record(ctx, state): hl_test_runtime_factory fills
+ * *f (its create makes a runtime named name with that record and state, for each renderer made
+ * with f; rt and state outlive those renderers). */
+typedef struct hl_test_runtime {
+    const char *name;
+    hl_result (*record)(hl_pipeline_context ctx, void *state);
+    void *state;
+} hl_test_runtime;
+void hl_test_runtime_factory(hl_test_runtime *rt, hl_pipeline_factory *f);
+
+/* Renders stage through camera with r and reads the output into img (n bytes); checks both. */
+bool render_read(hl_renderer *r, hl_stage *stage, hl_camera *camera, uint8_t *img, size_t n);
+
+/* The opaque (material front to back) and transparent (back to front) renderer lists of c,
+ * every material kind. */
+hl_result hl_test_forward_lists(hl_pipeline_context ctx, hl_pipeline_culling c, hl_pipeline_renderer_list *opaque,
+                                hl_pipeline_renderer_list *transparent);
+
 /* An orthographic camera at (0, 0, 5) looking down -Z over [-1, 1]^2, added to s. */
 hl_camera *front_camera(hl_stage *s);
 /* A mesh of geometry + material at pos, added to s (the mesh holds its own references). */
