@@ -188,7 +188,8 @@ static void test_misuse(hl_backend be) {
         HL_CHECK_RESULT(hl_pipeline_pass_draw_list(t.kept, 0), HL_ERR_INVALID_STATE); /* outside any frame */
         t.m = M_FAIL;
         HL_CHECK_RESULT(hl_renderer_render(r, demo.stage, demo.camera), HL_ERR_VALIDATION);
-        HL_CHECK_MSG(strstr(hl_last_error(), "encoded") != NULL, "the failing pass is named: %s", hl_last_error());
+        HL_CHECK_MSG(strstr(hl_last_error(), "pipeline 'encoder-test': execute of pass 'encoded' failed") != NULL,
+                     "the pipeline, stage and pass are named: %s", hl_last_error());
         t.m = M_SPLIT; /* the renderer goes on */
         HL_CHECK_OK(hl_renderer_render(r, demo.stage, demo.camera));
     }

@@ -748,7 +748,7 @@ hl_result hl_renderer_create(const hl_renderer_desc *desc, hl_renderer **out) {
     rt->attached = true;
     rt->renderer = r;
     rt->caps = caps;
-    hl__render_host host = {rt, host_record, host_destroy, host_frame_end};
+    hl__render_host host = {rt, host_record, host_destroy, host_frame_end, rt->name};
     hl__renderer_set_host(r, &host);
     *out = r;
     return HL_OK;

@@ -358,6 +358,7 @@ typedef struct hl__render_host {
     /* after each frame's graph execution: ok = the submission is valid (commit what the frame
        did), else roll back; may be NULL */
     void (*frame_end)(void *user, hl_renderer *r, bool ok);
+    const char *name; /* the pipeline's name, for messages (lives as long as the host) */
 } hl__render_host;
 
 /* Accepts or refuses a device for a renderer being created: HL_OK, or an error with a message

@@ -577,8 +577,16 @@ static hl_result frame_finish(hl_renderer *r, hl_result res) {
     }
     hl_rhi_submission sub = {0};
     r->stats.record_ns = hl__now_ns() - r->frame_t0;
-    if (!res) res = hl_graph_execute(r->graph, &sub);
-    else hl_graph_begin(r->graph); /* drop what was recorded */
+    if (!res) {
+        res = hl_graph_execute(r->graph, &sub);
+        if (res && r->host.name) { /* a pass of the pipeline's failed in prepare or execute: name the pipeline */
+            char msg[400];
+            snprintf(msg, sizeof msg, "%s", hl_last_error());
+            hl__fail(res, "pipeline '%s': %s", r->host.name, msg);
+        }
+    } else {
+        hl_graph_begin(r->graph); /* drop what was recorded */
+    }
     r->graph_ok = !res;
     if (!res) {
         const hl_graph_stats *gs = hl_graph_get_stats(r->graph);
