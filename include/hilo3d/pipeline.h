@@ -241,6 +241,11 @@ typedef struct hl_pipeline_cull_desc {
      * base's. hl_pipeline_record_shadows on the derived result records the base's shadows if
      * they are not yet (else it is a no-op): the two share one shadow pass. */
     hl_pipeline_culling base;
+    /* No draws for opaque meshes with built-in materials (basic, PBR): for a culling whose lists
+     * take only shader materials and transparent meshes, as a deferred pipeline's forward pass
+     * over its G-buffer; none of its lists contains them. Only with base (the shadows are the
+     * base's, drawn from its own draws). */
+    bool skip_opaque_engine;
 } hl_pipeline_cull_desc;
 
 /* desc may be NULL. */

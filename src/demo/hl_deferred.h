@@ -10,9 +10,9 @@
  *      running the forward shader's own hl_shade / hl_fog per pixel (the stage's lights, up
  *      to 64 per view, with shadows) into an RGBA16F scene colour;
  *   4. a forward culling derived from the G-buffer one (hl_pipeline_cull_desc.base: the same
- *      visible meshes, lights and shadow pass, draws made for the lit colour's layout): opaque
- *      shader materials, then transparent meshes, drawn over the lit colour with the G-buffer's
- *      depth;
+ *      visible meshes, lights and shadow pass; skip_opaque_engine: draws made only for shader
+ *      materials and transparent meshes): opaque shader materials, then transparent meshes,
+ *      drawn over the lit colour with the G-buffer's depth;
  *   5. bloom and tone mapping (the shipped Forward features, called from this runtime) and a
  *      copy into the output (RGBA8 sRGB).
  * The output's MSAA samples are not used (the G-buffer is single-sample: the copy writes the

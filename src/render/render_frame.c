@@ -914,8 +914,24 @@ hl_result hl__view_prepare(hl_renderer *r, hl_render_target *t, hl_render_target
     return view_prepared(r, v, output, out_view);
 }
 
+/* Keeps in r->order[0..visible) only the meshes a derived view with skip_opaque_engine draws
+   (shader materials, transparent meshes); the scratch then no longer holds the base's traversal. */
+static void skip_opaque_engine(hl_renderer *r, hl__view *v) {
+    hl_mesh *const *meshes = hl_stage_meshes(v->stage, &(uint32_t){0});
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < v->visible; i++) {
+        const hl_material *m = hl_mesh_material(meshes[r->order[i]]);
+        const hl_material_variant *var = m ? hl_material_get_variant(m) : NULL;
+        bool wanted = !m || hl_material_get_kind(m) == HL_MATERIAL_SHADER || (var && var->alpha_mode == HL_ALPHA_BLEND);
+        if (wanted) r->order[kept++] = r->order[i];
+    }
+    v->visible = kept;
+    v->offscreen = 0; /* no shadow-only draws: the base draws the shadows */
+    v->order_serial = ++r->order_serial;
+}
+
 hl_result hl__view_prepare_derived(hl_renderer *r, hl_render_target *t, uint32_t base, bool gbuffer,
-                                   uint32_t *out_view) {
+                                   bool skip_opaque, uint32_t *out_view) {
     if (r->view_count >= HL__MAX_VIEWS)
         return hl__fail(HL_ERR_VALIDATION, "renderer: more than %u culls / render calls in one frame", HL__MAX_VIEWS);
     hl__view *v = &r->views[r->view_count];
@@ -936,6 +952,7 @@ hl_result hl__view_prepare_derived(hl_renderer *r, hl_render_target *t, uint32_t
             res = view_cull(r, v, &box);
             r->stats.meshes_culled = culled, r->stats.meshes_visible = visible; /* counted by the base */
         }
+        if (!res && skip_opaque) skip_opaque_engine(r, v);
     }
     if (!res) {
         memcpy(&r->frame_blocks[v->frame_slot], &r->frame_blocks[b->frame_slot], sizeof(hl__frame_block));

@@ -601,7 +601,7 @@ hl_result hl__view_prepare(hl_renderer *r, hl_render_target *target, hl_render_t
  * `target`: the base's visible set (its traversal reused while r->order still holds it), lights
  * and Frame block, and the base's shadow tiles and shadow pass (shadow_view = base). */
 hl_result hl__view_prepare_derived(hl_renderer *r, hl_render_target *target, uint32_t base, bool gbuffer,
-                                   uint32_t *out_view);
+                                   bool skip_opaque_engine, uint32_t *out_view);
 /* The shadow pass of a prepared view (nothing when no light casts shadows); once per view. */
 hl_result hl__view_add_shadow_pass(hl_renderer *r, uint32_t view);
 /* A renderer list of a prepared view. */
