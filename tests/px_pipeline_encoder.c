@@ -9,8 +9,8 @@
  * - Misuse: a viewport or scissor outside the attachments, an unknown slot (HL_ERR_VALIDATION,
  *   the frame goes on when the callback ignores them); the encoder kept and used after its
  *   callback (HL_ERR_INVALID_STATE); more_lists of another culling result or without execute
- *   (refused when the pass is added); a callback returning an error fails the frame, with its
- *   message. */
+ *   (refused when the pass is added); a nested render and a resize from inside the callback
+ *   (HL_ERR_INVALID_STATE); a callback returning an error fails the frame, with its message. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +26,10 @@ typedef struct enc_test {
     mode m;
     uint32_t w, h;
     hl_pipeline_pass_encoder kept;
-    hl_result misuse[6];
+    hl_result misuse[8];
+    hl_renderer *r; /* M_MISUSE: calls that would poison the frame, from inside execute */
+    hl_stage *stage;
+    hl_camera *camera;
 } enc_test;
 
 static hl_result execute_cb(hl_pipeline_pass_encoder enc, void *user) {
@@ -51,6 +54,10 @@ static hl_result execute_cb(hl_pipeline_pass_encoder enc, void *user) {
         t->misuse[1] = hl_pipeline_pass_set_scissor(enc, t->w, 0, 1, 1);
         t->misuse[2] = hl_pipeline_pass_draw_list(enc, 2);
         t->misuse[3] = hl_pipeline_pass_set_viewport(enc, 0.0f, 0.0f, 0.0f, 1.0f);
+        if (t->r) {
+            t->misuse[6] = hl_renderer_render(t->r, t->stage, t->camera);
+            t->misuse[7] = hl_renderer_resize(t->r, 16, 16);
+        }
         t->kept = enc;
         return hl_pipeline_pass_draw_list(enc, 0);
     case M_FAIL: return HL_ERR_VALIDATION; /* no message of its own: the engine names the pass */
@@ -176,8 +183,11 @@ static void test_misuse(hl_backend be) {
     HL_CHECK_OK(hl_scene_demo_create(1.0f, &demo));
     enc_test t = {.m = M_MISUSE, .w = 32, .h = 32};
     hl_renderer *r = make(be, 32, 32, &t);
+    t.r = r, t.stage = demo.stage, t.camera = demo.camera;
     if (r && demo.stage) {
         HL_CHECK_OK(hl_renderer_render(r, demo.stage, demo.camera));
+        HL_CHECK_RESULT(t.misuse[6], HL_ERR_INVALID_STATE); /* a nested render */
+        HL_CHECK_RESULT(t.misuse[7], HL_ERR_INVALID_STATE); /* a resize */
         HL_CHECK_RESULT(t.misuse[0], HL_ERR_VALIDATION);
         HL_CHECK_RESULT(t.misuse[1], HL_ERR_VALIDATION);
         HL_CHECK_RESULT(t.misuse[2], HL_ERR_VALIDATION);

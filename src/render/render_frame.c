@@ -1269,7 +1269,13 @@ static hl_result exec_scene(hl_graph_ctx *ctx, void *params, void *user) {
         uint64_t token = ++g_encoder_serial;
         g_encoder.pass = p, g_encoder.cmd = cmd, g_encoder.token = token;
         hl_clear_error();
+        /* calls that would poison the frame (render, resize, destroy, readback) are refused
+           inside the callback, as inside record */
+        hl_renderer *r = p->v->r;
+        bool was = r->in_record;
+        r->in_record = true;
         res = p->trampoline(p->execute, p->user, token);
+        r->in_record = was;
         g_encoder.pass = NULL, g_encoder.cmd = NULL, g_encoder.token = 0;
         if (res && !hl_last_error()[0]) hl__fail(res, "the execute callback returned %s", hl_result_name(res));
     } else if (!res) {
