@@ -134,7 +134,7 @@ static hl_result deferred_record(hl_pipeline_context ctx, void *state) {
     if (!res) res = hl_pipeline_output_texture(ctx, 0, &frame.output);
     for (uint32_t i = 0; i < d->feature_count && !res; i++)
         res = d->features[i].desc.record(ctx, &frame, d->features[i].state);
-    if (!res) res = hl_pipeline_add_copy_pass(ctx, "to output", frame.color, frame.output);
+    if (!res) res = hl_pipeline_add_present_pass(ctx, frame.color); /* a copy: tone mapped to the output format */
     return res;
 }
 

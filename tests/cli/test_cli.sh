@@ -217,9 +217,12 @@ for pass in "bloom prefilter" "tone map" fxaa output; do
 done
 run graph-dump --pipeline deferred --backend gles3 --width 64 --height 48 --out "$TMP/graph/deferred.dot"
 expect_rc 0 "graph-dump --pipeline deferred"
-for pass in shadow g-buffer lighting transparent "bloom prefilter" "tone map" "to output"; do
+for pass in shadow g-buffer lighting transparent "bloom prefilter" "tone map" present; do
     grep -q "label=\"#[0-9]* $pass\"" "$TMP/graph/deferred.dot" && pass || fail "graph-dump --pipeline deferred: no pass '$pass'"
 done
+# one shadow pass: the forward culling is derived from the G-buffer one and shares its shadows
+n=$(grep -c "label=\"#[0-9]* shadow\"" "$TMP/graph/deferred.dot")
+[ "$n" = 1 ] && pass || fail "graph-dump --pipeline deferred: $n shadow passes (want 1)"
 
 # rhi-demo as well (its own defaults; small size)
 run rhi-demo --backend gles3 --width 40 --height=24 --out "$TMP/rhi/x/y.png"
