@@ -332,7 +332,9 @@ typedef struct hl_pipeline_scene_pass_desc {
      * viewport and scissor the whole attachment) with an encoder valid during that call only;
      * it may set the viewport, scissor and stencil reference and draw `list` (slot 0) and
      * more_lists (slots 1..3, renderer lists of the same culling result), each any number of
-     * times, through the hl_pipeline_pass_* functions below. An error return fails the frame. */
+     * times, through the hl_pipeline_pass_* functions below. An error return fails the frame.
+     * Render calls, resizes, destroys and readbacks of the renderer are refused inside it
+     * (HL_ERR_INVALID_STATE), as inside record. */
     hl_result (*execute)(hl_pipeline_pass_encoder enc, void *user);
     void *user;
     hl_pipeline_renderer_list more_lists[3];
