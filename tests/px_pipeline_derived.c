@@ -8,11 +8,11 @@
  *   64x40 and 31x57, two frames each.
  * - Another cull between the base and the derived one (r->order no longer holds the base's
  *   traversal): the same image and counts.
- * - skip_opaque_engine: a derived culling without opaque built-in materials holds in its lists
+ * - exclude_opaque_engine: a derived culling without opaque built-in materials holds in its lists
  *   exactly the base's opaque shader-material and transparent draws (counts), and the frame
  *   (which does not draw it) stays equal to the direct image.
  * - Misuse: a base of an earlier invocation (HL_ERR_INVALID_STATE), another camera, and
- *   skip_opaque_engine without a base (HL_ERR_VALIDATION). */
+ *   exclude_opaque_engine without a base (HL_ERR_VALIDATION). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,9 +27,9 @@ typedef struct derived_test {
     hl_camera *other_camera;
     hl_pipeline_culling old; /* a culling of the previous invocation */
     hl_result misuse[3];
-    /* skip_opaque_engine: list counts of the skipping derived culling (opaque all, transparent)
+    /* exclude_opaque_engine: list counts of the excluding derived culling (opaque all, transparent)
        and of the base (opaque shader materials, transparent) */
-    uint32_t skip_opaque, skip_transparent, base_opaque_shader, base_transparent;
+    uint32_t excl_opaque, excl_transparent, base_opaque_shader, base_transparent;
 } derived_test;
 
 static hl_result derived_record(hl_pipeline_context ctx, void *state) {
@@ -49,20 +49,20 @@ static hl_result derived_record(hl_pipeline_context ctx, void *state) {
     t->misuse[0] = t->old.token ? hl_pipeline_cull(ctx, &bad, &unused) : HL_ERR_INVALID_STATE;
     bad = (hl_pipeline_cull_desc){.base = base, .camera = t->other_camera};
     t->misuse[1] = hl_pipeline_cull(ctx, &bad, &unused);
-    bad = (hl_pipeline_cull_desc){.skip_opaque_engine = true};
+    bad = (hl_pipeline_cull_desc){.exclude_opaque_engine = true};
     t->misuse[2] = hl_pipeline_cull(ctx, &bad, &unused);
     t->old = base;
     { /* a derived culling without opaque built-in materials: its lists hold only the rest */
-        hl_pipeline_cull_desc sd = {.base = base, .skip_opaque_engine = true};
-        hl_pipeline_culling skip;
+        hl_pipeline_cull_desc sd = {.base = base, .exclude_opaque_engine = true};
+        hl_pipeline_culling excl;
         hl_pipeline_renderer_list so, st, bo;
-        res = hl_pipeline_cull(ctx, &sd, &skip);
-        if (!res) res = hl_test_forward_lists(ctx, skip, &so, &st);
+        res = hl_pipeline_cull(ctx, &sd, &excl);
+        if (!res) res = hl_test_forward_lists(ctx, excl, &so, &st);
         hl_pipeline_renderer_list_desc ld = {.culling = base, .queue = HL_PIPELINE_QUEUE_OPAQUE,
                                              .materials = HL_PIPELINE_MATERIALS_SHADER};
         if (!res) res = hl_pipeline_create_renderer_list(ctx, &ld, &bo);
-        if (!res) res = hl_pipeline_renderer_list_count(ctx, so, &t->skip_opaque);
-        if (!res) res = hl_pipeline_renderer_list_count(ctx, st, &t->skip_transparent);
+        if (!res) res = hl_pipeline_renderer_list_count(ctx, so, &t->excl_opaque);
+        if (!res) res = hl_pipeline_renderer_list_count(ctx, st, &t->excl_transparent);
         if (!res) res = hl_pipeline_renderer_list_count(ctx, bo, &t->base_opaque_shader);
         ld.queue = HL_PIPELINE_QUEUE_TRANSPARENT;
         ld.materials = HL_PIPELINE_MATERIALS_ALL;
@@ -113,8 +113,8 @@ static void test_derived(hl_backend be, uint32_t w, uint32_t h, bool cull_betwee
             HL_CHECK_RESULT(t.misuse[0], HL_ERR_INVALID_STATE);
             HL_CHECK_RESULT(t.misuse[1], HL_ERR_VALIDATION);
             HL_CHECK_RESULT(t.misuse[2], HL_ERR_VALIDATION);
-            HL_CHECK_EQ(t.skip_opaque, t.base_opaque_shader);
-            HL_CHECK_EQ(t.skip_transparent, t.base_transparent);
+            HL_CHECK_EQ(t.excl_opaque, t.base_opaque_shader);
+            HL_CHECK_EQ(t.excl_transparent, t.base_transparent);
             HL_CHECK(t.base_transparent > 0); /* the demo has transparent meshes: the case is seen */
         }
     }

@@ -245,7 +245,7 @@ typedef struct hl_pipeline_cull_desc {
      * take only shader materials and transparent meshes, as a deferred pipeline's forward pass
      * over its G-buffer; none of its lists contains them. Only with base (the shadows are the
      * base's, drawn from its own draws). */
-    bool skip_opaque_engine;
+    bool exclude_opaque_engine;
 } hl_pipeline_cull_desc;
 
 /* desc may be NULL. */

@@ -121,7 +121,7 @@ static hl_result deferred_record(hl_pipeline_context ctx, void *state) {
     /* forward over it: opaque shader materials, then transparent meshes; derived from the G-buffer
        culling (the same visible meshes, lights and shadow atlas: one traversal, one shadow pass) */
     hl_pipeline_cull_desc fc = {.color_count = 1, .color_formats = {HL_PIPELINE_FORMAT_RGBA16F}, .base = gcull,
-                                .skip_opaque_engine = true};
+                                .exclude_opaque_engine = true};
     if (!res) res = hl_pipeline_cull(ctx, &fc, &fcull);
     if (!res)
         res = scene_pass(ctx, "forward opaque", fcull, HL_PIPELINE_QUEUE_OPAQUE, HL_PIPELINE_MATERIALS_SHADER,

@@ -10,7 +10,7 @@
  *      running the forward shader's own hl_shade / hl_fog per pixel (the stage's lights, up
  *      to 64 per view, with shadows) into an RGBA16F scene colour;
  *   4. a forward culling derived from the G-buffer one (hl_pipeline_cull_desc.base: the same
- *      visible meshes, lights and shadow pass; skip_opaque_engine: draws made only for shader
+ *      visible meshes, lights and shadow pass; exclude_opaque_engine: draws made only for shader
  *      materials and transparent meshes): opaque shader materials, then transparent meshes,
  *      drawn over the lit colour with the G-buffer's depth;
  *   5. bloom and tone mapping (the shipped Forward features, called from this runtime) and a

@@ -360,9 +360,9 @@ hl_result hl_pipeline_cull(hl_pipeline_context ctx, const hl_pipeline_cull_desc 
         if (desc->camera && desc->camera != inv->r->views[base].camera)
             return hl__fail(HL_ERR_VALIDATION, "hl_pipeline_cull: camera differs from the base culling result's (a "
                             "derived culling reuses its visible set)");
-        res = hl__view_prepare_derived(inv->r, target, base, gbuffer, desc->skip_opaque_engine, &view);
-    } else if (desc && desc->skip_opaque_engine) {
-        return hl__fail(HL_ERR_VALIDATION, "hl_pipeline_cull: skip_opaque_engine needs a base culling (its shadows are "
+        res = hl__view_prepare_derived(inv->r, target, base, gbuffer, desc->exclude_opaque_engine, &view);
+    } else if (desc && desc->exclude_opaque_engine) {
+        return hl__fail(HL_ERR_VALIDATION, "hl_pipeline_cull: exclude_opaque_engine needs a base culling (its shadows are "
                         "drawn from the base's draws)");
     } else {
         res = hl__view_prepare(inv->r, target, inv->target, inv->stage, camera, gbuffer, &view);

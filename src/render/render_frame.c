@@ -882,7 +882,7 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, 
  * hl__record_view above is the direct recorder (its counters are pinned by px_pipeline_parity);
  * these functions give a runtime the same steps one by one: a prepared view ("culling
  * results"), its shadow pass, renderer lists and scene passes drawing them. */
-static hl_result view_prepared(hl_renderer *r, hl__view *v, hl_render_target *output, uint32_t *out_view);
+static hl_result view_finish(hl_renderer *r, hl__view *v, hl_render_target *output, hl_result res, uint32_t *out_view);
 
 hl_result hl__view_prepare(hl_renderer *r, hl_render_target *t, hl_render_target *output, hl_stage *stage,
                            hl_camera *camera, bool gbuffer, uint32_t *out_view) {
@@ -901,22 +901,16 @@ hl_result hl__view_prepare(hl_renderer *r, hl_render_target *t, hl_render_target
         plan_lights(r, v, stage, &r->frame_blocks[v->frame_slot], &box);
         r->stats.lights = (uint32_t)r->frame_blocks[v->frame_slot].light_info[0];
         r->stats.shadow_tiles += v->shadow_count;
-        res = view_build_draws(r, v);
     }
-    if (!res) res = view_sort(r, v);
-    if (!res) res = hl_graph_upload_buffer(r->graph, r->frame_ubo, (uint64_t)v->frame_slot * HL__FRAME_STRIDE,
-                                           &r->frame_blocks[v->frame_slot], sizeof(hl__frame_block), NULL, 0);
     for (uint32_t i = 0; !res && i < v->shadow_count; i++)
         res = hl_graph_upload_buffer(r->graph, r->shadow_ubo, (uint64_t)(v->shadow_first + i) * HL__SHADOW_STRIDE,
                                      r->tiles[v->shadow_first + i].render_vp, 64, NULL, 0);
-    r->recording_target = NULL;
-    if (res) return res;
-    return view_prepared(r, v, output, out_view);
+    return view_finish(r, v, output, res, out_view);
 }
 
-/* Keeps in r->order[0..visible) only the meshes a derived view with skip_opaque_engine draws
+/* Keeps in r->order[0..visible) only the meshes a derived view with exclude_opaque_engine draws
    (shader materials, transparent meshes); the scratch then no longer holds the base's traversal. */
-static void skip_opaque_engine(hl_renderer *r, hl__view *v) {
+static void exclude_opaque_engine(hl_renderer *r, hl__view *v) {
     hl_mesh *const *meshes = hl_stage_meshes(v->stage, &(uint32_t){0});
     uint32_t kept = 0;
     for (uint32_t i = 0; i < v->visible; i++) {
@@ -931,44 +925,44 @@ static void skip_opaque_engine(hl_renderer *r, hl__view *v) {
 }
 
 hl_result hl__view_prepare_derived(hl_renderer *r, hl_render_target *t, uint32_t base, bool gbuffer,
-                                   bool skip_opaque, uint32_t *out_view) {
+                                   bool exclude_opaque, uint32_t *out_view) {
     if (r->view_count >= HL__MAX_VIEWS)
         return hl__fail(HL_ERR_VALIDATION, "renderer: more than %u culls / render calls in one frame", HL__MAX_VIEWS);
     hl__view *v = &r->views[r->view_count];
     const hl__view *b = &r->views[base];
     hl_render_target *output = b->output;
     r->recording_target = output;
-    hl_result res = view_begin(r, v, t, b->stage, b->camera);
-    if (!res) {
-        v->gbuffer = gbuffer;
-        v->shadow_view = b->shadow_view;
-        if (b->order_serial == r->order_serial) { /* r->order still holds the base's traversal */
-            v->visible = b->visible, v->offscreen = b->offscreen, v->mesh_count = b->mesh_count;
-            v->order_serial = b->order_serial;
-            res = hl__reserve_object_slots(r, v->visible + v->offscreen);
-        } else { /* another cull came between: the same traversal again (same stage and camera) */
-            hl_aabb box;
-            uint32_t culled = r->stats.meshes_culled, visible = r->stats.meshes_visible;
-            res = view_cull(r, v, &box);
-            r->stats.meshes_culled = culled, r->stats.meshes_visible = visible; /* counted by the base */
-        }
-        if (!res && skip_opaque) skip_opaque_engine(r, v);
+    /* the base's stage and camera are updated and its Frame block made this frame already */
+    memset(v, 0, sizeof *v);
+    v->target = t, v->stage = b->stage, v->camera = b->camera, v->r = r;
+    v->eye = b->eye, v->fog = b->fog, v->gbuffer = gbuffer;
+    v->frame_slot = r->view_count;
+    v->shadow_view = b->shadow_view, v->shadow_first = b->shadow_first, v->shadow_count = b->shadow_count;
+    memcpy(&r->frame_blocks[v->frame_slot], &r->frame_blocks[b->frame_slot], sizeof(hl__frame_block));
+    hl_result res;
+    if (b->order_serial == r->order_serial) { /* r->order still holds the base's traversal */
+        v->visible = b->visible, v->offscreen = b->offscreen, v->mesh_count = b->mesh_count;
+        v->order_serial = b->order_serial;
+        res = hl__reserve_object_slots(r, v->visible + v->offscreen);
+    } else { /* another cull came between: the same traversal again (same stage and camera) */
+        hl_aabb box;
+        uint32_t culled = r->stats.meshes_culled, visible = r->stats.meshes_visible;
+        res = view_cull(r, v, &box);
+        r->stats.meshes_culled = culled, r->stats.meshes_visible = visible; /* counted by the base */
     }
-    if (!res) {
-        memcpy(&r->frame_blocks[v->frame_slot], &r->frame_blocks[b->frame_slot], sizeof(hl__frame_block));
-        v->shadow_first = b->shadow_first;
-        v->shadow_count = b->shadow_count;
-        res = view_build_draws(r, v);
-    }
+    if (!res && exclude_opaque) exclude_opaque_engine(r, v);
+    return view_finish(r, v, output, res, out_view);
+}
+
+/* The end of hl__view_prepare(_derived) after culling and lights: draws, order, the Frame block's
+ * upload, then the view's record as a culling result of the invocation. */
+static hl_result view_finish(hl_renderer *r, hl__view *v, hl_render_target *output, hl_result res, uint32_t *out_view) {
+    if (!res) res = view_build_draws(r, v);
     if (!res) res = view_sort(r, v);
     if (!res) res = hl_graph_upload_buffer(r->graph, r->frame_ubo, (uint64_t)v->frame_slot * HL__FRAME_STRIDE,
                                            &r->frame_blocks[v->frame_slot], sizeof(hl__frame_block), NULL, 0);
     r->recording_target = NULL;
     if (res) return res;
-    return view_prepared(r, v, output, out_view);
-}
-
-static hl_result view_prepared(hl_renderer *r, hl__view *v, hl_render_target *output, uint32_t *out_view) {
     hl_render_target *t = v->target;
     hl_stage *stage = v->stage;
     v->scripted = true;
@@ -1279,7 +1273,7 @@ static hl_result exec_scene(hl_graph_ctx *ctx, void *params, void *user) {
         g_encoder.pass = NULL, g_encoder.cmd = NULL, g_encoder.token = 0;
         if (res && !hl_last_error()[0]) hl__fail(res, "the execute callback returned %s", hl_result_name(res));
     } else if (!res) {
-        res = draw_list(p, cmd, p->list_index);
+        res = draw_list(p, cmd, p->lists[0]);
     }
     if (!res) res = hl_rhi_cmd_end_render_pass(cmd);
     return res;
@@ -1332,7 +1326,6 @@ hl_result hl__view_add_scene_pass(hl_renderer *r, const hl__scene_pass_desc *des
     scene_pass sp;
     memset(&sp, 0, sizeof sp);
     sp.v = v;
-    sp.list_index = desc->list;
     sp.lists[0] = desc->list;
     sp.list_count = 1;
     if (desc->execute) {

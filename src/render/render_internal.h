@@ -294,7 +294,6 @@ typedef struct hl__scene_pass_desc {
  * depth itself, as the direct recorder's last pass does, instead of an extra resolve pass. */
 typedef struct hl__scene_pass {
     hl__view *v;
-    uint32_t list_index; /* r->lists may move while the frame is built: resolved at execute */
     bool load_color, load_depth;
     bool resolve, discard; /* set when flushed: resolve the samples; discard depth (and samples) */
     hl_graph_texture color[4], depth;
@@ -303,7 +302,9 @@ typedef struct hl__scene_pass {
     hl__execute_trampoline trampoline;
     hl__generic_fn execute;
     void *user;
-    uint32_t lists[4], list_count; /* execute: the lists its encoder may draw (lists[0] = list_index) */
+    /* the lists it draws, as indices (r->lists may move while the frame is built: resolved at
+       execute): lists[0] the pass's list, then more_lists for an execute callback */
+    uint32_t lists[4], list_count;
     uint32_t width, height;        /* the attachments' size (viewport and scissor checks) */
 } hl__scene_pass;
 
@@ -601,7 +602,7 @@ hl_result hl__view_prepare(hl_renderer *r, hl_render_target *target, hl_render_t
  * `target`: the base's visible set (its traversal reused while r->order still holds it), lights
  * and Frame block, and the base's shadow tiles and shadow pass (shadow_view = base). */
 hl_result hl__view_prepare_derived(hl_renderer *r, hl_render_target *target, uint32_t base, bool gbuffer,
-                                   bool skip_opaque_engine, uint32_t *out_view);
+                                   bool exclude_opaque_engine, uint32_t *out_view);
 /* The shadow pass of a prepared view (nothing when no light casts shadows); once per view. */
 hl_result hl__view_add_shadow_pass(hl_renderer *r, uint32_t view);
 /* A renderer list of a prepared view. */
