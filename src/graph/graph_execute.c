@@ -302,7 +302,6 @@ hl_result hl_graph_execute(hl_graph *g, hl_rhi_submission *submission) {
         return hl__fail(HL_ERR_INVALID_STATE, "hl_graph_execute: call hl_graph_begin and build a frame first");
     /* build + compile: nothing touched yet */
     uint64_t t0 = hl__now_ns();
-    g->stats.compile_ns = g->stats.prepare_ns = g->stats.execute_ns = g->stats.submit_ns = 0;
     hl_result r = hl_graph_compile(g, NULL);
     if (!r) r = hl__graph_validate_uploads(g);
     if (r) {

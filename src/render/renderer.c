@@ -28,8 +28,6 @@ hl_result hl_backend_parse(const char *name, hl_backend *out) {
     return hl__fail(HL_ERR_VALIDATION, "backend '%s' is not auto, webgpu or gles3", name ? name : "(null)");
 }
 
-static uint64_t now_ns(void) { return hl__now_ns(); }
-
 /* ---- render targets ------------------------------------------------------------------------------ */
 static void target_release_textures(hl_renderer *r, hl_render_target *t) {
     for (uint32_t i = 0; i < 4; i++) {
@@ -636,11 +634,11 @@ hl_result hl_renderer_render_to_target(hl_renderer *r, hl_render_target *t, hl_s
     hl_result check = target_check(r, t, "hl_renderer_render_to_target");
     if (check) return check;
     if (r->in_frame || r->in_record) return hl__fail(HL_ERR_INVALID_STATE, "hl_renderer_render_to_target: inside render_frame (use hl_render_frame_render_to_target)");
-    uint64_t t0 = now_ns();
+    uint64_t t0 = hl__now_ns();
     frame_begin(r);
     hl_result res = record_invocation(r, t, stage, camera);
     res = frame_finish(r, res);
-    r->stats.cpu_ns = now_ns() - t0;
+    r->stats.cpu_ns = hl__now_ns() - t0;
     return res;
 }
 
@@ -654,7 +652,7 @@ hl_result hl_renderer_render_frame(hl_renderer *r, hl_render_frame_fn fn, void *
     hl_result check = hl_rhi_device_check_thread(r->dev, "hl_renderer_render_frame");
     if (check) return check;
     if (r->in_frame || r->in_record) return hl__fail(HL_ERR_INVALID_STATE, "hl_renderer_render_frame: already inside a frame");
-    uint64_t t0 = now_ns();
+    uint64_t t0 = hl__now_ns();
     frame_begin(r);
     hl_render_frame f = {r, HL_OK};
     r->in_frame = true;
@@ -664,7 +662,7 @@ hl_result hl_renderer_render_frame(hl_renderer *r, hl_render_frame_fn fn, void *
         hl__fail(res, "hl_renderer_render_frame: the frame callback returned %s", hl_result_name(res));
     if (!res && f.error) res = f.error;
     res = frame_finish(r, res);
-    r->stats.cpu_ns = now_ns() - t0;
+    r->stats.cpu_ns = hl__now_ns() - t0;
     return res;
 }
 
