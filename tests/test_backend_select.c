@@ -58,5 +58,20 @@ int main(void) {
     }
     HL_CHECK_OK(hl_rhi_probe(HL_RHI_BACKEND_WEBGPU, NULL, name, sizeof name));
     HL_CHECK_OK(hl_rhi_probe(HL_RHI_BACKEND_AUTO, NULL, name, sizeof name));
+
+    /* $HL_EGL_DEVICE picks one EGL device (Mesa lists its software device here as device 0);
+     * a missing device or a value that is not an index is an error naming it, never another
+     * display */
+    setenv("HL_EGL_DEVICE", "0", 1);
+    HL_CHECK_OK(create(HL_RHI_BACKEND_GLES3, NULL, 0, &dev));
+    if (dev) hl_rhi_device_destroy(dev);
+    setenv("HL_EGL_DEVICE", "15", 1);
+    HL_CHECK_RESULT(create(HL_RHI_BACKEND_GLES3, NULL, 0, &dev), HL_ERR_UNSUPPORTED);
+    HL_CHECK(dev == NULL && strstr(hl_last_error(), "HL_EGL_DEVICE=15") != NULL);
+    HL_CHECK_RESULT(hl_rhi_probe(HL_RHI_BACKEND_GLES3, NULL, name, sizeof name), HL_ERR_UNSUPPORTED);
+    setenv("HL_EGL_DEVICE", "gpu1", 1);
+    HL_CHECK_RESULT(create(HL_RHI_BACKEND_GLES3, NULL, 0, &dev), HL_ERR_UNSUPPORTED);
+    HL_CHECK(dev == NULL && strstr(hl_last_error(), "'gpu1' is not an EGL device index") != NULL);
+    unsetenv("HL_EGL_DEVICE");
     return hl_test_finish();
 }

@@ -9,6 +9,7 @@
  * owner thread only (the core enforces the owner; detach/attach move it). */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gles3_internal.h"
@@ -104,7 +105,17 @@ static bool hl__try_display(EGLDisplay d, const char *platform, hl__egl_pick *ou
     return true;
 }
 
-static bool hl__pick_display(hl__egl_pick *out, uint32_t *calls) {
+/* $HL_EGL_DEVICE: the index of the one EGL device (EGL_EXT_platform_device) to use, for machines
+ * with several GPUs; -1 when unset. Returns -2 for a value that is not a small index. */
+static int hl__egl_device_override(void) {
+    const char *v = getenv("HL_EGL_DEVICE");
+    if (!v || !*v) return -1;
+    char *end = NULL;
+    long n = strtol(v, &end, 10);
+    return (*end || n < 0 || n >= 16) ? -2 : (int)n;
+}
+
+static bool hl__pick_display(hl__egl_pick *out, int only_device, uint32_t *calls) {
     (*calls)++;
     const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
     PFNEGLGETPLATFORMDISPLAYEXTPROC get_platform_display = NULL;
@@ -121,12 +132,14 @@ static bool hl__pick_display(hl__egl_pick *out, uint32_t *calls) {
         (*calls)++;
         if (query_devices && query_devices(16, devices, &count)) {
             for (EGLint i = 0; i < count; i++) {
+                if (only_device >= 0 && i != only_device) continue;
                 (*calls)++;
                 EGLDisplay d = get_platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i], NULL);
                 if (hl__try_display(d, "device", out, calls)) return true;
             }
         }
     }
+    if (only_device >= 0) return false;
     /* 2. Mesa surfaceless (llvmpipe here). */
     if (get_platform_display && hl__has_ext(client, "EGL_MESA_platform_surfaceless")) {
         (*calls)++;
@@ -141,12 +154,19 @@ static bool hl__pick_display(hl__egl_pick *out, uint32_t *calls) {
 hl_result hl__gl_egl_open(hl_rhi_device *dev, hl__gl_device *g) {
     uint32_t calls = 0;
     hl__egl_pick pick = {0};
+    int only_device = hl__egl_device_override();
+    if (only_device == -2)
+        return hl__fail(HL_ERR_UNSUPPORTED, "gles3: HL_EGL_DEVICE='%s' is not an EGL device index (0-15)",
+                        getenv("HL_EGL_DEVICE"));
     pthread_mutex_lock(&hl__egl_lock);
-    bool ok = hl__pick_display(&pick, &calls);
+    bool ok = hl__pick_display(&pick, only_device, &calls);
     EGLint pick_err = ok ? EGL_SUCCESS : eglGetError();
     if (ok) hl__display_ref(pick.display);
     pthread_mutex_unlock(&hl__egl_lock);
     dev->stats.native_calls += calls;
+    if (!ok && only_device >= 0)
+        return hl__fail(HL_ERR_UNSUPPORTED, "gles3: HL_EGL_DEVICE=%d: no such EGL device with an OpenGL ES 3 config",
+                        only_device);
     if (!ok)
         return hl__fail(HL_ERR_UNSUPPORTED,
                         "gles3: no EGL display with an OpenGL ES 3 config (tried device, surfaceless and "
@@ -255,8 +275,9 @@ hl_result hl__gl_probe(const hl_rhi_requirements *req, const hl_rhi_device_desc 
     }
     uint32_t calls = 0;
     hl__egl_pick pick = {0};
+    int only_device = hl__egl_device_override();
     pthread_mutex_lock(&hl__egl_lock);
-    if (!hl__pick_display(&pick, &calls)) {
+    if (only_device == -2 || !hl__pick_display(&pick, only_device, &calls)) {
         EGLint err = eglGetError();
         pthread_mutex_unlock(&hl__egl_lock);
         return hl__fail(HL_ERR_UNSUPPORTED, "gles3: no EGL display with an OpenGL ES 3 config (EGL error 0x%x)",
