@@ -8,6 +8,9 @@
  *   interpolation of that ramp at the pixel's coordinate (clamped to the outer texel centres),
  *   through the sRGB encode (+-1 of 255), (0, 0) at the top left.
  * - A uniform half-size RGBA16F source of linear 0.5 gives sRGB 188 everywhere (+-1).
+ * - The output is a deferred import: a frame whose only pass nothing reads (culled) leaves it
+ *   untouched and does not acquire it (hl_render_stats.output_acquires 0); a render, or a render
+ *   covered by a present in one frame, acquires it once.
  * - Misuse: the output itself as src, a multisampled src, a texture of an earlier invocation:
  *   HL_ERR_VALIDATION / HL_ERR_INVALID_STATE, and nothing is drawn by the failed frame. */
 #include <math.h>
@@ -20,7 +23,7 @@
 #include "hl_test.h"
 #include "hl_test_render.h"
 
-typedef enum mode { M_SCENE, M_RAMP, M_HALF, M_MISUSE } mode;
+typedef enum mode { M_SCENE, M_RAMP, M_HALF, M_MISUSE, M_UNUSED } mode;
 
 typedef struct present_test {
     mode m;
@@ -102,6 +105,13 @@ static hl_result present_record(hl_pipeline_context ctx, void *state) {
         p->have_old = !res;
         if (!res) res = fill(ctx, k_half_fs, p->old);
         if (!res) res = hl_pipeline_add_present_pass(ctx, p->old);
+        return res;
+    }
+    case M_UNUSED: { /* the output asked for, a texture filled that nothing reads: no live writer */
+        hl_pipeline_texture_desc d = {HL_PIPELINE_FORMAT_RGBA16F, 8, 8, 0, 0, "unread", 1};
+        res = hl_pipeline_output_texture(ctx, 0, &out);
+        if (!res) res = hl_pipeline_create_texture(ctx, &d, &src);
+        if (!res) res = fill(ctx, k_uv_fs, src);
         return res;
     }
     }
@@ -225,11 +235,61 @@ static void test_misuse(hl_backend be) {
     hl_stage_destroy(stage);
 }
 
+static hl_result frame_target_then_present(hl_render_frame *f, void *user) {
+    void **a = user;
+    hl_result res = hl_render_frame_render(f, a[0], a[1]); /* into the output, then covered */
+    if (!res) res = hl_render_frame_render_to_target(f, a[2], a[0], a[1]);
+    if (!res) res = hl_render_frame_present(f, a[2]);
+    return res;
+}
+
+/* importOutput as a deferred provider: the output's texture is asked for once per frame, and only
+ * when a pass writing it survives graph culling (hl_render_stats.output_acquires). */
+static void test_output_acquire(hl_backend be) {
+    present_test p = {.m = M_HALF};
+    hl_renderer *r = make(be, 24, 16, &p), *direct = make(be, 24, 16, NULL);
+    hl_stage *stage = NULL;
+    hl_camera *cam = NULL;
+    hl_render_target *t = NULL;
+    HL_CHECK_OK(hl_stage_create(&stage));
+    HL_CHECK_OK(hl_camera_create(NULL, &cam));
+    hl_render_target_desc td = {.width = 24, .height = 16, .color_count = 1, .sample_count = 1};
+    if (direct) HL_CHECK_OK(hl_render_target_create(direct, &td, &t));
+    uint8_t px[24 * 16 * 4];
+    if (r && direct && stage && cam && t) {
+        HL_CHECK_OK(hl_renderer_render(r, stage, cam));
+        HL_CHECK_EQ(hl_renderer_stats(r)->output_acquires, 1);
+        p.m = M_UNUSED;
+        HL_CHECK_OK(hl_renderer_render(r, stage, cam));
+        HL_CHECK_EQ(hl_renderer_stats(r)->output_acquires, 0);
+        HL_CHECK_EQ(hl_renderer_stats(r)->passes, 0); /* the fill was culled with its texture */
+        HL_CHECK_OK(hl_renderer_read_pixels(r, px, sizeof px));
+        int worst = 0;
+        for (size_t i = 0; i < sizeof px; i += 4)
+            if (abs(px[i] - 188) > worst) worst = abs(px[i] - 188);
+        HL_CHECK_MSG(worst <= 1, "output untouched by a frame without a live writer: worst %d/255 from 188", worst);
+
+        HL_CHECK_OK(hl_renderer_render(direct, stage, cam));
+        HL_CHECK_EQ(hl_renderer_stats(direct)->output_acquires, 1);
+        HL_CHECK_OK(hl_renderer_render_to_target(direct, t, stage, cam));
+        HL_CHECK_EQ(hl_renderer_stats(direct)->output_acquires, 0);
+        void *args[3] = {stage, cam, t};
+        HL_CHECK_OK(hl_renderer_render_frame(direct, frame_target_then_present, args));
+        HL_CHECK_EQ(hl_renderer_stats(direct)->output_acquires, 1); /* two writers, one acquire */
+    }
+    if (direct) hl_render_target_destroy(direct, t);
+    hl_renderer_destroy(direct);
+    hl_renderer_destroy(r);
+    hl_node_destroy(hl_camera_node(cam));
+    hl_stage_destroy(stage);
+}
+
 int main(int argc, char **argv) {
     hl_backend be = hl_test_backend_arg(argc, argv, HL_RHI_BACKEND_WEBGPU) == HL_RHI_BACKEND_GLES3 ? HL_BACKEND_GLES3
                                                                                                 : HL_BACKEND_WEBGPU;
     test_scene(be);
     test_scaled(be);
     test_misuse(be);
+    test_output_acquire(be);
     return hl_test_finish();
 }

@@ -383,7 +383,11 @@ hl_result hl_pipeline_create_texture(hl_pipeline_context ctx, const hl_pipeline_
                                      hl_pipeline_texture *out);
 /* Colour attachment `index` of the invocation's output as a single-sample texture (for a
  * multisampled output, the texture the samples resolve into: a fullscreen pass writing it
- * after the last scene pass replaces the resolve). */
+ * after the last scene pass replaces the resolve). This is importOutput: the renderer's own
+ * output is a deferred provider, whose texture (for a window, the surface image) is acquired
+ * once per frame and only if a pass using it survives graph culling; a record that writes it
+ * with nothing, or only with culled passes, leaves it untouched and unacquired
+ * (hl_render_stats.output_acquires). */
 hl_result hl_pipeline_output_texture(hl_pipeline_context ctx, uint32_t index, hl_pipeline_texture *out);
 hl_result hl_pipeline_texture_size(hl_pipeline_context ctx, hl_pipeline_texture tex, uint32_t *width, uint32_t *height);
 

@@ -203,6 +203,10 @@ typedef struct hl_render_stats {
     uint32_t mirrors;             /* GPU mirrors of scene objects: geometry, textures, materials,
                                      uniform buffers, mesh slots */
     uint32_t targets;             /* render targets, the output included */
+    /* Times the last frame acquired the output's texture: 1 when a pass that writes it survived
+     * the frame graph's culling, else 0 (the output is imported as a deferred provider, asked
+     * for its texture after culling: for a window, where the surface image is acquired). */
+    uint32_t output_acquires;
 } hl_render_stats;
 
 const hl_render_stats *hl_renderer_stats(const hl_renderer *r);

@@ -559,6 +559,31 @@ static hl_graph_texture import_target(hl_renderer *r, hl_rhi_texture t, const ch
     return t.id ? hl_graph_import_texture(r->graph, t, name) : (hl_graph_texture){0};
 }
 
+/* The renderer's output colour is a deferred import (seed 003 §7.4, importOutput): the graph asks
+ * for the texture only when a pass that uses it survives culling, which is where a window's
+ * surface image is to be acquired: once per frame, however many passes write the output
+ * (hl_render_stats.output_acquires). */
+static hl_result provide_output(void *user, hl_rhi_texture *out) {
+    hl_renderer *r = user;
+    if (r->output_acquired != r->frame_serial) {
+        r->output_acquired = r->frame_serial;
+        r->stats.output_acquires++;
+    }
+    *out = r->output->color[0];
+    return HL_OK;
+}
+
+hl_graph_texture hl__output_import(hl_renderer *r) {
+    const hl_rhi_texture_desc *d = hl_rhi_texture_get_desc(r->dev, r->output->color[0]);
+    if (!d) return import_target(r, r->output->color[0], "output"); /* the graph names the stale handle */
+    return hl_graph_import_texture_deferred(r->graph, d, provide_output, r, "output");
+}
+
+/* Colour attachment i of t (its single-sample texture) as a resource of this frame. */
+static hl_graph_texture import_color(hl_renderer *r, hl_render_target *t, uint32_t i) {
+    return t == r->output && i == 0 ? hl__output_import(r) : import_target(r, t->color[i], "colour");
+}
+
 /* ---- one view: update -> cull -> lights -> draws -> sort -> uploads -> passes ----------------- */
 static hl_result view_begin(hl_renderer *r, hl__view *v, hl_render_target *t, hl_stage *stage, hl_camera *camera) {
     hl_result res = hl_camera_check(camera); /* a node of another kind cast to a camera is refused */
@@ -839,9 +864,9 @@ static hl_result view_add_passes(hl_renderer *r, hl__view *v) {
     for (uint32_t i = 0; i < v->color_count; i++) {
         if (v->msaa) {
             v->color[i] = import_target(r, t->msaa[i], "msaa colour");
-            v->resolve[i] = import_target(r, t->color[i], "colour");
+            v->resolve[i] = import_color(r, t, i);
         } else {
-            v->color[i] = import_target(r, t->color[i], "colour");
+            v->color[i] = import_color(r, t, i);
         }
     }
     v->depth = import_target(r, t->depth, "depth");
@@ -1100,7 +1125,7 @@ static void target_import(hl_renderer *r, hl_render_target *t) {
     memset(t->imp_msaa, 0, sizeof t->imp_msaa);
     uint32_t n = t->desc.color_count;
     for (uint32_t i = 0; i < n; i++) {
-        t->imp_color[i] = import_target(r, t->color[i], "colour");
+        t->imp_color[i] = import_color(r, t, i);
         if (t->desc.sample_count > 1) t->imp_msaa[i] = import_target(r, t->msaa[i], "msaa colour");
     }
     t->imp_depth = import_target(r, t->depth, "depth");

@@ -474,6 +474,7 @@ struct hl_renderer {
     uint32_t mip_scratch_capacity;
     uint64_t frame_index; /* successful frames */
     uint64_t frame_serial; /* frames attempted: stamps last_frame */
+    uint64_t output_acquired; /* frame_serial of the frame that last acquired the output texture */
     uint64_t frame_t0;     /* hl__now_ns() when the render call began recording (stats.record_ns) */
     uint64_t order_serial; /* traversals into r->order (a derived view reuses its base's while it holds) */
     bool in_frame;
@@ -619,6 +620,9 @@ hl_result hl__target_finish(hl_renderer *r, hl_render_target *t);
 /* Attachment `index` of t as a single-sample graph texture (the resolved one of an MSAA
  * target), imported once per frame. */
 hl_graph_texture hl__target_output_texture(hl_renderer *r, hl_render_target *t, uint32_t index);
+/* The output's colour texture as a deferred import of this frame (acquired after culling, once
+ * per frame, only if a live pass uses it). */
+hl_graph_texture hl__output_import(hl_renderer *r);
 /* Resolves t's samples now when a scene pass wrote them after the last resolve (before a pass
  * reads the resolved texture). */
 hl_result hl__target_resolve_now(hl_renderer *r, hl_render_target *t);

@@ -719,7 +719,7 @@ hl_result hl_render_frame_present(hl_render_frame *f, hl_render_target *t) {
     }
     present_pass p;
     p.src = hl_graph_import_texture(r->graph, t->color[0], "present source");
-    p.dst = hl_graph_import_texture(r->graph, o->color[0], "output");
+    p.dst = hl__output_import(r);
     hl_graph_pass pass = hl_graph_add_pass(r->graph, "present", HL_GRAPH_PASS_COPY, setup_present, NULL, exec_present,
                                            &p, sizeof p);
     if (!pass.id) f->error = hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
