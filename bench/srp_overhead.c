@@ -17,8 +17,9 @@
  *
  * Rounds of one frame per case, the first case rotating from round to round. Per case: CPU
  * time of the render call (record + graph build/compile/execute + submit; the
- * wait for the GPU is outside), its ratio to direct, graph passes, RHI objects created and
- * heap allocations (allocator hook) per steady-state frame. */
+ * wait for the GPU is outside), its ratio to direct (of the medians, and paired: the median and
+ * quartiles of each round's time over direct's in that round), graph passes, RHI objects
+ * created and heap allocations (allocator hook) per steady-state frame. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +103,11 @@ static int cmp_u64(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
 static int run_scene(hl_backend be, const char *scene, hl_stage *stage, hl_camera *cam, uint32_t samples,
                      uint32_t frames, uint32_t warmup, bool json) {
     hl_renderer *r[CASES] = {0};
@@ -147,6 +153,17 @@ static int run_scene(hl_backend be, const char *scene, hl_stage *stage, hl_camer
         fprintf(stderr, "srp_overhead: %s %s: %s: %s\n", hl_backend_name(be), scene, hl_result_name(res), hl_last_error());
         rc = 1;
     } else {
+        /* paired: each round's time over direct's in the same round (before the sorts below),
+         * median and quartiles; drift of the machine cancels out of each pair */
+        double paired[CASES][3];
+        double *pr = malloc((size_t)frames * sizeof *pr);
+        for (uint32_t c = 0; c < CASES && pr; c++) {
+            for (uint32_t f = 0; f < frames; f++)
+                pr[f] = (double)ns[c * frames + f] / (double)(ns[f] ? ns[f] : 1);
+            qsort(pr, frames, sizeof *pr, cmp_double);
+            paired[c][0] = pr[frames / 4], paired[c][1] = pr[frames / 2], paired[c][2] = pr[(3 * frames) / 4];
+        }
+        free(pr);
         double med[PH][CASES];
         for (uint32_t p = 0; p < PH; p++)
             for (uint32_t c = 0; c < CASES; c++) {
@@ -158,16 +175,20 @@ static int run_scene(hl_backend be, const char *scene, hl_stage *stage, hl_camer
             double ms = med[0][c] / 1e6, ratio = med[0][c] / med[0][0];
             if (json)
                 printf("{\"backend\":\"%s\",\"scene\":\"%s\",\"case\":\"%s\",\"frames\":%u,\"cpu_ms_median\":%.3f,"
-                       "\"ratio_vs_direct\":%.3f,\"passes\":%u,\"objects_created_per_frame\":%.2f,"
+                       "\"ratio_vs_direct\":%.3f,\"ratio_paired_median\":%.3f,\"ratio_paired_q1\":%.3f,"
+                       "\"ratio_paired_q3\":%.3f,\"passes\":%u,\"objects_created_per_frame\":%.2f,"
                        "\"allocs_per_frame\":%.2f,\"record_ms\":%.3f,\"graph_compile_us\":%.1f,\"execute_ms\":%.3f,"
                        "\"pipeline\":\"%s\"}\n",
-                       hl_backend_name(hl_renderer_backend(r[c])), scene, k_case_names[c], frames, ms, ratio, passes[c],
-                       (double)objects[c] / frames, (double)allocs[c] / frames, med[1][c] / 1e6, med[2][c] / 1e3,
-                       med[3][c] / 1e6, hl_renderer_pipeline_name(r[c]));
+                       hl_backend_name(hl_renderer_backend(r[c])), scene, k_case_names[c], frames, ms, ratio,
+                       paired[c][1], paired[c][0], paired[c][2], passes[c], (double)objects[c] / frames,
+                       (double)allocs[c] / frames, med[1][c] / 1e6, med[2][c] / 1e3, med[3][c] / 1e6,
+                       hl_renderer_pipeline_name(r[c]));
             else
-                printf("%-7s %-5s %-10s %8.3f ms/frame (median of %u)  x%.3f vs direct  passes %2u  objects/frame %.2f  "
-                       "allocs/frame %.2f  record %.3f ms  graph compile %.1f us  execute %.3f ms\n",
-                       hl_backend_name(hl_renderer_backend(r[c])), scene, k_case_names[c], ms, frames, ratio, passes[c],
+                printf("%-7s %-5s %-10s %8.3f ms/frame (median of %u)  x%.3f vs direct (paired x%.3f [%.3f..%.3f])  "
+                       "passes %2u  objects/frame %.2f  allocs/frame %.2f  record %.3f ms  graph compile %.1f us  "
+                       "execute %.3f ms\n",
+                       hl_backend_name(hl_renderer_backend(r[c])), scene, k_case_names[c], ms, frames, ratio,
+                       paired[c][1], paired[c][0], paired[c][2], passes[c],
                        (double)objects[c] / frames, (double)allocs[c] / frames, med[1][c] / 1e6, med[2][c] / 1e3,
                        med[3][c] / 1e6);
         }

@@ -147,6 +147,7 @@ struct hl_gen_world {
     gen_op ops[MAX_OPS];
     uint32_t op_count;
     bool output_written;
+    uint32_t output_ops; /* render calls of this frame into the output (renders and presents) */
     hl_gen_image images[MAX_IMAGES];
     uint32_t image_count;
     uint32_t views;
@@ -1659,6 +1660,7 @@ static hl_result run_op(hl_gen_world *w, hl_render_frame *f, const gen_op *op) {
         res = f ? hl_render_frame_render(f, st->s, c) : hl_renderer_render(w->r, st->s, c);
         call_ok(w, res, f ? "hl_render_frame_render" : "hl_renderer_render");
         w->output_written = true;
+        w->output_ops++;
     } else if (op->kind == OP_TARGET) {
         gen_target *gt = &w->tgts[op->target];
         hl_camera *c = op_camera(w, op, gt->w, gt->h);
@@ -1672,6 +1674,7 @@ static hl_result run_op(hl_gen_world *w, hl_render_frame *f, const gen_op *op) {
         res = hl_render_frame_present(f, gt->t);
         call_ok(w, res, "hl_render_frame_present");
         w->output_written = true;
+        w->output_ops++;
     }
     return res;
 }
@@ -1685,6 +1688,15 @@ static hl_result frame_fn(hl_render_frame *f, void *user) {
         if (res) return res;
     }
     return HL_OK;
+}
+
+/* The output is a deferred import: a successful frame acquires it once if any render call wrote
+ * it (a render or a present), else never. */
+static void check_output_acquires(hl_gen_world *w) {
+    uint32_t got = hl_renderer_stats(w->r)->output_acquires, want = w->output_ops ? 1 : 0;
+    if (got != want)
+        fail(w, "stats: output_acquires %u after a frame with %u render calls into the output (want %u)", got,
+             w->output_ops, want);
 }
 
 static void render_views(hl_gen_world *w) {
@@ -1703,15 +1715,16 @@ static void render_views(hl_gen_world *w) {
         gt->fresh = false;
     }
     uint32_t mode = urand(w, 100);
+    w->output_ops = 0;
     if (mode < 50) {
         w->op_count = 1;
         plan_op(w, &w->ops[0], false);
-        run_op(w, NULL, &w->ops[0]);
+        if (!run_op(w, NULL, &w->ops[0])) check_output_acquires(w);
         return;
     }
     w->op_count = urange(w, 1, 6);
     for (uint32_t i = 0; i < w->op_count; i++) plan_op(w, &w->ops[i], true);
-    call_ok(w, hl_renderer_render_frame(w->r, frame_fn, w), "hl_renderer_render_frame");
+    if (call_ok(w, hl_renderer_render_frame(w->r, frame_fn, w), "hl_renderer_render_frame")) check_output_acquires(w);
 }
 
 /* ---- readback ------------------------------------------------------------------------------------- */
