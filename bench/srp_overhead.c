@@ -51,7 +51,7 @@ static const char *const k_tint_fs = "#version 300 es\n"
 static hl_result fs_record(hl_pipeline_context ctx, hl_forward_frame *frame, void *state) {
     (void)state;
     hl_pipeline_texture out;
-    hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0, 0, "tinted", 1};
+    hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0, 0, "tinted", 1, 0};
     hl_result res = hl_pipeline_create_texture(ctx, &td, &out);
     static const float tint[4] = {1, 1, 1, 1};
     hl_pipeline_fullscreen_pass_desc d = {0};

@@ -371,7 +371,7 @@ static hl_result errors_record(hl_pipeline_context ctx, void *state) {
     hl_pipeline_culling out;
     hl_result res = hl_pipeline_cull(ctx, NULL, &out);
     hl_pipeline_texture t, o;
-    hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0, 0, "t", 1};
+    hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0, 0, "t", 1, 0};
     if (!res) res = hl_pipeline_create_texture(ctx, &td, &t);
     if (!res) res = hl_pipeline_output_texture(ctx, 0, &o);
     hl_pipeline_fullscreen_pass_desc fp = {.name = "unlit lighting",

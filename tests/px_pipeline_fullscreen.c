@@ -96,7 +96,7 @@ static hl_result post_record(hl_pipeline_context ctx, void *state) {
     hl_pipeline_texture out, tmp;
     hl_result res = hl_pipeline_output_texture(ctx, 0, &out);
     if (res) return res;
-    hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0, 0, "copy", 1};
+    hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0, 0, "copy", 1, 0};
     switch (p->m) {
     case M_ROUND_TRIP:
     case M_INVERT:
@@ -113,7 +113,7 @@ static hl_result post_record(hl_pipeline_context ctx, void *state) {
         if (!res) res = hl_pipeline_add_copy_pass(ctx, "to target", out, dst);
         if (res) return res;
         hl_pipeline_texture small;
-        hl_pipeline_texture_desc sd = {HL_PIPELINE_FORMAT_RGBA8_SRGB, 4, 4, 0, 0, "small", 1};
+        hl_pipeline_texture_desc sd = {HL_PIPELINE_FORMAT_RGBA8_SRGB, 4, 4, 0, 0, "small", 1, 0};
         hl_pipeline_create_texture(ctx, &sd, &small);
         hl_pipeline_texture t;
         p->copy_misuse[0] = hl_pipeline_add_copy_pass(ctx, "size", out, small);
@@ -140,8 +140,8 @@ static hl_result post_record(hl_pipeline_context ctx, void *state) {
     }
     case M_CHAIN: {
         hl_pipeline_texture half, quarter;
-        hl_pipeline_texture_desc hd = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0.5f, 0, "half", 1};
-        hl_pipeline_texture_desc qd = {HL_PIPELINE_FORMAT_RGBA8, 0, 0, 0.25f, 3, "quarter", 1};
+        hl_pipeline_texture_desc hd = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0.5f, 0, "half", 1, 0};
+        hl_pipeline_texture_desc qd = {HL_PIPELINE_FORMAT_RGBA8, 0, 0, 0.25f, 3, "quarter", 1, 0};
         res = scene(ctx);
         if (!res) res = hl_pipeline_create_texture(ctx, &hd, &half);
         if (!res) res = hl_pipeline_create_texture(ctx, &qd, &quarter);
@@ -161,7 +161,7 @@ static hl_result post_record(hl_pipeline_context ctx, void *state) {
         hl_pipeline_culling c;
         res = hl_pipeline_cull(ctx, &cd, &c);
         hl_pipeline_texture hdr, depth;
-        hl_pipeline_texture_desc dd = {HL_PIPELINE_FORMAT_DEPTH24_PLUS, 0, 0, 0, 0, "depth", 1};
+        hl_pipeline_texture_desc dd = {HL_PIPELINE_FORMAT_DEPTH24_PLUS, 0, 0, 0, 0, "depth", 1, 0};
         if (!res) res = hl_pipeline_create_texture(ctx, &td, &hdr);
         if (!res) res = hl_pipeline_create_texture(ctx, &dd, &depth);
         if (!res) res = hl_pipeline_record_shadows(ctx, c);
@@ -221,9 +221,9 @@ static hl_result post_record(hl_pipeline_context ctx, void *state) {
         d.params_size = 0;
         p->misuse[4] = hl_pipeline_add_fullscreen_pass(ctx, &d);
         p->misuse[5] = p->have_kept ? pass1(ctx, "stale", k_copy_fs, p->kept, tmp) : HL_ERR_INVALID_STATE;
-        hl_pipeline_texture_desc dd = {HL_PIPELINE_FORMAT_DEPTH32F, 8, 8, 0, 0, "depth", 1};
+        hl_pipeline_texture_desc dd = {HL_PIPELINE_FORMAT_DEPTH32F, 8, 8, 0, 0, "depth", 1, 0};
         p->misuse[6] = hl_pipeline_create_texture(ctx, &dd, &(hl_pipeline_texture){0});
-        hl_pipeline_texture_desc big = {HL_PIPELINE_FORMAT_RGBA8, 0, 0, 100.0f, 0, "huge", 1};
+        hl_pipeline_texture_desc big = {HL_PIPELINE_FORMAT_RGBA8, 0, 0, 100.0f, 0, "huge", 1, 0};
         p->misuse[7] = hl_pipeline_create_texture(ctx, &big, &(hl_pipeline_texture){0});
         p->kept = tmp;
         p->have_kept = true;

@@ -63,7 +63,7 @@ static hl_result record(hl_pipeline_context ctx, void *user) {
     hl_result res = hl_pipeline_context_invocation(ctx, &inv);
     if (!res && inv == 0) s->seen_count = 0;
     hl_pipeline_texture t, out;
-    hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA8_SRGB, 0, 0, 0, 0, "param", 1};
+    hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA8_SRGB, 0, 0, 0, 0, "param", 1, 0};
     if (!res) res = hl_pipeline_create_texture(ctx, &td, &t);
     if (!res) res = hl_pipeline_output_texture(ctx, 0, &out);
     for (uint32_t i = 0; i < s->n && !res; i++) {

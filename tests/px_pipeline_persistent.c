@@ -54,7 +54,7 @@ static hl_result acc_record(hl_pipeline_context ctx, void *state) {
     if (!res && a->release_same_frame) a->misuse[0] = hl_pipeline_release_persistent_target(ctx, 7);
     a->misuse[2] = hl_pipeline_release_persistent_target(ctx, 99);
     if (!res && a->fail_after_acquire) return hl__fail(HL_ERR_VALIDATION, "the test fails this frame on purpose");
-    hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, a->scale, 0, "next", 1};
+    hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, a->scale, 0, "next", 1, 0};
     if (!res) res = hl_pipeline_create_texture(ctx, &td, &next);
     hl_pipeline_fullscreen_pass_desc fd = {0};
     fd.fragment = k_acc_fs;

@@ -72,21 +72,21 @@ static hl_result present_record(hl_pipeline_context ctx, void *state) {
     hl_result res = HL_OK;
     switch (p->m) {
     case M_SCENE: {
-        hl_pipeline_texture_desc cd = {HL_PIPELINE_FORMAT_RGBA8_SRGB, 0, 0, 0, 0, "scene colour", 1};
-        hl_pipeline_texture_desc dd = {HL_PIPELINE_FORMAT_DEPTH24_PLUS, 0, 0, 0, 0, "scene depth", 1};
+        hl_pipeline_texture_desc cd = {HL_PIPELINE_FORMAT_RGBA8_SRGB, 0, 0, 0, 0, "scene colour", 1, 0};
+        hl_pipeline_texture_desc dd = {HL_PIPELINE_FORMAT_DEPTH24_PLUS, 0, 0, 0, 0, "scene depth", 1, 0};
         res = hl_pipeline_create_texture(ctx, &cd, &src);
         if (!res) res = hl_pipeline_create_texture(ctx, &dd, &depth);
         if (!res) res = scene_into(ctx, src, depth);
         break;
     }
     case M_RAMP: {
-        hl_pipeline_texture_desc d = {HL_PIPELINE_FORMAT_RGBA16F, 16, 8, 0, 0, "ramp", 1};
+        hl_pipeline_texture_desc d = {HL_PIPELINE_FORMAT_RGBA16F, 16, 8, 0, 0, "ramp", 1, 0};
         res = hl_pipeline_create_texture(ctx, &d, &src);
         if (!res) res = fill(ctx, k_uv_fs, src);
         break;
     }
     case M_HALF: {
-        hl_pipeline_texture_desc d = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0.5f, 1, "half", 1};
+        hl_pipeline_texture_desc d = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0.5f, 1, "half", 1, 0};
         res = hl_pipeline_create_texture(ctx, &d, &src);
         if (!res) res = fill(ctx, k_half_fs, src);
         break;
@@ -95,12 +95,12 @@ static hl_result present_record(hl_pipeline_context ctx, void *state) {
         res = hl_pipeline_output_texture(ctx, 0, &out);
         if (res) return res;
         p->misuse[0] = hl_pipeline_add_present_pass(ctx, out);
-        hl_pipeline_texture_desc md = {HL_PIPELINE_FORMAT_RGBA8_SRGB, 0, 0, 0, 0, "msaa", 4};
+        hl_pipeline_texture_desc md = {HL_PIPELINE_FORMAT_RGBA8_SRGB, 0, 0, 0, 0, "msaa", 4, 0};
         hl_pipeline_texture ms;
         p->misuse[1] = hl_pipeline_create_texture(ctx, &md, &ms);
         if (!p->misuse[1]) p->misuse[1] = hl_pipeline_add_present_pass(ctx, ms);
         p->misuse[2] = p->have_old ? hl_pipeline_add_present_pass(ctx, p->old) : HL_OK;
-        hl_pipeline_texture_desc d = {HL_PIPELINE_FORMAT_RGBA16F, 8, 8, 0, 0, "kept", 1};
+        hl_pipeline_texture_desc d = {HL_PIPELINE_FORMAT_RGBA16F, 8, 8, 0, 0, "kept", 1, 0};
         res = hl_pipeline_create_texture(ctx, &d, &p->old);
         p->have_old = !res;
         if (!res) res = fill(ctx, k_half_fs, p->old);
@@ -108,7 +108,7 @@ static hl_result present_record(hl_pipeline_context ctx, void *state) {
         return res;
     }
     case M_UNUSED: { /* the output asked for, a texture filled that nothing reads: no live writer */
-        hl_pipeline_texture_desc d = {HL_PIPELINE_FORMAT_RGBA16F, 8, 8, 0, 0, "unread", 1};
+        hl_pipeline_texture_desc d = {HL_PIPELINE_FORMAT_RGBA16F, 8, 8, 0, 0, "unread", 1, 0};
         res = hl_pipeline_output_texture(ctx, 0, &out);
         if (!res) res = hl_pipeline_create_texture(ctx, &d, &src);
         if (!res) res = fill(ctx, k_uv_fs, src);

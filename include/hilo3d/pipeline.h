@@ -369,7 +369,13 @@ hl_result hl_pipeline_pass_draw_list(hl_pipeline_pass_encoder enc, uint32_t slot
 /* Size: width x height when both are set; else relative to the output, each side
  * max(min_size, round(side * scale)) with scale 0 = 1.0 and min_size 0 = 1 (the same rounding
  * on both backends). Formats: the colour formats, and DEPTH24_PLUS for scene passes' depth
- * (depth cannot be sampled). */
+ * (depth cannot be sampled).
+ * Mips (single-sample colour textures): mip_count levels, level k of side max(1, side >> k);
+ * HL_PIPELINE_MIP_CHAIN for every level down to 1x1; more than that for the resolved size is
+ * HL_ERR_VALIDATION. Passes render into and copy level 0; hl_pipeline_add_mip_pass makes the
+ * other levels from it; fullscreen passes sample every level (trilinear: texture() picks the
+ * level from the derivatives, textureLod(s, uv, k) reads level k). */
+#define HL_PIPELINE_MIP_CHAIN UINT32_MAX
 typedef struct hl_pipeline_texture_desc {
     hl_pipeline_format format;
     uint32_t width, height;
@@ -377,6 +383,7 @@ typedef struct hl_pipeline_texture_desc {
     uint32_t min_size;
     const char *name; /* for messages; default "texture" */
     uint32_t samples; /* 0 or 1; 4: a multisampled attachment of scene passes (not sampled, not copied) */
+    uint32_t mip_count; /* 0 or 1: one level; see above */
 } hl_pipeline_texture_desc;
 
 hl_result hl_pipeline_create_texture(hl_pipeline_context ctx, const hl_pipeline_texture_desc *desc,
@@ -390,6 +397,12 @@ hl_result hl_pipeline_create_texture(hl_pipeline_context ctx, const hl_pipeline_
  * (hl_render_stats.output_acquires). */
 hl_result hl_pipeline_output_texture(hl_pipeline_context ctx, uint32_t index, hl_pipeline_texture *out);
 hl_result hl_pipeline_texture_size(hl_pipeline_context ctx, hl_pipeline_texture tex, uint32_t *width, uint32_t *height);
+/* A pass that makes levels 1.. of tex (made by hl_pipeline_create_texture with mip_count > 1)
+ * from its level 0, in place, after the passes that wrote it: each texel of level k is one
+ * linear sample of level k - 1 at its centre (the 2x2 average for even sides), the same on both
+ * backends. A texture with one level, or not one of this frame's created textures, is
+ * HL_ERR_VALIDATION. Culled like any pass when nothing reads the texture afterwards. */
+hl_result hl_pipeline_add_mip_pass(hl_pipeline_context ctx, hl_pipeline_texture tex);
 
 #define HL_PIPELINE_FULLSCREEN_MAX_INPUTS 8
 #define HL_PIPELINE_FULLSCREEN_MAX_PARAMS 4096

@@ -97,12 +97,12 @@ static hl_result deferred_record(hl_pipeline_context ctx, void *state) {
     static const char *const names[4] = {"g_base", "g_normal", "g_material", "g_position"};
     hl_pipeline_texture g[4], depth, lit;
     for (uint32_t i = 0; i < 4 && !res; i++) {
-        hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0, 0, names[i], 1};
+        hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0, 0, names[i], 1, 0};
         res = hl_pipeline_create_texture(ctx, &td, &g[i]);
     }
-    hl_pipeline_texture_desc dd = {HL_PIPELINE_FORMAT_DEPTH24_PLUS, 0, 0, 0, 0, "depth", 1};
+    hl_pipeline_texture_desc dd = {HL_PIPELINE_FORMAT_DEPTH24_PLUS, 0, 0, 0, 0, "depth", 1, 0};
     if (!res) res = hl_pipeline_create_texture(ctx, &dd, &depth);
-    hl_pipeline_texture_desc ld = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0, 0, "lit", 1};
+    hl_pipeline_texture_desc ld = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0, 0, "lit", 1, 0};
     if (!res) res = hl_pipeline_create_texture(ctx, &ld, &lit);
     hl_pipeline_cull_desc gc = {.color_count = 4, .gbuffer = true};
     for (uint32_t i = 0; i < 4; i++) gc.color_formats[i] = HL_PIPELINE_FORMAT_RGBA16F;

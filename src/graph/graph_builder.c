@@ -9,7 +9,7 @@
 
 const char *const hl__gacc_names[HL__ACC_COUNT] = {
     "sampled", "color",   "depth",   "resolve",  "copy_src", "copy_dst", "storage_read", "storage_write",
-    "storage_rw", "storage_texture_write", "uniform", "vertex", "index", "indirect", "clear",
+    "storage_rw", "storage_texture_write", "uniform", "vertex", "index", "indirect", "clear", "mips",
 };
 
 static const char *const hl__graph_error_names[] = {
@@ -493,7 +493,8 @@ static hl__gaccess *hl__graph_declare(hl_graph_pass_builder *b, uint32_t res, bo
     case HL__ACC_VERTEX:
     case HL__ACC_INDEX:
     case HL__ACC_INDIRECT: a->reads = 1; break;
-    case HL__ACC_STORAGE_READ_WRITE: a->reads = a->writes = 1; break;
+    case HL__ACC_STORAGE_READ_WRITE:
+    case HL__ACC_MIPS: a->reads = a->writes = 1; break;
     default: a->writes = 1; break; /* colour/depth refined by the caller */
     }
     return a;
@@ -593,6 +594,7 @@ HL__SIMPLE_DECL(hl_graph_vertex_read, hl_graph_buffer, HL__BUF, true, HL__ACC_VE
 HL__SIMPLE_DECL(hl_graph_index_read, hl_graph_buffer, HL__BUF, true, HL__ACC_INDEX)
 HL__SIMPLE_DECL(hl_graph_indirect_read, hl_graph_buffer, HL__BUF, true, HL__ACC_INDIRECT)
 HL__SIMPLE_DECL(hl_graph_clear_buffer, hl_graph_buffer, HL__BUF, true, HL__ACC_CLEAR)
+HL__SIMPLE_DECL(hl_graph_generate_mips, hl_graph_texture, HL__TEX, false, HL__ACC_MIPS)
 
 hl_result hl_graph_clear_texture(hl_graph_pass_builder *b, hl_graph_texture tex, const float rgba_or_depth[4]) {
     hl__gaccess *a = hl__graph_declare(b, HL__TEX(b, tex), false, HL__ACC_CLEAR, "hl_graph_clear_texture");

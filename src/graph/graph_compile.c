@@ -35,6 +35,7 @@ static uint32_t hl__graph_texture_usage(hl__gacc_kind k) {
     case HL__ACC_COPY_SRC: return HL_RHI_TEXTURE_USAGE_COPY_SRC;
     case HL__ACC_COPY_DST: return HL_RHI_TEXTURE_USAGE_COPY_DST;
     case HL__ACC_STORAGE_TEXTURE_WRITE: return HL_RHI_TEXTURE_USAGE_STORAGE;
+    case HL__ACC_MIPS: return HL_RHI_TEXTURE_USAGE_SAMPLED | HL_RHI_TEXTURE_USAGE_RENDER_ATTACHMENT;
     default: return 0;
     }
 }
@@ -65,9 +66,15 @@ static hl_result hl__graph_check_access(hl_graph *g, const hl__gaccess *a) {
         return hl__graph_reject(g, HL_GRAPH_ERR_ACCESS, HL_ERR_VALIDATION,
                                 "pass '%s' declares %s attachment '%s' but is not a render pass", p->name,
                                 hl__gacc_names[k], r->name);
+    if (k == HL__ACC_MIPS && (r->is_buffer || p->kind != HL_GRAPH_PASS_COPY))
+        return hl__graph_reject(g, HL_GRAPH_ERR_ACCESS, HL_ERR_VALIDATION,
+                                "pass '%s': mips of '%s' need a texture and a copy pass", p->name, r->name);
     if (r->is_buffer) return HL_OK;
     const hl_rhi_format_info *fi = hl_rhi_format_get_info(r->tdesc.format);
     bool depth = fi && fi->is_depth;
+    if (k == HL__ACC_MIPS && (depth || r->tdesc.sample_count > 1))
+        return hl__graph_reject(g, HL_GRAPH_ERR_ACCESS, HL_ERR_VALIDATION,
+                                "pass '%s': mips of '%s' need a single-sample colour texture", p->name, r->name);
     if ((k == HL__ACC_COLOR || k == HL__ACC_RESOLVE) && depth)
         return hl__graph_reject(g, HL_GRAPH_ERR_ACCESS, HL_ERR_VALIDATION,
                                 "pass '%s' uses depth texture '%s' as a %s attachment", p->name, r->name,
@@ -75,9 +82,12 @@ static hl_result hl__graph_check_access(hl_graph *g, const hl__gaccess *a) {
     if (k == HL__ACC_DEPTH && !depth)
         return hl__graph_reject(g, HL_GRAPH_ERR_ACCESS, HL_ERR_VALIDATION,
                                 "pass '%s' uses colour texture '%s' as its depth attachment", p->name, r->name);
-    if (attach && (r->tdesc.mip_levels > 1 || r->tdesc.depth_or_layers > 1))
+    /* a transient's mips: its attachments are level 0 (the executor keeps a view of it) */
+    bool mips_ok = r->origin == HL__RES_TRANSIENT && !r->extracted;
+    if (attach && ((r->tdesc.mip_levels > 1 && !mips_ok) || r->tdesc.depth_or_layers > 1))
         return hl__graph_reject(g, HL_GRAPH_ERR_ACCESS, HL_ERR_VALIDATION,
-                                "pass '%s': attachment '%s' must have one mip level and one layer", p->name, r->name);
+                                "pass '%s': attachment '%s' must have one layer (and one mip level unless it is a "
+                                "transient of the frame)", p->name, r->name);
     return HL_OK;
 }
 

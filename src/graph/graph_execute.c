@@ -14,6 +14,7 @@ bool hl__graph_tdesc_equal(const hl_rhi_texture_desc *a, const hl_rhi_texture_de
 static void hl__graph_entry_destroy(hl_graph *g, hl__gpool_entry *e) {
     if (e->is_buffer) hl_rhi_buffer_destroy(g->dev, e->buf);
     else {
+        if (e->view0.id) hl_rhi_texture_view_destroy(g->dev, e->view0);
         hl_rhi_texture_view_destroy(g->dev, e->view);
         hl_rhi_texture_destroy(g->dev, e->tex);
     }
@@ -78,6 +79,14 @@ static hl_result hl__graph_acquire(hl_graph *g, hl__gslot *s, bool *created) {
         if (!r) {
             r = hl_rhi_texture_view_create(g->dev, e->tex, NULL, &e->view);
             if (r) hl_rhi_texture_destroy(g->dev, e->tex);
+        }
+        if (!r && d.mip_levels > 1) {
+            hl_rhi_texture_view_desc vd = {.mip_level_count = 1, .label = name};
+            r = hl_rhi_texture_view_create(g->dev, e->tex, &vd, &e->view0);
+            if (r) {
+                hl_rhi_texture_view_destroy(g->dev, e->view);
+                hl_rhi_texture_destroy(g->dev, e->tex);
+            }
         }
         if (r) return hl__fail(r, "hl_graph_execute: creating transient texture '%s': %s", name, hl_last_error());
         e->tdesc = s->tdesc;
@@ -169,6 +178,7 @@ static hl_result hl__graph_allocate(hl_graph *g) {
             if (e) return hl__fail(e, "hl_graph_execute: creating extracted %s '%s': %s", hl__graph_res_kind(r), r->name,
                                    hl_last_error());
             r->own_object = true;
+            r->attach_view = r->view;
             sl->entry = HL__GRAPH_NONE;
             if (r->is_buffer) st->transient_buffers_created++;
             else st->transient_textures_created++;
@@ -189,6 +199,7 @@ static hl_result hl__graph_allocate(hl_graph *g) {
                 const hl__gpool_entry *e = &g->pool[g->slots[r->slot].entry];
                 r->tex = e->tex;
                 r->view = e->view;
+                r->attach_view = e->view0.id ? e->view0 : e->view;
                 r->buf = e->buf;
             }
             continue;
@@ -218,6 +229,7 @@ static hl_result hl__graph_allocate(hl_graph *g) {
         r->tex = tex;
         hl_result e = hl__graph_import_view(g, tex, &r->view);
         if (e) return hl__fail(e, "hl_graph_execute: view of texture '%s': %s", r->name, hl_last_error());
+        r->attach_view = r->view;
     }
     uint32_t tex_live = 0, buf_live = 0;
     for (uint32_t i = 0; i < g->res_count; i++) {
@@ -255,11 +267,11 @@ static hl_result hl__graph_run_clears(hl_graph *g, const hl__gpass *p, hl_rhi_cm
             hl_rhi_color_attachment ca = {0};
             const hl_rhi_format_info *fi = hl_rhi_format_get_info(r->tdesc.format);
             if (fi && fi->is_depth) {
-                rp.depth_stencil.view = r->view;
+                rp.depth_stencil.view = r->attach_view;
                 rp.depth_stencil.depth_clear_value = a->u.clear[0];
                 rp.depth_stencil.stencil_clear_value = (uint32_t)a->u.clear[1];
             } else {
-                ca.view = r->view;
+                ca.view = r->attach_view;
                 memcpy(ca.clear_color, a->u.clear, sizeof(ca.clear_color));
                 rp.color_attachments = &ca;
                 rp.color_attachment_count = 1;
@@ -287,7 +299,7 @@ static void hl__graph_rollback(hl_graph *g) {
             r->own_object = false;
         }
         r->tex = (hl_rhi_texture){0};
-        r->view = (hl_rhi_texture_view){0};
+        r->view = r->attach_view = (hl_rhi_texture_view){0};
         r->buf = (hl_rhi_buffer){0};
     }
     g->uploads_count = 0; /* the batch and the commit records are dropped */
@@ -407,16 +419,16 @@ hl_result hl_graph_ctx_begin_render_pass(hl_graph_ctx *ctx) {
         const hl__gaccess *a = &g->acc[p->first_access + i];
         const hl__gres *r = &g->res[a->res];
         if (a->kind == HL__ACC_COLOR) {
-            ca[a->slot].view = r->view;
+            ca[a->slot].view = r->attach_view;
             ca[a->slot].load_op = a->u.color.load_op;
             ca[a->slot].store_op = a->u.color.store_op;
             memcpy(ca[a->slot].clear_color, a->u.color.clear_color, sizeof(ca[a->slot].clear_color));
             if (a->slot + 1u > rp.color_attachment_count) rp.color_attachment_count = a->slot + 1u;
         } else if (a->kind == HL__ACC_RESOLVE) {
-            ca[a->slot].resolve_target = r->view;
+            ca[a->slot].resolve_target = r->attach_view;
         } else if (a->kind == HL__ACC_DEPTH) {
             const hl_graph_depth_attachment_desc *d = &a->u.depth;
-            rp.depth_stencil.view = r->view;
+            rp.depth_stencil.view = r->attach_view;
             rp.depth_stencil.depth_load_op = d->depth_load_op;
             rp.depth_stencil.depth_store_op = d->depth_store_op;
             rp.depth_stencil.depth_clear_value = d->depth_clear_value;

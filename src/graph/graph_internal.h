@@ -27,6 +27,7 @@ typedef enum hl__gacc_kind {
     HL__ACC_INDEX,
     HL__ACC_INDIRECT,
     HL__ACC_CLEAR,
+    HL__ACC_MIPS, /* levels 1.. made from level 0 in place: a read and a write */
     HL__ACC_COUNT
 } hl__gacc_kind;
 
@@ -71,7 +72,8 @@ typedef struct hl__gres {
     uint64_t bytes;
     /* executor */
     hl_rhi_texture tex;
-    hl_rhi_texture_view view;
+    hl_rhi_texture_view view;        /* every level: what passes sample */
+    hl_rhi_texture_view attach_view; /* level 0: what passes render into */
     hl_rhi_buffer buf;
     bool own_object; /* extracted: created for this frame, handed over or destroyed */
     bool taken;
@@ -115,7 +117,7 @@ typedef struct hl__gpool_entry {
     hl_rhi_texture_desc tdesc;
     hl_rhi_buffer_desc bdesc;
     hl_rhi_texture tex;
-    hl_rhi_texture_view view;
+    hl_rhi_texture_view view, view0; /* view0: level 0 alone, for textures with mips ({0} else) */
     hl_rhi_buffer buf;
     uint64_t busy_serial; /* last submission using it; 0 = none pending */
     uint32_t idle_frames;

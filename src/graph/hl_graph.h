@@ -189,6 +189,11 @@ hl_result hl_graph_indirect_read(hl_graph_pass_builder *b, hl_graph_buffer buf);
  * buffer; colour/depth clear through an empty render pass for a texture). A write. */
 hl_result hl_graph_clear_buffer(hl_graph_pass_builder *b, hl_graph_buffer buf);
 hl_result hl_graph_clear_texture(hl_graph_pass_builder *b, hl_graph_texture tex, const float rgba_or_depth[4]);
+/* Mip levels 1.. of a colour texture made from its level 0 in place (hl_rhi_cmd_generate_mipmaps
+ * in the pass's execute, outside a render pass: declare it in a COPY pass). A read of level 0
+ * and a write of the texture: it needs a writer before it, and readers after it see the mips.
+ * Attachments of a texture with mips are its level 0. */
+hl_result hl_graph_generate_mips(hl_graph_pass_builder *b, hl_graph_texture tex);
 /* Explicit dependency on an earlier pass. */
 hl_result hl_graph_depends_on(hl_graph_pass_builder *b, hl_graph_pass before);
 /* The pass has effects outside the graph (readback, timestamps): never culled. */

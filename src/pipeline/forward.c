@@ -87,10 +87,10 @@ static hl_result scene_pass(hl_pipeline_context ctx, hl_pipeline_renderer_list l
 static hl_result make_targets(hl_pipeline_context ctx, const hl_pipeline_output *out, hl_forward_frame *frame,
                               scene_targets *st) {
     uint32_t samples = out->sample_count > 1 ? 4 : 1;
-    hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0, 0, "scene colour", 1};
+    hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0, 0, "scene colour", 1, 0};
     hl_result res = hl_pipeline_create_texture(ctx, &td, &frame->color);
     if (!res && samples > 1) {
-        td = (hl_pipeline_texture_desc){HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0, 0, "scene colour msaa", 4};
+        td = (hl_pipeline_texture_desc){HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0, 0, "scene colour msaa", 4, 0};
         res = hl_pipeline_create_texture(ctx, &td, &st->color[0]);
         st->resolve[0] = frame->color;
     } else {
@@ -100,14 +100,14 @@ static hl_result make_targets(hl_pipeline_context ctx, const hl_pipeline_output 
         hl_pipeline_texture own;
         res = hl_pipeline_output_texture(ctx, i, &own);
         if (!res && samples > 1) {
-            td = (hl_pipeline_texture_desc){out->color_formats[i], 0, 0, 0, 0, "attachment msaa", 4};
+            td = (hl_pipeline_texture_desc){out->color_formats[i], 0, 0, 0, 0, "attachment msaa", 4, 0};
             res = hl_pipeline_create_texture(ctx, &td, &st->color[i]);
             st->resolve[i] = own;
         } else {
             st->color[i] = own;
         }
     }
-    td = (hl_pipeline_texture_desc){HL_PIPELINE_FORMAT_DEPTH24_PLUS, 0, 0, 0, 0, "scene depth", samples};
+    td = (hl_pipeline_texture_desc){HL_PIPELINE_FORMAT_DEPTH24_PLUS, 0, 0, 0, 0, "scene depth", samples, 0};
     if (!res && out->has_depth) res = hl_pipeline_create_texture(ctx, &td, &st->depth);
     frame->scene = st->color[0];
     st->intermediate = true;

@@ -109,7 +109,7 @@ static hl_result bloom_record(hl_pipeline_context ctx, hl_forward_frame *frame, 
     for (uint32_t i = 0; i < d->levels && !res; i++) {
         char name[32];
         snprintf(name, sizeof name, "bloom %u", i);
-        hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 1.0f / (float)(2u << i), 1, name, 1};
+        hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 1.0f / (float)(2u << i), 1, name, 1, 0};
         res = hl_pipeline_create_texture(ctx, &td, &level[i]);
         if (!res) res = hl_pipeline_texture_size(ctx, level[i], &w[i], &h[i]);
     }
@@ -129,7 +129,7 @@ static hl_result bloom_record(hl_pipeline_context ctx, hl_forward_frame *frame, 
     for (uint32_t i = d->levels - 1; i-- > 0 && !res;) {
         char name[32];
         snprintf(name, sizeof name, "bloom up %u", i);
-        hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 1.0f / (float)(2u << i), 1, name, 1};
+        hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 1.0f / (float)(2u << i), 1, name, 1, 0};
         res = hl_pipeline_create_texture(ctx, &td, &up[i]);
         hl_pipeline_texture in[2] = {low, level[i]};
         p = (fs_params){{1.0f / (float)lw, 1.0f / (float)lh, 0, 0}, {1.0f, 1.0f, 0, 0}};
@@ -137,7 +137,7 @@ static hl_result bloom_record(hl_pipeline_context ctx, hl_forward_frame *frame, 
         low = up[i], lw = w[i], lh = h[i];
     }
     hl_pipeline_texture out;
-    hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0, 0, "bloom composite", 1};
+    hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA16F, 0, 0, 0, 0, "bloom composite", 1, 0};
     if (!res) res = hl_pipeline_create_texture(ctx, &td, &out);
     hl_pipeline_texture in[2] = {low, frame->color};
     p = (fs_params){{1.0f / (float)lw, 1.0f / (float)lh, 0, 0}, {d->intensity, 1.0f, 0, 0}};
@@ -197,7 +197,7 @@ static hl_result tone_create(const void *user, void **state) {
 static hl_result tone_record(hl_pipeline_context ctx, hl_forward_frame *frame, void *state) {
     const hl_tone_map_desc *d = state;
     hl_pipeline_texture out;
-    hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA8_SRGB, 0, 0, 0, 0, "tone mapped", 1};
+    hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA8_SRGB, 0, 0, 0, 0, "tone mapped", 1, 0};
     hl_result res = hl_pipeline_create_texture(ctx, &td, &out);
     float p[4] = {d->exposure, d->op == HL_TONE_MAP_NEUTRAL ? 1.0f : 0.0f, 0, 0};
     static const char *const one[] = {"u_src"};
@@ -257,7 +257,7 @@ static hl_result fxaa_record(hl_pipeline_context ctx, hl_forward_frame *frame, v
     uint32_t w = 0, h = 0;
     hl_result res = hl_pipeline_texture_size(ctx, frame->color, &w, &h);
     hl_pipeline_texture out;
-    hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA8_SRGB, 0, 0, 0, 0, "fxaa", 1};
+    hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA8_SRGB, 0, 0, 0, 0, "fxaa", 1, 0};
     if (!res) res = hl_pipeline_create_texture(ctx, &td, &out);
     float p[4] = {1.0f / (float)w, 1.0f / (float)h, 0, 0};
     static const char *const one[] = {"u_src"};

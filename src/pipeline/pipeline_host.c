@@ -549,10 +549,19 @@ hl_result hl_pipeline_create_texture(hl_pipeline_context ctx, const hl_pipeline_
         return res;
     if (desc->samples > 1 && desc->samples != 4)
         return hl__fail(HL_ERR_VALIDATION, "%s: texture '%s': samples %u (1 or 4)", fn, name, desc->samples);
+    uint32_t chain = 1;
+    for (uint32_t big = w > h ? w : h; big > 1; big >>= 1) chain++;
+    uint32_t mips = desc->mip_count == HL_PIPELINE_MIP_CHAIN ? chain : desc->mip_count ? desc->mip_count : 1;
+    if (mips > chain)
+        return hl__fail(HL_ERR_VALIDATION, "%s: texture '%s': %u mip levels, at most %u for %ux%u", fn, name, mips,
+                        chain, w, h);
+    if (mips > 1 && (desc->samples > 1 || is_depth(desc->format)))
+        return hl__fail(HL_ERR_VALIDATION, "%s: texture '%s': mips need a single-sample colour format", fn, name);
     hl_rhi_texture_desc td = {0};
     td.format = hl__pipeline_rhi_formats[desc->format];
     td.width = w;
     td.height = h;
+    td.mip_levels = mips;
     td.sample_count = desc->samples > 1 ? 4 : 1;
     hl_graph_texture t = hl_graph_create_texture(inv->r->graph, &td, name);
     if (!t.id) return hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
@@ -584,6 +593,38 @@ hl_result hl_pipeline_texture_size(hl_pipeline_context ctx, hl_pipeline_texture 
     if (width) *width = d->width;
     if (height) *height = d->height;
     return HL_OK;
+}
+
+typedef struct mip_pass {
+    hl_graph_texture tex;
+} mip_pass;
+
+static hl_result setup_mips(hl_graph_pass_builder *b, void *params, void *user) {
+    mip_pass *p = params;
+    *p = *(const mip_pass *)user;
+    return hl_graph_generate_mips(b, p->tex);
+}
+
+static hl_result exec_mips(hl_graph_ctx *ctx, void *params, void *user) {
+    (void)user;
+    const mip_pass *p = params;
+    return hl_rhi_cmd_generate_mipmaps(hl_graph_ctx_cmd(ctx), hl_graph_ctx_texture(ctx, p->tex));
+}
+
+hl_result hl_pipeline_add_mip_pass(hl_pipeline_context ctx, hl_pipeline_texture tex) {
+    const char *fn = "hl_pipeline_add_mip_pass";
+    hl_result res;
+    invocation *inv = current(ctx, fn, &res);
+    if (!inv) return res;
+    mip_pass p;
+    if ((res = texture_of(inv, tex, fn, &p.tex))) return res;
+    const hl_rhi_texture_desc *d = hl_graph_texture_desc(inv->r->graph, p.tex);
+    if (d->mip_levels < 2)
+        return hl__fail(HL_ERR_VALIDATION, "%s: texture '%s' has one mip level (hl_pipeline_texture_desc.mip_count)", fn,
+                        d->label ? d->label : "texture");
+    hl_graph_pass gp = hl_graph_add_pass(inv->r->graph, "mips", HL_GRAPH_PASS_COPY, setup_mips, NULL, exec_mips, &p,
+                                         sizeof p);
+    return gp.id ? HL_OK : hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
 }
 
 hl_result hl_pipeline_add_fullscreen_pass(hl_pipeline_context ctx, const hl_pipeline_fullscreen_pass_desc *desc) {

@@ -156,7 +156,7 @@ hl_result hl__render_resources_init(hl_renderer *r) {
     sd.compare = HL_RHI_COMPARE_LESS_EQUAL;
     if (!res) res = hl_rhi_sampler_create(r->dev, &sd, &r->atlas_sampler);
     sd = (hl_rhi_sampler_desc){0};
-    sd.mag_filter = sd.min_filter = HL_RHI_FILTER_LINEAR;
+    sd.mag_filter = sd.min_filter = sd.mipmap_filter = HL_RHI_FILTER_LINEAR; /* graph textures with mips */
     if (!res) res = hl_rhi_sampler_create(r->dev, &sd, &r->default_sampler);
     return res;
 }

@@ -234,6 +234,9 @@ static void hl__gl_device_destroy(hl_rhi_device *dev) {
     hl__gl_caches_release(dev);
     hl__gl_programs_release(dev);
     if (g->depth_only_fs) HL__GL(dev, glDeleteShader(g->depth_only_fs));
+    if (g->mip_program) HL__GL(dev, glDeleteProgram(g->mip_program));
+    if (g->mip_vao) HL__GL(dev, glDeleteVertexArrays(1, &g->mip_vao));
+    if (g->mip_sampler) HL__GL(dev, glDeleteSamplers(1, &g->mip_sampler));
     if (idle) {
         hl__gl_egl_close(dev, g);
     } else {

@@ -1000,6 +1000,56 @@ hl_result hl__gl_clear_buffer(hl_rhi_cmd *cmd, hl__buffer *buf, uint64_t offset,
     return HL_OK;
 }
 
+/* generate_mipmaps draws each level from the one above with the webgpu backend's very shader
+ * (src/rhi/webgpu/shaders/mipmap.frag): one linear sample between the four source texels at
+ * the target texel's centre, so both backends make the same levels (glGenerateMipmap's filter
+ * is the driver's choice, and drivers differ on odd sizes). */
+static const char *const k_mip_vs = "#version 300 es\n"
+                                    "void main() {\n"
+                                    "    vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));\n"
+                                    "    gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);\n"
+                                    "}\n";
+static const char *const k_mip_fs = "#version 300 es\n"
+                                    "precision highp float;\n"
+                                    "uniform highp sampler2D u_src;\n"
+                                    "layout(location = 0) out vec4 o_color;\n"
+                                    "void main() {\n"
+                                    "    ivec2 dst_size = max(textureSize(u_src, 0) >> 1, ivec2(1));\n"
+                                    "    o_color = textureLod(u_src, gl_FragCoord.xy / vec2(dst_size), 0.0);\n"
+                                    "}\n";
+
+static hl_result mip_objects(hl_rhi_device *dev, hl__gl_device *g) {
+    if (g->mip_program) return HL_OK;
+    GLuint sh[2] = {HL__GL(dev, glCreateShader(GL_VERTEX_SHADER)), HL__GL(dev, glCreateShader(GL_FRAGMENT_SHADER))};
+    const char *src[2] = {k_mip_vs, k_mip_fs};
+    GLuint p = HL__GL(dev, glCreateProgram());
+    for (int i = 0; i < 2; i++) {
+        HL__GL(dev, glShaderSource(sh[i], 1, &src[i], NULL));
+        HL__GL(dev, glCompileShader(sh[i]));
+        HL__GL(dev, glAttachShader(p, sh[i]));
+    }
+    HL__GL(dev, glLinkProgram(p));
+    for (int i = 0; i < 2; i++) HL__GL(dev, glDeleteShader(sh[i]));
+    GLint ok = 0;
+    HL__GL(dev, glGetProgramiv(p, GL_LINK_STATUS, &ok));
+    if (!ok) {
+        char log[512] = "";
+        HL__GL(dev, glGetProgramInfoLog(p, sizeof log, NULL, log));
+        HL__GL(dev, glDeleteProgram(p));
+        return hl__fail(HL_ERR_BACKEND, "gles3: generate_mipmaps: the blit program did not link: %s", log);
+    }
+    hl__gl_use_program(dev, p);
+    HL__GL(dev, glUniform1i(HL__GL(dev, glGetUniformLocation(p, "u_src")), (GLint)g->scratch_unit));
+    HL__GL(dev, glGenVertexArrays(1, &g->mip_vao));
+    HL__GL(dev, glGenSamplers(1, &g->mip_sampler));
+    HL__GL(dev, glSamplerParameteri(g->mip_sampler, GL_TEXTURE_MIN_FILTER, GL_LINEAR));
+    HL__GL(dev, glSamplerParameteri(g->mip_sampler, GL_TEXTURE_MAG_FILTER, GL_LINEAR));
+    HL__GL(dev, glSamplerParameteri(g->mip_sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE));
+    HL__GL(dev, glSamplerParameteri(g->mip_sampler, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE));
+    g->mip_program = p;
+    return HL_OK;
+}
+
 hl_result hl__gl_generate_mipmaps(hl_rhi_cmd *cmd, hl__texture *tex) {
     hl_rhi_device *dev = cmd->dev;
     hl__gl_make_current(dev);
@@ -1007,7 +1057,40 @@ hl_result hl__gl_generate_mipmaps(hl_rhi_cmd *cmd, hl__texture *tex) {
     hl__gl_texture *t = hl__gl_tex(tex);
     if (t->renderbuffer) return hl__fail(HL_ERR_UNSUPPORTED, "gles3: multisampled textures have no mipmaps");
     if (t->levels < 2) return HL_OK;
-    hl__gl_bind_texture_levels(dev, g->scratch_unit, t, 0, (GLint)t->levels - 1);
-    HL__GL(dev, glGenerateMipmap(t->target));
+    if (t->target != GL_TEXTURE_2D) { /* cube and array textures: the driver's generator */
+        hl__gl_bind_texture_levels(dev, g->scratch_unit, t, 0, (GLint)t->levels - 1);
+        HL__GL(dev, glGenerateMipmap(t->target));
+        return HL_OK;
+    }
+    hl_result r = mip_objects(dev, g);
+    if (r) return r;
+    hl__gl_use_program(dev, g->mip_program);
+    hl__gl_bind_vao(dev, g->mip_vao);
+    hl__gl_bind_sampler(dev, g->scratch_unit, g->mip_sampler);
+    static const GLboolean all[4] = {GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE};
+    hl__gl_state *s = &g->st;
+    hl__gl_blend(dev, false, s->blend_eq[0], s->blend_eq[1], s->blend_func[0], s->blend_func[1], s->blend_func[2],
+                 s->blend_func[3]);
+    hl__gl_depth(dev, false, s->depth_func, s->depth_mask);
+    hl__gl_enable(dev, GL_STENCIL_TEST, &s->stencil_test, false);
+    hl__gl_cull(dev, false, s->cull_face, s->front_face);
+    hl__gl_scissor(dev, false, 0, 0, 0, 0);
+    hl__gl_polygon_offset(dev, false, s->poly_factor, s->poly_units);
+    hl__gl_enable(dev, GL_SAMPLE_ALPHA_TO_COVERAGE, &s->a2c, false);
+    hl__gl_color_mask(dev, all);
+    for (uint32_t level = 1; level < t->levels; level++) {
+        hl__gl_fbo_key key;
+        memset(&key, 0, sizeof key);
+        key.color[0] = hl__gl_attach_of(t, level, 0);
+        key.color_count = 1;
+        GLuint fbo = hl__gl_fbo_get(dev, &key);
+        if (!fbo) return HL_ERR_BACKEND;
+        hl__gl_bind_draw_fbo(dev, fbo);
+        GLint w = (GLint)(tex->desc.width >> level), h = (GLint)(tex->desc.height >> level);
+        hl__gl_viewport(dev, 0, 0, w ? w : 1, h ? h : 1);
+        hl__gl_bind_texture_levels(dev, g->scratch_unit, t, (GLint)level - 1, (GLint)level - 1);
+        HL__GL(dev, glDrawArrays(GL_TRIANGLES, 0, 3));
+    }
+    hl__mark_all_dirty(g); /* the next pass applies its pipeline and groups again */
     return HL_OK;
 }

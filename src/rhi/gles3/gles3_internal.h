@@ -241,6 +241,7 @@ typedef struct hl__gl_device {
     hl__gl_pipeline *pipeline;
     hl__gl_program *applied_program;
     GLuint depth_only_fs; /* GLES programs need a fragment shader: an empty one for depth-only pipelines */
+    GLuint mip_program, mip_vao, mip_sampler; /* generate_mipmaps' blit (made on first use) */
     uint32_t applied_layout;
     bool pipeline_dirty, vao_dirty;
     uint8_t group_dirty;
