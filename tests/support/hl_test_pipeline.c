@@ -41,12 +41,53 @@ const hl_pipeline_factory *hl_test_scripted_forward(void) {
     return &f;
 }
 
+/* A POST feature on graph mips: the scene colour copied into a texture with two levels, the
+   second made by a mip pass, and 3/4 of level 0 + 1/4 of level 1 (magnified) written on. */
+static const char *const k_soften_fs = "#version 300 es\n"
+                                       "precision highp float;\n"
+                                       "in vec2 v_uv;\n"
+                                       "uniform sampler2D u_src;\n"
+                                       "layout(location = 0) out vec4 o_color;\n"
+                                       "void main() {\n"
+                                       "    o_color = mix(textureLod(u_src, v_uv, 0.0), textureLod(u_src, v_uv, 1.0), 0.25);\n"
+                                       "}\n";
+
+static hl_result soften_record(hl_pipeline_context ctx, hl_forward_frame *frame, void *state) {
+    (void)state;
+    uint32_t w = 0, h = 0;
+    hl_result res = hl_pipeline_texture_size(ctx, frame->color, &w, &h);
+    if (res || (w < 2 && h < 2)) return res; /* 1x1: no second level */
+    hl_pipeline_texture mipped, out;
+    hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA16F, w, h, 0, 0, "soften mips", 1, 2};
+    res = hl_pipeline_create_texture(ctx, &td, &mipped);
+    td.mip_count = 1;
+    td.name = "softened";
+    if (!res) res = hl_pipeline_create_texture(ctx, &td, &out);
+    if (!res) res = hl_pipeline_add_copy_pass(ctx, "soften copy", frame->color, mipped);
+    if (!res) res = hl_pipeline_add_mip_pass(ctx, mipped);
+    hl_pipeline_fullscreen_pass_desc d = {0};
+    d.name = "soften";
+    d.fragment = k_soften_fs;
+    d.input_names[0] = "u_src";
+    d.inputs[0] = mipped;
+    d.input_count = 1;
+    d.outputs[0] = out;
+    d.output_count = 1;
+    if (!res) res = hl_pipeline_add_fullscreen_pass(ctx, &d);
+    if (!res) frame->color = out;
+    return res;
+}
+
 const hl_pipeline_factory *hl_test_forward_post(void) {
     static hl_pipeline_factory *f;
     if (!f) {
-        hl_forward_feature_desc features[1];
-        hl_forward_tone_map(NULL, &features[0]);
-        hl_forward_pipeline_desc d = {features, 1};
+        hl_forward_feature_desc features[2] = {{0}};
+        features[0].name = "soften";
+        features[0].injection = HL_FORWARD_POST;
+        features[0].samples_scene_color = true;
+        features[0].record = soften_record;
+        hl_forward_tone_map(NULL, &features[1]);
+        hl_forward_pipeline_desc d = {features, 2};
         if (hl_forward_pipeline_factory_create(&d, &f)) f = NULL;
     }
     return f;

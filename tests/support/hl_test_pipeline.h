@@ -10,7 +10,8 @@
  * number of renderers (a new runtime each). */
 const hl_pipeline_factory *hl_test_scripted_forward(void);
 
-/* The Forward pipeline with tone mapping (ACES) (made on first use, kept for the process; NULL
+/* The Forward pipeline with a POST feature on graph mips (the scene colour softened by 1/4 of its
+ * mip level 1) and tone mapping (ACES) (made on first use, kept for the process; NULL
  * if that failed): the HDR intermediate, a fullscreen pass, the copy out. Bloom and FXAA are
  * left out of the randomized comparison: FXAA's edge test is a threshold, so the one-level
  * differences the backends may have flip edge decisions into 0.1 differences (seed 0x3003
