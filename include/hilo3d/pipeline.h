@@ -401,7 +401,9 @@ hl_result hl_pipeline_texture_size(hl_pipeline_context ctx, hl_pipeline_texture 
  * from its level 0, in place, after the passes that wrote it: each texel of level k is one
  * linear sample of level k - 1 at its centre (the 2x2 average for even sides), the same on both
  * backends. A texture with one level, or not one of this frame's created textures, is
- * HL_ERR_VALIDATION. Culled like any pass when nothing reads the texture afterwards. */
+ * HL_ERR_VALIDATION; a format the device cannot filter and render (RGBA32F without
+ * float32-filterable) HL_ERR_UNSUPPORTED. Culled like any pass when nothing reads the texture
+ * afterwards. */
 hl_result hl_pipeline_add_mip_pass(hl_pipeline_context ctx, hl_pipeline_texture tex);
 
 #define HL_PIPELINE_FULLSCREEN_MAX_INPUTS 8

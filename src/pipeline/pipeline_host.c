@@ -619,9 +619,14 @@ hl_result hl_pipeline_add_mip_pass(hl_pipeline_context ctx, hl_pipeline_texture 
     mip_pass p;
     if ((res = texture_of(inv, tex, fn, &p.tex))) return res;
     const hl_rhi_texture_desc *d = hl_graph_texture_desc(inv->r->graph, p.tex);
+    const char *name = d->label ? d->label : "texture";
     if (d->mip_levels < 2)
         return hl__fail(HL_ERR_VALIDATION, "%s: texture '%s' has one mip level (hl_pipeline_texture_desc.mip_count)", fn,
-                        d->label ? d->label : "texture");
+                        name);
+    uint32_t need = HL_RHI_FORMAT_CAP_FILTERABLE | HL_RHI_FORMAT_CAP_RENDERABLE;
+    if ((hl_rhi_device_caps(inv->r->dev)->formats[d->format].flags & need) != need)
+        return hl__fail(HL_ERR_UNSUPPORTED, "%s: texture '%s': %s is not filterable and renderable on this device", fn,
+                        name, hl_rhi_format_get_info(d->format)->name);
     hl_graph_pass gp = hl_graph_add_pass(inv->r->graph, "mips", HL_GRAPH_PASS_COPY, setup_mips, NULL, exec_mips, &p,
                                          sizeof p);
     return gp.id ? HL_OK : hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
