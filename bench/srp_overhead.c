@@ -14,6 +14,7 @@
  * on the demo scene (640x360, 4x MSAA) and the 10,000-mesh scene of scene_draws (640x360, 1x).
  *
  *   srp_overhead [--json] [--backend webgpu|gles3] [--frames F] [--warmup W] [--scene demo|10k|both]
+ *                [--cases forward-0,noop-2,...]   (direct always runs: the reference)
  *
  * Rounds of one frame per case, the first case rotating from round to round. Per case: CPU
  * time of the render call (record + graph build/compile/execute + submit; the
@@ -34,6 +35,7 @@ enum { CASES = 10, CASE_TONE_MAP = 8, CASE_DEFERRED = 9 };
 static const char *const k_case_names[CASES] = {"direct", "forward-0", "noop-2", "noop-4",  "noop-8",
                                                 "fs-2",   "fs-4",      "fs-8",   "fwd-tone", "deferred"};
 static const uint32_t k_case_n[CASES] = {0, 0, 2, 4, 8, 2, 4, 8, 1, 0};
+static uint32_t g_cases = (1u << CASES) - 1u; /* --cases: the cases run (direct always) */
 
 static hl_result noop_record(hl_pipeline_context ctx, hl_forward_frame *frame, void *state) {
     (void)ctx, (void)frame, (void)state;
@@ -112,7 +114,11 @@ static int run_scene(hl_backend be, const char *scene, hl_stage *stage, hl_camer
                      uint32_t frames, uint32_t warmup, bool json) {
     hl_renderer *r[CASES] = {0};
     hl_result res = HL_OK;
-    for (uint32_t c = 0; c < CASES && !res; c++) {
+    uint32_t list[CASES], count = 0;
+    for (uint32_t c = 0; c < CASES; c++)
+        if (g_cases & (1u << c)) list[count++] = c;
+    for (uint32_t i = 0; i < count && !res; i++) {
+        uint32_t c = list[i];
         hl_pipeline_factory *f = NULL;
         res = make_factory(c, &f);
         hl_renderer_desc rd = {0};
@@ -133,8 +139,8 @@ static int run_scene(hl_backend be, const char *scene, hl_stage *stage, hl_camer
     uint32_t passes[CASES] = {0};
     for (uint32_t f = 0; !res && f < warmup + frames; f++) {
         /* the first case of each round rotates: no case always runs right after the wait */
-        for (uint32_t k = 0; k < CASES && !res; k++) {
-            uint32_t c = (k + f) % CASES;
+        for (uint32_t k = 0; k < count && !res; k++) {
+            uint32_t c = list[(k + f) % count];
             uint64_t o0 = hl_rhi_device_stats(r[c]->dev)->objects_created, a0 = hl_alloc_count();
             res = hl_renderer_render(r[c], stage, cam);
             uint64_t a1 = hl_alloc_count(), o1 = hl_rhi_device_stats(r[c]->dev)->objects_created;
@@ -157,7 +163,8 @@ static int run_scene(hl_backend be, const char *scene, hl_stage *stage, hl_camer
          * median and quartiles; drift of the machine cancels out of each pair */
         double paired[CASES][3];
         double *pr = malloc((size_t)frames * sizeof *pr);
-        for (uint32_t c = 0; c < CASES && pr; c++) {
+        for (uint32_t i = 0; i < count && pr; i++) {
+            uint32_t c = list[i];
             for (uint32_t f = 0; f < frames; f++)
                 pr[f] = (double)ns[c * frames + f] / (double)(ns[f] ? ns[f] : 1);
             qsort(pr, frames, sizeof *pr, cmp_double);
@@ -171,7 +178,8 @@ static int run_scene(hl_backend be, const char *scene, hl_stage *stage, hl_camer
                 qsort(v, frames, sizeof *v, cmp_u64);
                 med[p][c] = (double)v[frames / 2];
             }
-        for (uint32_t c = 0; c < CASES; c++) {
+        for (uint32_t i = 0; i < count; i++) {
+            uint32_t c = list[i];
             double ms = med[0][c] / 1e6, ratio = med[0][c] / med[0][0];
             if (json)
                 printf("{\"backend\":\"%s\",\"scene\":\"%s\",\"case\":\"%s\",\"frames\":%u,\"cpu_ms_median\":%.3f,"
@@ -208,9 +216,23 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--frames") && i + 1 < argc) frames = (uint32_t)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--warmup") && i + 1 < argc) warmup = (uint32_t)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--scene") && i + 1 < argc) scene = argv[++i];
+        else if (!strcmp(argv[i], "--cases") && i + 1 < argc) {
+            g_cases = 1u; /* direct: the reference of every ratio */
+            char list[256];
+            snprintf(list, sizeof list, "%s", argv[++i]);
+            for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+                uint32_t c = 0;
+                while (c < CASES && strcmp(tok, k_case_names[c])) c++;
+                if (c == CASES) {
+                    fprintf(stderr, "srp_overhead: unknown case '%s'\n", tok);
+                    return 2;
+                }
+                g_cases |= 1u << c;
+            }
+        }
         else {
             fprintf(stderr, "usage: srp_overhead [--json] [--backend webgpu|gles3] [--frames F] [--warmup W] "
-                            "[--scene demo|10k|both]\n");
+                            "[--scene demo|10k|both] [--cases NAME,...]\n");
             return 2;
         }
     }
