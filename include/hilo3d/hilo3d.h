@@ -13,5 +13,6 @@
 #include "hilo3d/scene.h"
 #include "hilo3d/renderer.h"
 #include "hilo3d/pipeline.h"
+#include "hilo3d/compute.h"
 
 #endif

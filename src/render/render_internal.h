@@ -383,6 +383,7 @@ struct hl_renderer {
 
     hl_render_target *output; /* the renderer's own colour target */
     hl_render_target *targets; /* every target of this renderer, the output included */
+    struct hl_compute_shader *compute_shaders; /* every compute shader of this renderer */
     const hl_render_target *recording_target; /* the target of the view being recorded */
 
     /* scene mirrors */
@@ -623,6 +624,8 @@ hl_graph_texture hl__target_output_texture(hl_renderer *r, hl_render_target *t, 
 /* The output's colour texture as a deferred import of this frame (acquired after culling, once
  * per frame, only if a live pass uses it). */
 hl_graph_texture hl__output_import(hl_renderer *r);
+/* render_compute.c: destroys the compute shaders left (hl_renderer_destroy). */
+void hl__compute_shaders_free(hl_renderer *r);
 /* Resolves t's samples now when a scene pass wrote them after the last resolve (before a pass
  * reads the resolved texture). */
 hl_result hl__target_resolve_now(hl_renderer *r, hl_render_target *t);

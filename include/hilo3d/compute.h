@@ -1,0 +1,82 @@
+/* hilo3d: compute shaders (webgpu only; gles3 refuses every compute call).
+ *
+ * A compute shader is WGSL source with one @compute entry point and an explicit binding ABI:
+ * every resource variable the source declares, with its group, binding, name and type, as the
+ * application will bind it. hl_compute_shader_create checks the ABI against the source before
+ * any pipeline exists and names each mismatch: the entry point must exist, be @compute and
+ * declare @workgroup_size with integer literals equal to desc.workgroup_size (and within the
+ * device's limits); each ABI entry must be a variable of the source at the same group and
+ * binding, of that name and a matching type; a resource variable missing from the ABI is an
+ * error too. f16 is refused (not every device has it). Then Dawn compiles the source; its
+ * errors come back as HL_ERR_SHADER with Dawn's message.
+ *
+ * Status (issue 9): shaders only; kernels (override constants), storage buffers and the graph's
+ * compute passes are not there yet.
+ *
+ * On gles3 every call here is HL_ERR_UNSUPPORTED before any GL call (OpenGL ES 3.0 has no
+ * compute shaders): no emulation. Threading and ownership: as render targets (renderer.h): a
+ * shader belongs to the renderer that created it, other renderers refuse it, and
+ * hl_renderer_destroy destroys the shaders left. */
+#ifndef HILO3D_COMPUTE_H
+#define HILO3D_COMPUTE_H
+
+#include <stdint.h>
+
+#include "hilo3d/renderer.h"
+#include "hilo3d/result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum hl_compute_binding_type {
+    HL_COMPUTE_UNIFORM_BUFFER = 0,        /* var<uniform> */
+    HL_COMPUTE_STORAGE_READ,              /* var<storage> or var<storage, read> */
+    HL_COMPUTE_STORAGE_READ_WRITE,        /* var<storage, read_write> */
+    HL_COMPUTE_SAMPLED_TEXTURE_2D,        /* texture_2d<f32> (i32, u32) */
+    HL_COMPUTE_SAMPLER_FILTERING,         /* sampler (for filterable textures) */
+    HL_COMPUTE_SAMPLER_NON_FILTERING,     /* sampler (nearest only) */
+    HL_COMPUTE_SAMPLER_COMPARISON,        /* sampler_comparison */
+    HL_COMPUTE_STORAGE_TEXTURE_2D_WRITE,  /* texture_storage_2d<format, write> */
+    HL_COMPUTE_BINDING_TYPE_COUNT
+} hl_compute_binding_type;
+
+const char *hl_compute_binding_type_name(hl_compute_binding_type type); /* "read-write storage buffer", ... */
+
+#define HL_COMPUTE_MAX_GROUPS 4   /* groups 0..3 */
+#define HL_COMPUTE_MAX_BINDINGS 16 /* bindings 0..15 in each group */
+
+typedef struct hl_compute_binding {
+    const char *name; /* the WGSL variable's name */
+    uint32_t group, binding;
+    hl_compute_binding_type type;
+    /* buffers: the bytes the shader reads at least (0: no minimum; a multiple of 4); 0 for
+       textures and samplers */
+    uint64_t min_binding_size;
+} hl_compute_binding;
+
+typedef struct hl_compute_shader_desc {
+    const char *wgsl;        /* NUL-terminated, at most 1 MiB */
+    const char *entry_point; /* default "main" */
+    uint32_t workgroup_size[3]; /* as the source declares it; 0 = 1 */
+    const hl_compute_binding *bindings;
+    uint32_t binding_count;
+    const char *label; /* for messages; default the entry point */
+} hl_compute_shader_desc;
+
+typedef struct hl_compute_shader hl_compute_shader;
+
+/* HL_ERR_VALIDATION for a bad descriptor or an ABI that disagrees with the source (the message
+ * names the binding and the line), HL_ERR_SHADER for a source the scanner or Dawn refuses,
+ * HL_ERR_UNSUPPORTED on gles3 and for a workgroup size above the device's limits. */
+hl_result hl_compute_shader_create(hl_renderer *r, const hl_compute_shader_desc *desc, hl_compute_shader **out);
+/* NULL s is a no-op; another renderer's shader is HL_ERR_VALIDATION. */
+hl_result hl_compute_shader_destroy(hl_renderer *r, hl_compute_shader *s);
+/* The workgroup size the shader was made with (after defaults). */
+void hl_compute_shader_workgroup_size(const hl_compute_shader *s, uint32_t size[3]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

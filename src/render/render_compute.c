@@ -1,0 +1,210 @@
+/* Compute shaders (include/hilo3d/compute.h): the binding ABI checked against the WGSL source
+ * (src/shader/hl_wgsl.h) and the device's limits, then Dawn's compile; gles3 refuses first. */
+#include <string.h>
+
+#include "hilo3d/compute.h"
+#include "hl_wgsl.h"
+#include "render_internal.h"
+
+struct hl_compute_shader {
+    hl_renderer *r;
+    struct hl_compute_shader *next;
+    hl_rhi_shader module;
+    uint32_t workgroup_size[3];
+    hl_compute_binding bindings[HL_WGSL_MAX_BINDINGS]; /* names copied into names[] */
+    char names[HL_WGSL_MAX_BINDINGS][HL_WGSL_MAX_NAME];
+    uint32_t binding_count;
+};
+
+static const char *const k_type_names[HL_COMPUTE_BINDING_TYPE_COUNT] = {
+    "uniform buffer", "read-only storage buffer", "read-write storage buffer", "sampled 2D texture",
+    "filtering sampler", "non-filtering sampler", "comparison sampler", "write-only 2D storage texture",
+};
+
+const char *hl_compute_binding_type_name(hl_compute_binding_type type) {
+    return (unsigned)type < HL_COMPUTE_BINDING_TYPE_COUNT ? k_type_names[type] : "?";
+}
+
+static bool is_buffer(hl_compute_binding_type t) { return t <= HL_COMPUTE_STORAGE_READ_WRITE; }
+
+/* The WGSL kind each ABI type declares (both sampler kinds are `sampler`). */
+static hl_wgsl_kind wgsl_kind_of(hl_compute_binding_type t) {
+    static const hl_wgsl_kind k[HL_COMPUTE_BINDING_TYPE_COUNT] = {
+        HL_WGSL_UNIFORM_BUFFER, HL_WGSL_STORAGE_READ,       HL_WGSL_STORAGE_READ_WRITE,
+        HL_WGSL_SAMPLED_TEXTURE_2D, HL_WGSL_SAMPLER,        HL_WGSL_SAMPLER,
+        HL_WGSL_SAMPLER_COMPARISON, HL_WGSL_STORAGE_TEXTURE_2D_WRITE,
+    };
+    return k[t];
+}
+
+static hl_result check_call(hl_renderer *r, const char *fn) {
+    if (!r) return hl__fail(HL_ERR_VALIDATION, "%s: the renderer is NULL", fn);
+    hl_result res = hl_rhi_device_check_thread(r->dev, fn);
+    if (res) return res;
+    if (hl_rhi_device_backend(r->dev) == HL_RHI_BACKEND_GLES3)
+        return hl__fail(HL_ERR_UNSUPPORTED, "%s: the gles3 backend has no compute shaders (OpenGL ES 3.0); use webgpu", fn);
+    if (r->in_frame || r->in_record)
+        return hl__fail(HL_ERR_INVALID_STATE, "%s: inside hl_renderer_render_frame or a pipeline's record", fn);
+    return HL_OK;
+}
+
+/* The ABI alone: types, slots, names, sizes. */
+static hl_result check_abi(const hl_compute_shader_desc *d, const char *fn, const char *label) {
+    if (d->binding_count && !d->bindings)
+        return hl__fail(HL_ERR_VALIDATION, "%s: '%s': bindings is NULL with binding_count %u", fn, label, d->binding_count);
+    if (d->binding_count > HL_WGSL_MAX_BINDINGS)
+        return hl__fail(HL_ERR_VALIDATION, "%s: '%s': %u bindings (at most %u)", fn, label, d->binding_count,
+                        HL_WGSL_MAX_BINDINGS);
+    for (uint32_t i = 0; i < d->binding_count; i++) {
+        const hl_compute_binding *b = &d->bindings[i];
+        const char *name = b->name && b->name[0] ? b->name : NULL;
+        if (!name) return hl__fail(HL_ERR_VALIDATION, "%s: '%s': binding %u has no name", fn, label, i);
+        if (strlen(name) >= HL_WGSL_MAX_NAME)
+            return hl__fail(HL_ERR_VALIDATION, "%s: '%s': binding name '%.32s...' is longer than %u bytes", fn, label, name,
+                            HL_WGSL_MAX_NAME - 1);
+        if ((unsigned)b->type >= HL_COMPUTE_BINDING_TYPE_COUNT)
+            return hl__fail(HL_ERR_VALIDATION, "%s: '%s': binding '%s' has type %d", fn, label, name, (int)b->type);
+        if (b->group >= HL_COMPUTE_MAX_GROUPS || b->binding >= HL_COMPUTE_MAX_BINDINGS)
+            return hl__fail(HL_ERR_VALIDATION, "%s: '%s': binding '%s' at @group(%u) @binding(%u) (groups 0-%u, bindings 0-%u)",
+                            fn, label, name, b->group, b->binding, HL_COMPUTE_MAX_GROUPS - 1, HL_COMPUTE_MAX_BINDINGS - 1);
+        if (b->min_binding_size && (!is_buffer(b->type) || (b->min_binding_size & 3u)))
+            return hl__fail(HL_ERR_VALIDATION, "%s: '%s': binding '%s': min_binding_size %llu (buffers only, a multiple of 4)",
+                            fn, label, name, (unsigned long long)b->min_binding_size);
+        for (uint32_t j = 0; j < i; j++) {
+            const hl_compute_binding *o = &d->bindings[j];
+            if (o->group == b->group && o->binding == b->binding)
+                return hl__fail(HL_ERR_VALIDATION, "%s: '%s': bindings '%s' and '%s' share @group(%u) @binding(%u)", fn,
+                                label, o->name, name, b->group, b->binding);
+            if (!strcmp(o->name, name))
+                return hl__fail(HL_ERR_VALIDATION, "%s: '%s': two bindings named '%s'", fn, label, name);
+        }
+    }
+    return HL_OK;
+}
+
+/* The ABI against what the source declares, both ways. */
+static hl_result check_source(const hl_compute_shader_desc *d, const hl_wgsl_info *info, const char *fn,
+                              const char *label) {
+    for (uint32_t i = 0; i < d->binding_count; i++) {
+        const hl_compute_binding *b = &d->bindings[i];
+        const hl_wgsl_binding *v = NULL;
+        for (uint32_t k = 0; k < info->binding_count && !v; k++)
+            if (info->bindings[k].group == b->group && info->bindings[k].binding == b->binding) v = &info->bindings[k];
+        if (!v)
+            return hl__fail(HL_ERR_VALIDATION, "%s: '%s': binding '%s' (@group(%u) @binding(%u)) is not declared in the source",
+                            fn, label, b->name, b->group, b->binding);
+        if (strcmp(v->name, b->name))
+            return hl__fail(HL_ERR_VALIDATION, "%s: '%s': @group(%u) @binding(%u) is '%s' in the source (line %u), '%s' in "
+                            "the ABI", fn, label, b->group, b->binding, v->name, v->line, b->name);
+        if (v->kind != wgsl_kind_of(b->type))
+            return hl__fail(HL_ERR_VALIDATION, "%s: '%s': binding '%s' is a %s in the source (line %u), a %s in the ABI", fn,
+                            label, b->name, hl_wgsl_kind_name(v->kind), v->line, hl_compute_binding_type_name(b->type));
+    }
+    for (uint32_t k = 0; k < info->binding_count; k++) {
+        const hl_wgsl_binding *v = &info->bindings[k];
+        bool found = false;
+        for (uint32_t i = 0; i < d->binding_count && !found; i++)
+            found = d->bindings[i].group == v->group && d->bindings[i].binding == v->binding;
+        if (!found)
+            return hl__fail(HL_ERR_VALIDATION, "%s: '%s': the source declares '%s' at @group(%u) @binding(%u) (line %u), "
+                            "which the ABI does not list", fn, label, v->name, v->group, v->binding, v->line);
+    }
+    return HL_OK;
+}
+
+hl_result hl_compute_shader_create(hl_renderer *r, const hl_compute_shader_desc *desc, hl_compute_shader **out) {
+    const char *fn = "hl_compute_shader_create";
+    if (out) *out = NULL;
+    hl_result res = check_call(r, fn);
+    if (res) return res;
+    if (!desc || !out) return hl__fail(HL_ERR_VALIDATION, "%s: %s is NULL", fn, desc ? "out" : "desc");
+    if (!desc->wgsl) return hl__fail(HL_ERR_VALIDATION, "%s: desc->wgsl is NULL", fn);
+    const char *entry = desc->entry_point && desc->entry_point[0] ? desc->entry_point : "main";
+    const char *label = desc->label && desc->label[0] ? desc->label : entry;
+    if ((res = check_abi(desc, fn, label))) return res;
+    hl_wgsl_info *info = hl__malloc(sizeof *info);
+    if (!info) return hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: '%s': reflection", fn, label);
+    size_t len = strnlen(desc->wgsl, (size_t)HL_WGSL_MAX_SOURCE + 1);
+    res = hl_wgsl_reflect(desc->wgsl, len, entry, info);
+    if (res) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "%s", hl_last_error());
+        hl__free(info);
+        return hl__fail(res, "%s: '%s': %s", fn, label, msg);
+    }
+    uint32_t wg[3];
+    for (int i = 0; i < 3; i++) wg[i] = desc->workgroup_size[i] ? desc->workgroup_size[i] : 1;
+    const hl_rhi_limits *lim = &hl_rhi_device_caps(r->dev)->limits;
+    if (memcmp(wg, info->workgroup_size, sizeof wg))
+        res = hl__fail(HL_ERR_VALIDATION, "%s: '%s': @workgroup_size(%u, %u, %u) in the source (line %u), (%u, %u, %u) in "
+                       "the descriptor", fn, label, info->workgroup_size[0], info->workgroup_size[1],
+                       info->workgroup_size[2], info->entry_line, wg[0], wg[1], wg[2]);
+    else if (!wg[0] || !wg[1] || !wg[2] || wg[0] > lim->max_compute_workgroup_size_x ||
+             wg[1] > lim->max_compute_workgroup_size_y || wg[2] > lim->max_compute_workgroup_size_z ||
+             (uint64_t)wg[0] * wg[1] * wg[2] > lim->max_compute_invocations_per_workgroup)
+        res = hl__fail(HL_ERR_UNSUPPORTED, "%s: '%s': workgroup size (%u, %u, %u) is outside the device's limits "
+                       "((%u, %u, %u), %u invocations)", fn, label, wg[0], wg[1], wg[2],
+                       lim->max_compute_workgroup_size_x, lim->max_compute_workgroup_size_y,
+                       lim->max_compute_workgroup_size_z, lim->max_compute_invocations_per_workgroup);
+    if (!res) res = check_source(desc, info, fn, label);
+    hl__free(info);
+    if (res) return res;
+
+    hl_compute_shader *s = hl__calloc(1, sizeof *s);
+    if (!s) return hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: '%s'", fn, label);
+    hl_rhi_shader_desc sd = {0};
+    sd.stage = HL_RHI_SHADER_COMPUTE;
+    sd.wgsl = desc->wgsl;
+    sd.entry_point = entry;
+    sd.label = label;
+    res = hl_rhi_shader_create(r->dev, &sd, &s->module);
+    if (res) {
+        char msg[400];
+        snprintf(msg, sizeof msg, "%s", hl_last_error());
+        hl__free(s);
+        return hl__fail(res == HL_ERR_VALIDATION ? HL_ERR_SHADER : res, "%s: '%s': %s", fn, label, msg);
+    }
+    s->r = r;
+    memcpy(s->workgroup_size, wg, sizeof wg);
+    s->binding_count = desc->binding_count;
+    for (uint32_t i = 0; i < desc->binding_count; i++) {
+        s->bindings[i] = desc->bindings[i];
+        snprintf(s->names[i], sizeof s->names[i], "%s", desc->bindings[i].name);
+        s->bindings[i].name = s->names[i];
+    }
+    s->next = r->compute_shaders;
+    r->compute_shaders = s;
+    *out = s;
+    return HL_OK;
+}
+
+static void shader_free(hl_renderer *r, hl_compute_shader *s) {
+    for (hl_compute_shader **p = &r->compute_shaders; *p; p = &(*p)->next)
+        if (*p == s) {
+            *p = s->next;
+            break;
+        }
+    hl_rhi_shader_destroy(r->dev, s->module);
+    hl__free(s);
+}
+
+hl_result hl_compute_shader_destroy(hl_renderer *r, hl_compute_shader *s) {
+    const char *fn = "hl_compute_shader_destroy";
+    if (!s) return HL_OK;
+    hl_result res = check_call(r, fn);
+    if (res) return res;
+    for (hl_compute_shader *it = r->compute_shaders; it; it = it->next)
+        if (it == s) {
+            shader_free(r, s);
+            return HL_OK;
+        }
+    return hl__fail(HL_ERR_VALIDATION, "%s: the shader was not created by this renderer (or was destroyed)", fn);
+}
+
+void hl_compute_shader_workgroup_size(const hl_compute_shader *s, uint32_t size[3]) {
+    for (int i = 0; i < 3; i++) size[i] = s ? s->workgroup_size[i] : 0;
+}
+
+void hl__compute_shaders_free(hl_renderer *r) {
+    while (r->compute_shaders) shader_free(r, r->compute_shaders);
+}
