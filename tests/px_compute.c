@@ -1,5 +1,6 @@
-/* Compute: a WGSL kernel fills a storage buffer that is read back (webgpu); on gles3 the
- * same requests return HL_ERR_UNSUPPORTED before any native call. */
+/* Compute: a WGSL kernel fills a storage buffer that is read back (webgpu), again with override
+ * constants set at pipeline creation; on gles3 the same requests return HL_ERR_UNSUPPORTED
+ * before any native call. */
 #include "hl_test.h"
 
 static const char *k_wgsl =
@@ -63,7 +64,7 @@ int main(int argc, char **argv) {
     HL_CHECK_OK(hl_rhi_bind_group_layout_create(dev, &ld, &l));
     hl_rhi_pipeline_layout_desc pld = {&l, 1, "fill"};
     HL_CHECK_OK(hl_rhi_pipeline_layout_create(dev, &pld, &pl));
-    hl_rhi_compute_pipeline_desc cd = {pl, sh, "fill"};
+    hl_rhi_compute_pipeline_desc cd = {pl, sh, NULL, 0, "fill"};
     HL_CHECK_OK(hl_rhi_compute_pipeline_create(dev, &cd, &cp));
     HL_CHECK_OK(hl_rhi_buffer_create(dev, &bd, &b));
     hl_rhi_bind_group_entry e = {0};
@@ -88,6 +89,43 @@ int main(int argc, char **argv) {
     for (uint32_t i = 0; i < 256; i++)
         if (out[i] != i * 3u + 7u) bad++;
     HL_CHECK_MSG(bad == 0, "compute: %d of 256 values wrong (out[1] = %u)", bad, out[1]);
+
+    /* override constants set at pipeline creation (WGSL `override`) */
+    sd.wgsl = "override mul: u32 = 1u;\n"
+              "override add: f32 = 0.0;\n"
+              "@group(0) @binding(0) var<storage, read_write> data: array<u32>;\n"
+              "@compute @workgroup_size(64)\n"
+              "fn main(@builtin(global_invocation_id) id: vec3<u32>) {\n"
+              "    if (id.x < 256u) { data[id.x] = id.x * mul + u32(add); }\n"
+              "}\n";
+    hl_rhi_shader osh;
+    HL_CHECK_OK(hl_rhi_shader_create(dev, &sd, &osh));
+    const hl_rhi_constant consts[2] = {{"mul", 5.0}, {"add", 11.0}};
+    hl_rhi_compute_pipeline_desc od = {pl, osh, consts, 2, "overrides"};
+    hl_rhi_compute_pipeline ocp;
+    HL_CHECK_OK(hl_rhi_compute_pipeline_create(dev, &od, &ocp));
+    HL_CHECK_OK(hl_rhi_begin_frame(dev, &cmd));
+    HL_CHECK_OK(hl_rhi_cmd_begin_compute_pass(cmd, "overrides"));
+    HL_CHECK_OK(hl_rhi_cmd_set_compute_pipeline(cmd, ocp));
+    HL_CHECK_OK(hl_rhi_cmd_set_bind_group(cmd, 0, g, NULL, 0));
+    HL_CHECK_OK(hl_rhi_cmd_dispatch(cmd, 4, 1, 1));
+    HL_CHECK_OK(hl_rhi_cmd_end_compute_pass(cmd));
+    HL_CHECK_OK(hl_rhi_end_frame(dev, &s));
+    HL_CHECK_OK(hl_rhi_submission_wait(dev, s, UINT64_MAX));
+    HL_CHECK_OK(hl_rhi_buffer_read(dev, b, 0, out, sizeof(out)));
+    bad = 0;
+    for (uint32_t i = 0; i < 256; i++)
+        if (out[i] != i * 5u + 11u) bad++;
+    HL_CHECK_MSG(bad == 0, "override constants: %d of 256 values wrong (out[1] = %u, want 16)", bad, out[1]);
+    const hl_rhi_constant unknown[1] = {{"nope", 1.0}};
+    od.constants = unknown;
+    od.constant_count = 1;
+    hl_rhi_compute_pipeline bad_cp;
+    HL_CHECK(hl_rhi_compute_pipeline_create(dev, &od, &bad_cp) != HL_OK); /* Dawn refuses an unknown name */
+    od.constants = NULL;
+    HL_CHECK_RESULT(hl_rhi_compute_pipeline_create(dev, &od, &bad_cp), HL_ERR_VALIDATION); /* count without array */
+    hl_rhi_compute_pipeline_destroy(dev, ocp);
+    hl_rhi_shader_destroy(dev, osh);
 
     /* a WGSL error comes back as HL_ERR_SHADER with the compiler's message */
     sd.wgsl = "@compute @workgroup_size(1) fn main() { let x: u32 = ; }";

@@ -669,9 +669,19 @@ hl_result hl_rhi_render_pipeline_create(hl_rhi_device *dev, const hl_rhi_render_
                                         hl_rhi_render_pipeline *out);
 void hl_rhi_render_pipeline_destroy(hl_rhi_device *dev, hl_rhi_render_pipeline p);
 
+/* A pipeline-overridable constant of the shader (WGSL `override`), set at pipeline creation. */
+typedef struct hl_rhi_constant {
+    const char *name;
+    double value;
+} hl_rhi_constant;
+
+#define HL_RHI_MAX_CONSTANTS 32
+
 typedef struct hl_rhi_compute_pipeline_desc {
     hl_rhi_pipeline_layout layout;
     hl_rhi_shader compute;
+    const hl_rhi_constant *constants; /* at most HL_RHI_MAX_CONSTANTS; names checked by the driver */
+    uint32_t constant_count;
     const char *label;
 } hl_rhi_compute_pipeline_desc;
 

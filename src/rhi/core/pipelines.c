@@ -676,6 +676,12 @@ static hl_result hl__validate_compute_pipeline(hl_rhi_device *dev, const hl_rhi_
     if (!cs) return hl__fail(HL_ERR_VALIDATION, "%s: desc.compute: " HL__STALE, fn);
     if (cs->stage != HL_RHI_SHADER_COMPUTE)
         return hl__fail(HL_ERR_VALIDATION, "%s: desc.compute is a %s shader (expected compute)", fn, hl__stage_names[cs->stage]);
+    if (desc->constant_count > HL_RHI_MAX_CONSTANTS || (desc->constant_count && !desc->constants))
+        return hl__fail(HL_ERR_VALIDATION, "%s: %u constants%s (at most %u)", fn, desc->constant_count,
+                        desc->constants ? "" : " with constants NULL", HL_RHI_MAX_CONSTANTS);
+    for (uint32_t i = 0; i < desc->constant_count; i++)
+        if (!desc->constants[i].name || !desc->constants[i].name[0])
+            return hl__fail(HL_ERR_VALIDATION, "%s: constant %u has no name", fn, i);
     *layout_cache = pl->cache_index;
     return HL_OK;
 }
@@ -695,7 +701,10 @@ hl_result hl_rhi_compute_pipeline_create(hl_rhi_device *dev, const hl_rhi_comput
     p->layout = desc->layout;
     p->compute = desc->compute;
     p->layout_cache_index = layout_cache;
+    p->constants = desc->constants;
+    p->constant_count = desc->constant_count;
     r = dev->fns->compute_pipeline_create(dev, p);
+    p->constants = NULL; /* the caller's array: not kept */
     if (r) {
         uint32_t slot = hl__handle_slot(id);
         hl__pool_retire(&dev->pools[HL__POOL_COMPUTE_PIPELINE], slot);

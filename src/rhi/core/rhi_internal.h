@@ -130,6 +130,8 @@ typedef struct hl__render_pipeline {
 typedef struct hl__compute_pipeline {
     hl_rhi_pipeline_layout layout;
     hl_rhi_shader compute;
+    const hl_rhi_constant *constants; /* the descriptor's, during the backend's create only */
+    uint32_t constant_count;
     hl__native be;
     uint32_t layout_cache_index; /* core: the pipeline layout's cache entry (kept alive) */
 } hl__compute_pipeline;

@@ -802,6 +802,14 @@ hl_result hl__wgpu_compute_pipeline_create(hl_rhi_device *dev, hl__compute_pipel
     d.layout = pl->be.ptr;
     d.compute.module = cs->module;
     d.compute.entryPoint = hl__wgpu_str(cs->entry);
+    WGPUConstantEntry constants[HL_RHI_MAX_CONSTANTS];
+    memset(constants, 0, sizeof constants);
+    for (uint32_t i = 0; i < p->constant_count; i++) {
+        constants[i].key = hl__wgpu_str(p->constants[i].name);
+        constants[i].value = p->constants[i].value;
+    }
+    d.compute.constantCount = p->constant_count;
+    d.compute.constants = p->constant_count ? constants : NULL;
     WGPUComputePipeline cp = WGPU(dev, DeviceCreateComputePipeline)(hl__wgpu_be(dev)->device, &d);
     hl_result r = hl__wgpu_take_error(dev, "compute_pipeline_create");
     if (!r && !cp) r = hl__fail(HL_ERR_BACKEND, "webgpu: compute_pipeline_create: Dawn returned no pipeline");
