@@ -7,6 +7,10 @@
  * non-literal workgroup size, a missing entry point; a source the scanner passes but Dawn
  * refuses is HL_ERR_SHADER with Dawn's message; bad descriptors; another renderer's shader;
  * inside a frame. The renderer destroys the shaders left (leak checks of the ASan run).
+ * Kernels: override constants of every scalar type set and their effect read back from a dispatch
+ * (through the RHI: the graph's compute passes are not there yet), the defaults, the kernel
+ * outliving its shader; each refused constant named (unknown, twice, missing without default,
+ * out of its type's range, an override without an explicit type), another renderer's shader.
  * gles3: every call is HL_ERR_UNSUPPORTED before any GL call (native-call counter unchanged). */
 #include <string.h>
 
@@ -175,6 +179,119 @@ static void test_webgpu(void) {
     hl_renderer_destroy(r);
 }
 
+static const char *k_kernel_src =
+    "override mul: u32 = 1u;\n"
+    "override add: f32;\n"
+    "override flag: bool = false;\n"
+    "override inferred = 2.0;\n"
+    "@group(0) @binding(0) var<storage, read_write> data: array<u32>;\n"
+    "@compute @workgroup_size(64)\n"
+    "fn main(@builtin(global_invocation_id) id: vec3<u32>) {\n"
+    "    if (id.x >= 256u) { return; }\n"
+    "    var v = id.x * mul + u32(add);\n"
+    "    if (flag) { v = v + 1000u; }\n"
+    "    data[id.x] = v + u32(inferred) - 2u;\n"
+    "}\n";
+static const hl_compute_binding k_kernel_abi[1] = {{"data", 0, 0, HL_COMPUTE_STORAGE_READ_WRITE, 1024}};
+
+static hl_result kernel(hl_renderer *r, hl_compute_shader *s, const hl_compute_constant *c, uint32_t n,
+                        hl_compute_kernel **out) {
+    hl_compute_kernel_desc d = {s, c, n, NULL};
+    return hl_compute_kernel_create(r, &d, out);
+}
+
+static void kernel_refused(hl_renderer *r, hl_compute_shader *s, const hl_compute_constant *c, uint32_t n,
+                           const char *needle) {
+    hl_compute_kernel *k = (hl_compute_kernel *)&k;
+    hl_result res = kernel(r, s, c, n, &k);
+    HL_CHECK_MSG(res == HL_ERR_VALIDATION && k == NULL && strstr(hl_last_error(), needle) != NULL,
+                 "want HL_ERR_VALIDATION naming '%s', got %s: %s", needle, hl_result_name(res), hl_last_error());
+}
+
+/* Runs k over 256 elements of a storage buffer through the RHI (the graph's compute passes are
+ * not there yet) and reads the values back. */
+static void dispatch(hl_renderer *r, hl_compute_kernel *k, uint32_t out[256]) {
+    hl_rhi_device *dev = r->dev;
+    hl_rhi_compute_pipeline p;
+    hl_rhi_bind_group_layout groups[4];
+    uint32_t group_count = 0;
+    HL_CHECK(hl__compute_kernel_objects(k, &p, groups, &group_count) && group_count == 1);
+    hl_rhi_buffer_desc bd = {0};
+    bd.size = 256 * 4;
+    bd.usage = HL_RHI_BUFFER_USAGE_STORAGE | HL_RHI_BUFFER_USAGE_COPY_SRC;
+    hl_rhi_buffer b;
+    HL_CHECK_OK(hl_rhi_buffer_create(dev, &bd, &b));
+    hl_rhi_bind_group_entry e = {0};
+    e.buffer = b;
+    hl_rhi_bind_group_desc gd = {groups[0], &e, 1, "data"};
+    hl_rhi_bind_group g;
+    HL_CHECK_OK(hl_rhi_bind_group_create(dev, &gd, &g));
+    hl_rhi_cmd *cmd = NULL;
+    HL_CHECK_OK(hl_rhi_begin_frame(dev, &cmd));
+    HL_CHECK_OK(hl_rhi_cmd_begin_compute_pass(cmd, "kernel"));
+    HL_CHECK_OK(hl_rhi_cmd_set_compute_pipeline(cmd, p));
+    HL_CHECK_OK(hl_rhi_cmd_set_bind_group(cmd, 0, g, NULL, 0));
+    HL_CHECK_OK(hl_rhi_cmd_dispatch(cmd, 4, 1, 1));
+    HL_CHECK_OK(hl_rhi_cmd_end_compute_pass(cmd));
+    hl_rhi_submission sub;
+    HL_CHECK_OK(hl_rhi_end_frame(dev, &sub));
+    HL_CHECK_OK(hl_rhi_submission_wait(dev, sub, UINT64_MAX));
+    HL_CHECK_OK(hl_rhi_buffer_read(dev, b, 0, out, 256 * 4));
+    hl_rhi_bind_group_destroy(dev, g);
+    hl_rhi_buffer_destroy(dev, b);
+}
+
+static void test_kernels(void) {
+    hl_renderer *r = make_renderer(16, 16, 1), *other = make_renderer(16, 16, 1);
+    if (!r || !other) return;
+    hl_compute_shader *s = NULL, *foreign = NULL;
+    HL_CHECK_OK(make(r, k_kernel_src, k_kernel_abi, 1, 64, &s));
+    HL_CHECK_OK(make(other, k_kernel_src, k_kernel_abi, 1, 64, &foreign));
+    const hl_compute_constant c[3] = {{"mul", 5}, {"add", 11}, {"flag", 1}};
+    hl_compute_kernel *k = NULL;
+    HL_CHECK_OK(kernel(r, s, c, 3, &k));
+    /* the shader may go: the kernel keeps what it needs */
+    HL_CHECK_OK(hl_compute_shader_destroy(r, s));
+    uint32_t out[256] = {0};
+    if (k) dispatch(r, k, out);
+    int bad = 0;
+    for (uint32_t i = 0; i < 256; i++) bad += out[i] != i * 5u + 11u + 1000u;
+    HL_CHECK_MSG(bad == 0, "kernel with mul 5, add 11, flag 1: %d of 256 values wrong (out[1] = %u, want 1016)", bad,
+                 out[1]);
+    HL_CHECK_OK(make(r, k_kernel_src, k_kernel_abi, 1, 64, &s));
+    const hl_compute_constant only_add[1] = {{"add", 0}};
+    hl_compute_kernel *k2 = NULL;
+    HL_CHECK_OK(kernel(r, s, only_add, 1, &k2)); /* the defaults: mul 1, flag false */
+    if (k2) dispatch(r, k2, out);
+    bad = 0;
+    for (uint32_t i = 0; i < 256; i++) bad += out[i] != i;
+    HL_CHECK_MSG(bad == 0, "kernel with the defaults: %d of 256 values wrong", bad);
+
+    kernel_refused(r, s, NULL, 0, "override 'add' (line 2) has no default: the kernel must set it");
+    const hl_compute_constant unknown[2] = {{"add", 1}, {"scale", 1}};
+    kernel_refused(r, s, unknown, 2, "constant 'scale' is not an override of the source");
+    const hl_compute_constant twice[2] = {{"add", 1}, {"add", 2}};
+    kernel_refused(r, s, twice, 2, "constant 'add' is set twice");
+    const hl_compute_constant neg[2] = {{"add", 1}, {"mul", -1}};
+    kernel_refused(r, s, neg, 2, "constant 'mul' = -1 does not fit the override's type u32 (line 1)");
+    const hl_compute_constant frac[2] = {{"add", 1}, {"mul", 2.5}};
+    kernel_refused(r, s, frac, 2, "'mul' = 2.5 does not fit");
+    const hl_compute_constant half[2] = {{"add", 1}, {"flag", 0.5}};
+    kernel_refused(r, s, half, 2, "'flag' = 0.5 does not fit the override's type bool");
+    const hl_compute_constant huge[1] = {{"add", 1e39}};
+    kernel_refused(r, s, huge, 1, "'add' = 1e+39 does not fit the override's type f32");
+    const hl_compute_constant inferred[2] = {{"add", 1}, {"inferred", 3}};
+    kernel_refused(r, s, inferred, 2, "override 'inferred' (line 4) has no explicit bool, i32, u32 or f32 type");
+    kernel_refused(r, foreign, only_add, 1, "the shader is NULL, another renderer's or destroyed");
+    kernel_refused(r, NULL, only_add, 1, "the shader is NULL");
+    HL_CHECK_RESULT(hl_compute_kernel_destroy(other, k2), HL_ERR_VALIDATION);
+    HL_CHECK_OK(hl_compute_kernel_destroy(r, k2));
+    HL_CHECK_OK(hl_compute_kernel_destroy(r, NULL));
+    /* k, s and foreign are left to hl_renderer_destroy */
+    hl_renderer_destroy(other);
+    hl_renderer_destroy(r);
+}
+
 static void test_gles3(void) {
     hl_renderer *r = make_renderer(16, 16, 1);
     if (!r) return;
@@ -184,6 +301,10 @@ static void test_gles3(void) {
     HL_CHECK(s == NULL && strstr(hl_last_error(), "gles3 backend has no compute shaders") != NULL);
     HL_CHECK_RESULT(hl_compute_shader_create(r, NULL, NULL), HL_ERR_UNSUPPORTED); /* before anything else */
     HL_CHECK_RESULT(hl_compute_shader_destroy(r, (hl_compute_shader *)&s), HL_ERR_UNSUPPORTED);
+    hl_compute_kernel *k = NULL;
+    hl_compute_kernel_desc kd = {(hl_compute_shader *)&s, NULL, 0, NULL};
+    HL_CHECK_RESULT(hl_compute_kernel_create(r, &kd, &k), HL_ERR_UNSUPPORTED);
+    HL_CHECK_RESULT(hl_compute_kernel_destroy(r, (hl_compute_kernel *)&k), HL_ERR_UNSUPPORTED);
     HL_CHECK_EQ(hl_rhi_device_stats(r->dev)->native_calls, calls);
     hl_renderer_destroy(r);
 }
@@ -191,6 +312,9 @@ static void test_gles3(void) {
 int main(int argc, char **argv) {
     hl_backend be = backend_of(argc, argv);
     if (be == HL_BACKEND_GLES3) test_gles3();
-    else test_webgpu();
+    else {
+        test_webgpu();
+        test_kernels();
+    }
     return hl_test_finish();
 }

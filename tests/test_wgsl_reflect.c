@@ -85,6 +85,27 @@ static void test_declarations(void) {
     HL_CHECK_EQ(info.binding_count, 0);
 }
 
+static void test_overrides(void) {
+    hl_wgsl_info info;
+    HL_CHECK_OK(reflect(k_all, "main", &info));
+    HL_CHECK_EQ(info.override_count, 1);
+    HL_CHECK(!strcmp(info.overrides[0].name, "block_size") && info.overrides[0].type == HL_WGSL_U32 &&
+             info.overrides[0].has_default && info.overrides[0].line == 17);
+    HL_CHECK_OK(reflect("@id(3) override flag: bool;\noverride scale = 1.5 * 2.0;\noverride n: i32 = -(4);\n"
+                        "override w: f32;\noverride v: vec2<f32>;\n@compute @workgroup_size(1) fn main() {}",
+                        "main", &info));
+    HL_CHECK_EQ(info.override_count, 5);
+    HL_CHECK(info.overrides[0].type == HL_WGSL_BOOL && !info.overrides[0].has_default);
+    HL_CHECK(info.overrides[1].type == HL_WGSL_SCALAR_INFERRED && info.overrides[1].has_default);
+    HL_CHECK(info.overrides[2].type == HL_WGSL_I32 && info.overrides[2].has_default);
+    HL_CHECK(info.overrides[3].type == HL_WGSL_F32 && !info.overrides[3].has_default && info.overrides[3].line == 4);
+    HL_CHECK(info.overrides[4].type == HL_WGSL_SCALAR_OTHER);
+    refused("override a: u32;\noverride a: f32;\n@compute @workgroup_size(1) fn main() {}", "main",
+            "line 2: a second override 'a'");
+    refused("override h: f16 = 1.0h;\n@compute @workgroup_size(1) fn main() {}", "main", "'f16': f16");
+    refused("override a: u32 = 1u\n@compute @workgroup_size(1) fn main() {}", "main", "the override 'a' has no ';'");
+}
+
 static void test_refusals(void) {
     refused("@compute @workgroup_size(block) fn main() {}", "main", "@workgroup_size takes 1 to 3 integer literals");
     refused("@compute @workgroup_size(8 * 8) fn main() {}", "main", "@workgroup_size takes integer literals");
@@ -133,6 +154,7 @@ static void test_many(void) {
 
 int main(void) {
     test_declarations();
+    test_overrides();
     test_refusals();
     test_many();
     return hl_test_finish();

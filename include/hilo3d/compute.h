@@ -10,8 +10,8 @@
  * error too. f16 is refused (not every device has it). Then Dawn compiles the source; its
  * errors come back as HL_ERR_SHADER with Dawn's message.
  *
- * Status (issue 9): shaders only; kernels (override constants), storage buffers and the graph's
- * compute passes are not there yet.
+ * Status (issue 9): shaders and kernels (override constants); storage buffers and the graph's
+ * compute passes that dispatch kernels are not there yet.
  *
  * On gles3 every call here is HL_ERR_UNSUPPORTED before any GL call (OpenGL ES 3.0 has no
  * compute shaders): no emulation. Threading and ownership: as render targets (renderer.h): a
@@ -74,6 +74,35 @@ hl_result hl_compute_shader_create(hl_renderer *r, const hl_compute_shader_desc 
 hl_result hl_compute_shader_destroy(hl_renderer *r, hl_compute_shader *s);
 /* The workgroup size the shader was made with (after defaults). */
 void hl_compute_shader_workgroup_size(const hl_compute_shader *s, uint32_t size[3]);
+
+/* ---- kernels: a shader with its override constants fixed --------------------------------------
+ * Each constant names an `override` of the source with an explicit scalar type; its value must
+ * fit it: bool 0 or 1, i32 and u32 integers in range, f32 finite and within float range. Every
+ * override without a default must be set. The kernel's binding layout comes from the shader's
+ * ABI (a sampled texture's sample type and a storage texture's format from the source:
+ * rgba8unorm, rgba8uint, rgba16float, r32float, rg32float, rgba32float, r32uint). Both sampler
+ * types bind a filtering sampler slot. The kernel does not keep the shader: destroying the
+ * shader afterwards leaves the kernel usable. */
+typedef struct hl_compute_constant {
+    const char *name;
+    double value;
+} hl_compute_constant;
+
+#define HL_COMPUTE_MAX_CONSTANTS 32
+
+typedef struct hl_compute_kernel_desc {
+    hl_compute_shader *shader; /* of the same renderer */
+    const hl_compute_constant *constants;
+    uint32_t constant_count;
+    const char *label; /* default the shader's */
+} hl_compute_kernel_desc;
+
+typedef struct hl_compute_kernel hl_compute_kernel;
+
+/* HL_ERR_VALIDATION naming the constant or the binding; HL_ERR_UNSUPPORTED on gles3. */
+hl_result hl_compute_kernel_create(hl_renderer *r, const hl_compute_kernel_desc *desc, hl_compute_kernel **out);
+/* NULL k is a no-op; another renderer's kernel is HL_ERR_VALIDATION. */
+hl_result hl_compute_kernel_destroy(hl_renderer *r, hl_compute_kernel *k);
 
 #ifdef __cplusplus
 }

@@ -13,7 +13,21 @@ struct hl_compute_shader {
     uint32_t workgroup_size[3];
     hl_compute_binding bindings[HL_WGSL_MAX_BINDINGS]; /* names copied into names[] */
     char names[HL_WGSL_MAX_BINDINGS][HL_WGSL_MAX_NAME];
+    char texel[HL_WGSL_MAX_BINDINGS][24]; /* the source's texture template argument per binding */
     uint32_t binding_count;
+    hl_wgsl_override overrides[HL_WGSL_MAX_OVERRIDES];
+    uint32_t override_count;
+    char label[64];
+};
+
+struct hl_compute_kernel {
+    hl_renderer *r;
+    struct hl_compute_kernel *next;
+    hl_rhi_bind_group_layout groups[HL_COMPUTE_MAX_GROUPS];
+    uint32_t group_count;
+    hl_rhi_pipeline_layout layout;
+    hl_rhi_compute_pipeline pipeline;
+    uint32_t workgroup_size[3];
 };
 
 static const char *const k_type_names[HL_COMPUTE_BINDING_TYPE_COUNT] = {
@@ -147,11 +161,20 @@ hl_result hl_compute_shader_create(hl_renderer *r, const hl_compute_shader_desc 
                        lim->max_compute_workgroup_size_x, lim->max_compute_workgroup_size_y,
                        lim->max_compute_workgroup_size_z, lim->max_compute_invocations_per_workgroup);
     if (!res) res = check_source(desc, info, fn, label);
+    hl_compute_shader *s = res ? NULL : hl__calloc(1, sizeof *s);
+    if (!res && !s) res = hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: '%s'", fn, label);
+    if (res) {
+        hl__free(info);
+        return res;
+    }
+    for (uint32_t i = 0; i < desc->binding_count; i++)
+        for (uint32_t k = 0; k < info->binding_count; k++)
+            if (info->bindings[k].group == desc->bindings[i].group && info->bindings[k].binding == desc->bindings[i].binding)
+                snprintf(s->texel[i], sizeof s->texel[i], "%s", info->bindings[k].texel);
+    memcpy(s->overrides, info->overrides, sizeof s->overrides);
+    s->override_count = info->override_count;
+    snprintf(s->label, sizeof s->label, "%s", label);
     hl__free(info);
-    if (res) return res;
-
-    hl_compute_shader *s = hl__calloc(1, sizeof *s);
-    if (!s) return hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: '%s'", fn, label);
     hl_rhi_shader_desc sd = {0};
     sd.stage = HL_RHI_SHADER_COMPUTE;
     sd.wgsl = desc->wgsl;
@@ -205,6 +228,179 @@ void hl_compute_shader_workgroup_size(const hl_compute_shader *s, uint32_t size[
     for (int i = 0; i < 3; i++) size[i] = s ? s->workgroup_size[i] : 0;
 }
 
+
+/* ---- kernels ------------------------------------------------------------------------------------ */
+static bool shader_of(const hl_renderer *r, const hl_compute_shader *s) {
+    for (const hl_compute_shader *it = r->compute_shaders; it; it = it->next)
+        if (it == s) return true;
+    return false;
+}
+
+static const char *const k_scalar_names[] = {"(inferred)", "bool", "i32", "u32", "f32", "(not a scalar)"};
+
+static hl_result check_constants(const hl_compute_shader *s, const hl_compute_kernel_desc *d, const char *fn,
+                                 const char *label) {
+    if (d->constant_count > HL_COMPUTE_MAX_CONSTANTS || (d->constant_count && !d->constants))
+        return hl__fail(HL_ERR_VALIDATION, "%s: '%s': %u constants%s (at most %u)", fn, label, d->constant_count,
+                        d->constants ? "" : " with constants NULL", HL_COMPUTE_MAX_CONSTANTS);
+    bool set[HL_WGSL_MAX_OVERRIDES] = {false};
+    for (uint32_t i = 0; i < d->constant_count; i++) {
+        const hl_compute_constant *c = &d->constants[i];
+        if (!c->name || !c->name[0]) return hl__fail(HL_ERR_VALIDATION, "%s: '%s': constant %u has no name", fn, label, i);
+        uint32_t k = 0;
+        while (k < s->override_count && strcmp(s->overrides[k].name, c->name)) k++;
+        if (k == s->override_count)
+            return hl__fail(HL_ERR_VALIDATION, "%s: '%s': constant '%s' is not an override of the source", fn, label, c->name);
+        if (set[k]) return hl__fail(HL_ERR_VALIDATION, "%s: '%s': constant '%s' is set twice", fn, label, c->name);
+        set[k] = true;
+        const hl_wgsl_override *o = &s->overrides[k];
+        double v = c->value;
+        bool integral = v == (double)(long long)v;
+        bool ok = o->type == HL_WGSL_BOOL  ? (v == 0.0 || v == 1.0)
+                  : o->type == HL_WGSL_I32 ? (integral && v >= -2147483648.0 && v <= 2147483647.0)
+                  : o->type == HL_WGSL_U32 ? (integral && v >= 0.0 && v <= 4294967295.0)
+                  : o->type == HL_WGSL_F32 ? (v == v && v >= -3.4028234663852886e38 && v <= 3.4028234663852886e38)
+                                           : false;
+        if (!ok && (o->type == HL_WGSL_SCALAR_INFERRED || o->type == HL_WGSL_SCALAR_OTHER))
+            return hl__fail(HL_ERR_VALIDATION, "%s: '%s': override '%s' (line %u) has no explicit bool, i32, u32 or f32 type: "
+                            "the kernel cannot set it", fn, label, c->name, o->line);
+        if (!ok)
+            return hl__fail(HL_ERR_VALIDATION, "%s: '%s': constant '%s' = %g does not fit the override's type %s (line %u)",
+                            fn, label, c->name, v, k_scalar_names[o->type], o->line);
+    }
+    for (uint32_t k = 0; k < s->override_count; k++)
+        if (!set[k] && !s->overrides[k].has_default)
+            return hl__fail(HL_ERR_VALIDATION, "%s: '%s': override '%s' (line %u) has no default: the kernel must set it", fn,
+                            label, s->overrides[k].name, s->overrides[k].line);
+    return HL_OK;
+}
+
+static hl_rhi_format storage_format(const char *texel) {
+    static const struct {
+        const char *wgsl;
+        hl_rhi_format format;
+    } k[] = {{"rgba8unorm", HL_RHI_FORMAT_RGBA8_UNORM}, {"rgba8uint", HL_RHI_FORMAT_RGBA8_UINT},
+             {"rgba16float", HL_RHI_FORMAT_RGBA16_FLOAT}, {"r32float", HL_RHI_FORMAT_R32_FLOAT},
+             {"rg32float", HL_RHI_FORMAT_RG32_FLOAT},     {"rgba32float", HL_RHI_FORMAT_RGBA32_FLOAT},
+             {"r32uint", HL_RHI_FORMAT_R32_UINT}};
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+        if (!strcmp(texel, k[i].wgsl)) return k[i].format;
+    return HL_RHI_FORMAT_UNDEFINED;
+}
+
+/* The layout entry of ABI binding i of s. */
+static hl_result layout_entry(const hl_compute_shader *s, uint32_t i, hl_rhi_bind_group_layout_entry *e, const char *fn,
+                              const char *label) {
+    const hl_compute_binding *b = &s->bindings[i];
+    memset(e, 0, sizeof *e);
+    e->binding = b->binding;
+    e->visibility = HL_RHI_STAGE_COMPUTE;
+    e->min_binding_size = b->min_binding_size;
+    switch (b->type) {
+    case HL_COMPUTE_UNIFORM_BUFFER: e->type = HL_RHI_BINDING_UNIFORM_BUFFER; break;
+    case HL_COMPUTE_STORAGE_READ: e->type = HL_RHI_BINDING_READ_ONLY_STORAGE_BUFFER; break;
+    case HL_COMPUTE_STORAGE_READ_WRITE: e->type = HL_RHI_BINDING_STORAGE_BUFFER; break;
+    case HL_COMPUTE_SAMPLER_FILTERING:
+    case HL_COMPUTE_SAMPLER_NON_FILTERING: e->type = HL_RHI_BINDING_SAMPLER; break;
+    case HL_COMPUTE_SAMPLER_COMPARISON: e->type = HL_RHI_BINDING_COMPARISON_SAMPLER; break;
+    case HL_COMPUTE_SAMPLED_TEXTURE_2D:
+        e->type = HL_RHI_BINDING_SAMPLED_TEXTURE;
+        e->sample_type = !strcmp(s->texel[i], "i32") ? HL_RHI_SAMPLE_SINT
+                         : !strcmp(s->texel[i], "u32") ? HL_RHI_SAMPLE_UINT
+                                                       : HL_RHI_SAMPLE_FLOAT;
+        break;
+    case HL_COMPUTE_STORAGE_TEXTURE_2D_WRITE:
+        e->type = HL_RHI_BINDING_STORAGE_TEXTURE;
+        e->storage_format = storage_format(s->texel[i]);
+        if (e->storage_format == HL_RHI_FORMAT_UNDEFINED)
+            return hl__fail(HL_ERR_VALIDATION, "%s: '%s': storage texture '%s' has format '%s' (rgba8unorm, rgba8uint, "
+                            "rgba16float, r32float, rg32float, rgba32float or r32uint)", fn, label, b->name, s->texel[i]);
+        break;
+    default: return hl__fail(HL_ERR_VALIDATION, "%s: '%s': binding '%s' has no layout", fn, label, b->name);
+    }
+    return HL_OK;
+}
+
+static void kernel_release(hl_renderer *r, hl_compute_kernel *k) {
+    if (k->pipeline.id) hl_rhi_compute_pipeline_destroy(r->dev, k->pipeline);
+    if (k->layout.id) hl_rhi_pipeline_layout_destroy(r->dev, k->layout);
+    for (uint32_t g = 0; g < k->group_count; g++)
+        if (k->groups[g].id) hl_rhi_bind_group_layout_destroy(r->dev, k->groups[g]);
+    hl__free(k);
+}
+
+hl_result hl_compute_kernel_create(hl_renderer *r, const hl_compute_kernel_desc *desc, hl_compute_kernel **out) {
+    const char *fn = "hl_compute_kernel_create";
+    if (out) *out = NULL;
+    hl_result res = check_call(r, fn);
+    if (res) return res;
+    if (!desc || !out) return hl__fail(HL_ERR_VALIDATION, "%s: %s is NULL", fn, desc ? "out" : "desc");
+    const hl_compute_shader *s = desc->shader;
+    if (!s || !shader_of(r, s))
+        return hl__fail(HL_ERR_VALIDATION, "%s: the shader is NULL, another renderer's or destroyed", fn);
+    const char *label = desc->label && desc->label[0] ? desc->label : s->label;
+    if ((res = check_constants(s, desc, fn, label))) return res;
+    hl_compute_kernel *k = hl__calloc(1, sizeof *k);
+    if (!k) return hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: '%s'", fn, label);
+    k->r = r;
+    memcpy(k->workgroup_size, s->workgroup_size, sizeof k->workgroup_size);
+    for (uint32_t i = 0; i < s->binding_count; i++)
+        if (s->bindings[i].group + 1 > k->group_count) k->group_count = s->bindings[i].group + 1;
+    for (uint32_t g = 0; !res && g < k->group_count; g++) {
+        hl_rhi_bind_group_layout_entry entries[HL_COMPUTE_MAX_BINDINGS];
+        uint32_t n = 0;
+        for (uint32_t i = 0; !res && i < s->binding_count; i++)
+            if (s->bindings[i].group == g) res = layout_entry(s, i, &entries[n++], fn, label);
+        hl_rhi_bind_group_layout_desc ld = {entries, n, label};
+        if (!res) res = hl_rhi_bind_group_layout_create(r->dev, &ld, &k->groups[g]);
+    }
+    hl_rhi_pipeline_layout_desc pld = {k->groups, k->group_count, label};
+    if (!res) res = hl_rhi_pipeline_layout_create(r->dev, &pld, &k->layout);
+    hl_rhi_constant constants[HL_COMPUTE_MAX_CONSTANTS];
+    for (uint32_t i = 0; i < desc->constant_count; i++)
+        constants[i] = (hl_rhi_constant){desc->constants[i].name, desc->constants[i].value};
+    hl_rhi_compute_pipeline_desc cd = {k->layout, s->module, constants, desc->constant_count, label};
+    if (!res) res = hl_rhi_compute_pipeline_create(r->dev, &cd, &k->pipeline);
+    if (res) {
+        char msg[400];
+        snprintf(msg, sizeof msg, "%s", hl_last_error());
+        kernel_release(r, k);
+        return hl__fail(res, "%s: '%s': %s", fn, label, msg);
+    }
+    k->next = r->compute_kernels;
+    r->compute_kernels = k;
+    *out = k;
+    return HL_OK;
+}
+
+hl_result hl_compute_kernel_destroy(hl_renderer *r, hl_compute_kernel *k) {
+    const char *fn = "hl_compute_kernel_destroy";
+    if (!k) return HL_OK;
+    hl_result res = check_call(r, fn);
+    if (res) return res;
+    for (hl_compute_kernel **p = &r->compute_kernels; *p; p = &(*p)->next)
+        if (*p == k) {
+            *p = k->next;
+            kernel_release(r, k);
+            return HL_OK;
+        }
+    return hl__fail(HL_ERR_VALIDATION, "%s: the kernel was not created by this renderer (or was destroyed)", fn);
+}
+
+bool hl__compute_kernel_objects(const hl_compute_kernel *k, hl_rhi_compute_pipeline *pipeline,
+                                hl_rhi_bind_group_layout groups[4], uint32_t *group_count) {
+    if (!k) return false;
+    *pipeline = k->pipeline;
+    memcpy(groups, k->groups, sizeof k->groups);
+    *group_count = k->group_count;
+    return true;
+}
+
 void hl__compute_shaders_free(hl_renderer *r) {
+    while (r->compute_kernels) {
+        hl_compute_kernel *k = r->compute_kernels;
+        r->compute_kernels = k->next;
+        kernel_release(r, k);
+    }
     while (r->compute_shaders) shader_free(r, r->compute_shaders);
 }

@@ -384,6 +384,7 @@ struct hl_renderer {
     hl_render_target *output; /* the renderer's own colour target */
     hl_render_target *targets; /* every target of this renderer, the output included */
     struct hl_compute_shader *compute_shaders; /* every compute shader of this renderer */
+    struct hl_compute_kernel *compute_kernels; /* every compute kernel of this renderer */
     const hl_render_target *recording_target; /* the target of the view being recorded */
 
     /* scene mirrors */
@@ -624,8 +625,11 @@ hl_graph_texture hl__target_output_texture(hl_renderer *r, hl_render_target *t, 
 /* The output's colour texture as a deferred import of this frame (acquired after culling, once
  * per frame, only if a live pass uses it). */
 hl_graph_texture hl__output_import(hl_renderer *r);
-/* render_compute.c: destroys the compute shaders left (hl_renderer_destroy). */
+/* render_compute.c: destroys the compute kernels and shaders left (hl_renderer_destroy). */
 void hl__compute_shaders_free(hl_renderer *r);
+/* The kernel's RHI pipeline and bind group layouts (tests; the graph's compute passes later). */
+bool hl__compute_kernel_objects(const struct hl_compute_kernel *k, hl_rhi_compute_pipeline *pipeline,
+                                hl_rhi_bind_group_layout groups[4], uint32_t *group_count);
 /* Resolves t's samples now when a scene pass wrote them after the last resolve (before a pass
  * reads the resolved texture). */
 hl_result hl__target_resolve_now(hl_renderer *r, hl_render_target *t);

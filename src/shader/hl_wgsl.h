@@ -13,7 +13,8 @@
  * comment, `f16` in any form (`enable f16;`, f16, vecNh, matCxRh: not every device has it),
  * group/binding or workgroup_size arguments that are not integer literals, more than
  * HL_WGSL_MAX_BINDINGS resource variables, two variables on one (group, binding), an entry
- * point that is missing or not `@compute`. Time and memory are linear in the source. */
+ * point that is missing or not `@compute`, more than HL_WGSL_MAX_OVERRIDES `override`
+ * constants or two of one name. Time and memory are linear in the source. */
 #ifndef HL_WGSL_H
 #define HL_WGSL_H
 
@@ -45,13 +46,37 @@ typedef struct hl_wgsl_binding {
     hl_wgsl_kind kind;
     uint32_t line;
     char name[HL_WGSL_MAX_NAME]; /* cut to HL_WGSL_MAX_NAME - 1 bytes */
+    /* textures: the first template argument (sample type "f32"/"i32"/"u32", or the storage
+       format "rgba8unorm", ...); "" otherwise */
+    char texel[24];
 } hl_wgsl_binding;
+
+#define HL_WGSL_MAX_OVERRIDES 32
+
+typedef enum hl_wgsl_scalar {
+    HL_WGSL_SCALAR_INFERRED = 0, /* no type written: the initializer's */
+    HL_WGSL_BOOL,
+    HL_WGSL_I32,
+    HL_WGSL_U32,
+    HL_WGSL_F32,
+    HL_WGSL_SCALAR_OTHER,
+} hl_wgsl_scalar;
+
+/* A module-scope `override name [: type] [= initializer];`. */
+typedef struct hl_wgsl_override {
+    hl_wgsl_scalar type;
+    bool has_default;
+    uint32_t line;
+    char name[HL_WGSL_MAX_NAME];
+} hl_wgsl_override;
 
 typedef struct hl_wgsl_info {
     uint32_t workgroup_size[3]; /* of the entry point; missing dimensions are 1 */
     uint32_t entry_line;
     hl_wgsl_binding bindings[HL_WGSL_MAX_BINDINGS];
     uint32_t binding_count;
+    hl_wgsl_override overrides[HL_WGSL_MAX_OVERRIDES]; /* more is HL_ERR_SHADER */
+    uint32_t override_count;
 } hl_wgsl_info;
 
 /* Reads src (len bytes; no NUL inside) for the compute entry point `entry`. */

@@ -292,6 +292,9 @@ static hl_result var_decl(scan *s, const attrs *a) {
     b->binding = a->binding_v;
     b->line = line;
     copy_name(b->name, &name);
+    size_t an = arg1.kind == T_IDENT && arg1.n < sizeof b->texel ? arg1.n : 0;
+    memcpy(b->texel, arg1.p ? arg1.p : "", an);
+    b->texel[an] = '\0';
     b->kind = HL_WGSL_OTHER;
     if (tok_is(&space, "uniform")) {
         b->kind = HL_WGSL_UNIFORM_BUFFER;
@@ -304,6 +307,45 @@ static hl_result var_decl(scan *s, const attrs *a) {
         else if (tok_is(&type, "sampler_comparison")) b->kind = HL_WGSL_SAMPLER_COMPARISON;
         else if (tok_is(&type, "texture_storage_2d") && tok_is(&arg2, "write")) b->kind = HL_WGSL_STORAGE_TEXTURE_2D_WRITE;
     }
+    return HL_OK;
+}
+
+/* `override name [: type] [= expr];` at module scope; the current token is `override`. */
+static hl_result override_decl(scan *s) {
+    uint32_t line = s->t.line;
+    hl_result r = advance(s);
+    if (r) return r;
+    if (s->t.kind != T_IDENT) return hl__fail(HL_ERR_SHADER, "WGSL: line %u: an 'override' without a name", line);
+    tok name = s->t;
+    hl_wgsl_scalar type = HL_WGSL_SCALAR_INFERRED;
+    if ((r = advance(s))) return r;
+    if (punct(&s->t, ':')) {
+        if ((r = advance(s))) return r;
+        type = tok_is(&s->t, "bool") ? HL_WGSL_BOOL
+               : tok_is(&s->t, "i32") ? HL_WGSL_I32
+               : tok_is(&s->t, "u32") ? HL_WGSL_U32
+               : tok_is(&s->t, "f32") ? HL_WGSL_F32
+                                      : HL_WGSL_SCALAR_OTHER;
+        if ((r = advance(s))) return r;
+    }
+    bool has_default = punct(&s->t, '=');
+    while (!punct(&s->t, ';')) {
+        if (s->t.kind == T_END || punct(&s->t, '{') || punct(&s->t, '}'))
+            return hl__fail(HL_ERR_SHADER, "WGSL: line %u: the override '%.*s' has no ';'", line,
+                            (int)(name.n > 32 ? 32 : name.n), name.p);
+        if ((r = advance(s))) return r;
+    }
+    hl_wgsl_info *o = s->out;
+    for (uint32_t i = 0; i < o->override_count; i++)
+        if (strlen(o->overrides[i].name) == name.n && !memcmp(o->overrides[i].name, name.p, name.n))
+            return hl__fail(HL_ERR_SHADER, "WGSL: line %u: a second override '%s'", line, o->overrides[i].name);
+    if (o->override_count == HL_WGSL_MAX_OVERRIDES)
+        return hl__fail(HL_ERR_SHADER, "WGSL: line %u: more than %u overrides", line, HL_WGSL_MAX_OVERRIDES);
+    hl_wgsl_override *v = &o->overrides[o->override_count++];
+    v->type = type;
+    v->has_default = has_default;
+    v->line = line;
+    copy_name(v->name, &name);
     return HL_OK;
 }
 
@@ -346,6 +388,9 @@ hl_result hl_wgsl_reflect(const char *src, size_t len, const char *entry, hl_wgs
         }
         if (s.t.kind == T_IDENT && tok_is(&s.t, "var")) {
             r = var_decl(&s, &a);
+            a = (attrs){0};
+        } else if (s.t.kind == T_IDENT && tok_is(&s.t, "override")) {
+            r = override_decl(&s);
             a = (attrs){0};
         } else if (s.t.kind == T_IDENT && tok_is(&s.t, "fn")) {
             r = fn_decl(&s, &a);

@@ -2,7 +2,7 @@
  * before Dawn does. Input: [entry byte][WGSL text]: the entry byte picks the entry point name
  * ("main", "k", "helper" or "cs"). Checks: only HL_OK or HL_ERR_SHADER; on HL_OK at most
  * HL_WGSL_MAX_BINDINGS bindings, each name terminated, no two on one (group, binding), kinds in
- * range. */
+ * range; at most HL_WGSL_MAX_OVERRIDES overrides, names terminated, types in range. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +23,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (!memchr(b->name, '\0', sizeof b->name) || (unsigned)b->kind > HL_WGSL_OTHER) __builtin_trap();
         for (uint32_t j = 0; j < i; j++)
             if (info.bindings[j].group == b->group && info.bindings[j].binding == b->binding) __builtin_trap();
+    }
+    if (info.override_count > HL_WGSL_MAX_OVERRIDES) __builtin_trap();
+    for (uint32_t i = 0; i < info.override_count; i++) {
+        const hl_wgsl_override *o = &info.overrides[i];
+        if (!memchr(o->name, '\0', sizeof o->name) || (unsigned)o->type > HL_WGSL_SCALAR_OTHER) __builtin_trap();
     }
     return 0;
 }
