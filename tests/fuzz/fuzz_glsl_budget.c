@@ -19,6 +19,9 @@ static uint64_t compiled_chars(const char *s) {
         while (i < len && (s[i] == ' ' || s[i] == '\t')) i++;
         if (i == len || s[i] != '#') {
             for (; i < len; i++) {
+                /* glslang appends a #line directive to the text before it when the line number
+                   goes back (`a#line 5`): a directive, not compiled text */
+                if (len - i >= 6 && memcmp(s + i, "#line ", 6) == 0) break;
                 /* glslang prints a byte it cannot read as "<bad token>": one character read */
                 if (len - i >= 11 && memcmp(s + i, "<bad token>", 11) == 0) {
                     n++;
