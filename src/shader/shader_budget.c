@@ -573,6 +573,13 @@ static bool put_replacement(guard *g, tokvec *list, ptok t, bool *paste) {
     if (*paste && list->n) {
         *paste = false;
         ptok *l = &list->v[list->n - 1];
+        /* glslang threw std::length_error out of its preprocessor pasting a character that is
+         * no GLSL token (`` `##a ``, found by fuzz_glsl_compile): such pastes are refused */
+        if (l->kind == TK_OTHER || t.kind == TK_OTHER) {
+            gfail(g, HL_ERR_SHADER, "token pasting (##) of '%.*s' and '%.*s': a character that is not a GLSL token",
+                  (int)(l->len > 32 ? 32 : l->len), l->s, (int)(t.len > 32 ? 32 : t.len), t.s);
+            return false;
+        }
         if ((size_t)l->len + t.len > 1024) {
             gfail(g, HL_ERR_SHADER, "token pasting (##) makes a token longer than 1024 characters");
             return false;
@@ -630,10 +637,17 @@ static int start_macro(guard *g, macro *m) {
             r = raw_next(g, &p);
             if (r < 0)
                 goto done;
-            if (r == 0 || tok_punct(&p, "#")) {
-                /* unterminated call, or '#' in an argument: glslang reports it and drops the
-                 * tokens; inside an argument's pre-expansion it then substitutes the argument
-                 * unexpanded, to be expanded again at every use (prescan below) */
+            if (r != 0 && tok_punct(&p, "#")) {
+                /* '#' in an argument: glslang reports it and recovers the way a '#' in a
+                 * replacement list does (see do_define): refused the same way */
+                gfail(g, HL_ERR_SHADER, "'#' in the arguments of a call to '%.*s' (GLSL has no # operator)",
+                      (int)m->name_len, m->name);
+                goto done;
+            }
+            if (r == 0) {
+                /* unterminated call: glslang reports it and drops the tokens; inside an
+                 * argument's pre-expansion it then substitutes the argument unexpanded, to be
+                 * expanded again at every use (prescan below) */
                 g->call_error = true;
                 result = 0;
                 goto done;
@@ -1264,6 +1278,15 @@ static bool do_define(guard *g) {
     }
     int32_t parens = 0;
     while (has) {
+        if (tok_punct(&t, "#")) {
+            /* GLSL has no stringizing: glslang reports the '#' when the macro expands, and its
+             * recovery inside an argument's pre-expansion re-expands without the C rules' bound
+             * (8 levels of doubling macros took over 8 GB; found by fuzz_glsl_compile), so a
+             * replacement list with a '#' is refused (## stays: token pasting) */
+            gfail(g, HL_ERR_SHADER, "#define '%.*s': '#' in the replacement list (GLSL has no # operator)",
+                  (int)name.len, name.s);
+            goto fail;
+        }
         if (!tv_push(g, &body, t))
             goto fail;
         parens += tok_punct(&t, "(") ? 1 : tok_punct(&t, ")") ? -1 : 0;

@@ -262,9 +262,20 @@ bool hl__has_continuation(const char *text) {
     return false;
 }
 
+/* A line break may not follow a backslash in the output: a backslash left just before a
+ * removed continuation (two backslashes, then a line break) followed by a line break, or by a
+ * removed line break put back, would make a continuation the source did not have, and glslang
+ * aborts on one after a macro name (`USE` then three backslashes at the end of a text, found by
+ * fuzz_glsl_compile): a space goes between them. */
+static void put_break(char *out, size_t *o, const char *brk, size_t len) {
+    if (*o && out[*o - 1] == '\\') out[(*o)++] = ' ';
+    memcpy(out + *o, brk, len);
+    *o += len;
+}
+
 char *hl__splice_lines(const char *text) {
     size_t n = strlen(text);
-    char *out = hl__malloc(n + 1);
+    char *out = hl__malloc(2 * n + 2); /* a space may precede every line break */
     if (!out)
         return NULL;
     size_t o = 0, pending = 0;
@@ -277,17 +288,16 @@ char *hl__splice_lines(const char *text) {
         }
         size_t nl = line_break_at(text, i);
         if (nl) {
-            memcpy(out + o, text + i, nl);
-            o += nl;
+            put_break(out, &o, text + i, nl);
             i += nl;
             for (; pending; pending--)
-                out[o++] = '\n'; /* each continuation removed two bytes or more: room enough */
+                out[o++] = '\n';
             continue;
         }
         out[o++] = text[i++];
     }
     for (; pending; pending--)
-        out[o++] = '\n';
+        put_break(out, &o, "\n", 1);
     out[o] = '\0';
     return out;
 }
