@@ -229,6 +229,18 @@ static void copy_name(char *dst, const tok *t) {
     dst[n] = '\0';
 }
 
+/* After a '<' (the current token): its first argument and, after a ',', its second; the token
+ * after the last one read is current. */
+static hl_result template_args(scan *s, tok *first, tok *second) {
+    hl_result r = advance(s);
+    if (r) return r;
+    *first = s->t;
+    if ((r = advance(s)) || !punct(&s->t, ',')) return r;
+    if ((r = advance(s))) return r;
+    *second = s->t;
+    return HL_OK;
+}
+
 /* `var [<space [, access]>] name : type ...;` at module scope; the current token is `var`. */
 static hl_result var_decl(scan *s, const attrs *a) {
     uint32_t line = s->t.line;
@@ -236,14 +248,8 @@ static hl_result var_decl(scan *s, const attrs *a) {
     hl_result r = advance(s);
     if (r) return r;
     if (punct(&s->t, '<')) {
-        if ((r = advance(s))) return r;
-        space = s->t;
-        if ((r = advance(s))) return r;
-        if (punct(&s->t, ',')) {
-            if ((r = advance(s))) return r;
-            access = s->t;
-            if ((r = advance(s))) return r;
-        }
+        if ((r = template_args(s, &space, &access))) return r;
+        if (access.n && (r = advance(s))) return r;
         if (!punct(&s->t, '>')) return hl__fail(HL_ERR_SHADER, "WGSL: line %u: 'var<' without its '>'", line);
         if ((r = advance(s))) return r;
     }
@@ -254,15 +260,8 @@ static hl_result var_decl(scan *s, const attrs *a) {
         if ((r = advance(s))) return r;
         type = s->t;
         if ((r = advance(s))) return r;
-        if (punct(&s->t, '<')) { /* the first two template arguments: sample type / format, access */
-            if ((r = advance(s))) return r;
-            arg1 = s->t;
-            if ((r = advance(s))) return r;
-            if (punct(&s->t, ',')) {
-                if ((r = advance(s))) return r;
-                arg2 = s->t;
-            }
-        }
+        /* the first two template arguments: sample type / format, access */
+        if (punct(&s->t, '<') && (r = template_args(s, &arg1, &arg2))) return r;
     }
     /* to the end of the declaration (initializers of private variables included) */
     uint32_t depth = 0;

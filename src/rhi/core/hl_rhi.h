@@ -810,8 +810,10 @@ hl_result hl_rhi_cmd_copy_texture_to_buffer(hl_rhi_cmd *cmd, hl_rhi_texture src,
                                             uint64_t dst_offset, uint32_t bytes_per_row);
 /* Zero-fills size bytes (0 = to the end); needs COPY_DST. */
 hl_result hl_rhi_cmd_clear_buffer(hl_rhi_cmd *cmd, hl_rhi_buffer buf, uint64_t offset, uint64_t size);
-/* Fills mip levels 1.. of a 2D colour texture from level 0 (box filter). Needs SAMPLED and
- * RENDER_ATTACHMENT usage and a filterable, renderable format. */
+/* Fills mip levels 1.. of a single-layer 2D colour texture from level 0: each texel one bilinear
+ * sample of the level above at its centre (the 2x2 average for even sides), by the same shader
+ * on both backends. Needs SAMPLED and RENDER_ATTACHMENT usage and a filterable, renderable
+ * format. */
 hl_result hl_rhi_cmd_generate_mipmaps(hl_rhi_cmd *cmd, hl_rhi_texture tex);
 
 #ifdef __cplusplus

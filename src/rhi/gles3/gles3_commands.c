@@ -1057,11 +1057,6 @@ hl_result hl__gl_generate_mipmaps(hl_rhi_cmd *cmd, hl__texture *tex) {
     hl__gl_texture *t = hl__gl_tex(tex);
     if (t->renderbuffer) return hl__fail(HL_ERR_UNSUPPORTED, "gles3: multisampled textures have no mipmaps");
     if (t->levels < 2) return HL_OK;
-    if (t->target != GL_TEXTURE_2D) { /* cube and array textures: the driver's generator */
-        hl__gl_bind_texture_levels(dev, g->scratch_unit, t, 0, (GLint)t->levels - 1);
-        HL__GL(dev, glGenerateMipmap(t->target));
-        return HL_OK;
-    }
     hl_result r = mip_objects(dev, g);
     if (r) return r;
     hl__gl_use_program(dev, g->mip_program);
