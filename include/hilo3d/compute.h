@@ -10,8 +10,11 @@
  * error too. f16 is refused (not every device has it). Then Dawn compiles the source; its
  * errors come back as HL_ERR_SHADER with Dawn's message.
  *
- * Status (issue 9): shaders and kernels (override constants); storage buffers and the graph's
- * compute passes that dispatch kernels are not there yet.
+ * Storage buffers (below) hold data across frames; inside a pipeline's record, compute passes
+ * dispatch kernels over them and over the frame's buffers and textures (hilo3d/pipeline.h:
+ * hl_pipeline_add_compute_pass).
+ * Status (issue 9): graphics passes that read storage (GPU-driven draws, the scene pass storage
+ * variant) are not there yet.
  *
  * On gles3 every call here is HL_ERR_UNSUPPORTED before any GL call (OpenGL ES 3.0 has no
  * compute shaders): no emulation. Threading and ownership: as render targets (renderer.h): a
@@ -103,6 +106,78 @@ typedef struct hl_compute_kernel hl_compute_kernel;
 hl_result hl_compute_kernel_create(hl_renderer *r, const hl_compute_kernel_desc *desc, hl_compute_kernel **out);
 /* NULL k is a no-op; another renderer's kernel is HL_ERR_VALIDATION. */
 hl_result hl_compute_kernel_destroy(hl_renderer *r, hl_compute_kernel *k);
+
+/* ---- storage buffers ---------------------------------------------------------------------------
+ * A renderer-owned buffer that keeps its contents from frame to frame (stable identity: the same
+ * object every frame). Compute passes read and write it; CPU writes are copied at the call and
+ * delivered by the upload batch of the next graph frame that uses the buffer (a pipeline's
+ * hl_pipeline_import_storage_buffer, or hl_storage_buffer_read), before that frame's first pass;
+ * a frame that fails delivers nothing and the next one delivers the writes again.
+ *
+ * Reads are asynchronous: hl_storage_buffer_read submits a graph frame of its own that delivers
+ * pending writes and copies the range into a staging buffer; hl_storage_buffer_read_poll tells
+ * whether that submission has finished, hl_storage_buffer_read_wait waits for it (at most
+ * timeout_ms), copies the bytes out of the mapped staging buffer and ends the read. One read
+ * may be pending per renderer: a second hl_storage_buffer_read before the wait is
+ * HL_ERR_INVALID_STATE. A wait that times out keeps the read pending (wait again).
+ *
+ * Recovery policy (used when the device is lost; recorded now): CPU_SHADOW keeps a CPU copy of
+ * everything written from the CPU, REINITIALIZE keeps only the initial contents. GPU writes
+ * (compute passes writing the buffer) make the CPU shadow stale once the frame that made them
+ * submits successfully (hl_storage_buffer_info.shadow_stale); a failed frame changes nothing.
+ *
+ * webgpu only: on gles3 every call is HL_ERR_UNSUPPORTED before any GL call. */
+typedef enum hl_storage_recovery {
+    HL_STORAGE_RECOVERY_CPU_SHADOW = 0,
+    HL_STORAGE_RECOVERY_REINITIALIZE,
+} hl_storage_recovery;
+
+/* Uses beyond storage and copies (bit flags). */
+enum {
+    HL_STORAGE_USAGE_VERTEX = 1u << 0,   /* vertex buffer of GPU-driven draws */
+    HL_STORAGE_USAGE_INDEX = 1u << 1,    /* index buffer of GPU-driven draws */
+    HL_STORAGE_USAGE_INDIRECT = 1u << 2, /* indirect dispatch / draw arguments */
+    HL_STORAGE_USAGE_ALL = (1u << 3) - 1
+};
+
+typedef struct hl_storage_buffer_desc {
+    uint64_t size;            /* bytes: a non-zero multiple of 4, at most the device's storage binding size */
+    uint32_t usage;           /* HL_STORAGE_USAGE_* */
+    hl_storage_recovery recovery;
+    const void *initial_data; /* size bytes, copied; NULL: zeros */
+    const char *label;        /* for messages; default "storage" */
+} hl_storage_buffer_desc;
+
+typedef struct hl_storage_buffer hl_storage_buffer;
+
+typedef struct hl_storage_buffer_info {
+    uint64_t size;
+    uint32_t usage;
+    hl_storage_recovery recovery;
+    bool shadow_stale;     /* a submitted frame's compute pass wrote it since the last CPU write */
+    bool writes_pending;   /* CPU writes not yet delivered by a successful frame */
+} hl_storage_buffer_info;
+
+/* HL_ERR_VALIDATION for a bad descriptor (the message names the field); HL_ERR_UNSUPPORTED on
+ * gles3 or above the device's storage binding size. */
+hl_result hl_storage_buffer_create(hl_renderer *r, const hl_storage_buffer_desc *desc, hl_storage_buffer **out);
+/* NULL b is a no-op; another renderer's buffer is HL_ERR_VALIDATION; refused while a read of it
+ * is pending (HL_ERR_INVALID_STATE). The GPU object goes once the frames using it are done. */
+hl_result hl_storage_buffer_destroy(hl_renderer *r, hl_storage_buffer *b);
+/* offset and size multiples of 4 within the buffer (HL_ERR_VALIDATION naming the range). Not
+ * inside a frame's record (HL_ERR_INVALID_STATE). */
+hl_result hl_storage_buffer_write(hl_renderer *r, hl_storage_buffer *b, uint64_t offset, const void *data, uint64_t size);
+hl_result hl_storage_buffer_info_get(const hl_renderer *r, const hl_storage_buffer *b, hl_storage_buffer_info *out);
+/* Starts the read of [offset, offset + size) (multiples of 4, within the buffer). */
+hl_result hl_storage_buffer_read(hl_renderer *r, hl_storage_buffer *b, uint64_t offset, uint64_t size);
+/* *done: the pending read's submission has finished (HL_ERR_INVALID_STATE: no read pending). */
+hl_result hl_storage_buffer_read_poll(hl_renderer *r, bool *done);
+/* Waits at most timeout_ms (0: the device's wait timeout) and copies the bytes into dst
+ * (dst_size at least the read's size, else HL_ERR_VALIDATION and the read stays pending). */
+hl_result hl_storage_buffer_read_wait(hl_renderer *r, void *dst, uint64_t dst_size, uint32_t timeout_ms);
+
+/* The most bytes a compute pass's uniform binding takes (hl_pipeline_compute_resource.data). */
+#define HL_COMPUTE_MAX_UNIFORM_DATA 4096u
 
 #ifdef __cplusplus
 }

@@ -42,6 +42,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hilo3d/compute.h"
 #include "hilo3d/renderer.h"
 #include "hilo3d/result.h"
 
@@ -483,6 +484,66 @@ hl_result hl_pipeline_add_present_pass(hl_pipeline_context ctx, hl_pipeline_text
  * renderer's target, a destroyed one or a bad index is HL_ERR_VALIDATION. */
 hl_result hl_pipeline_import_render_target(hl_pipeline_context ctx, hl_render_target *target, uint32_t index,
                                            hl_pipeline_texture *out);
+
+/* ---- graph buffers and compute passes (inside record; webgpu only: gles3 refuses each call) ----------
+ * Buffers of the frame: transient ones (pooled by the renderer's graph; contents undefined until
+ * a pass writes them: reading first is an error of the frame naming the pass and the buffer) and
+ * imported storage buffers (their writes are results of the frame: passes writing them are never
+ * culled). A pass whose results nothing reaches is culled with everything only it needed. The
+ * usage a buffer needs follows from the passes that use it; an imported storage buffer must have
+ * been created with it (HL_STORAGE_USAGE_INDIRECT for indirect arguments), else the frame fails
+ * naming the buffer. The graph never reads GPU-produced values on the CPU. */
+typedef struct hl_pipeline_buffer {
+    uint64_t token;
+    uint32_t id;
+} hl_pipeline_buffer;
+
+typedef struct hl_pipeline_buffer_desc {
+    uint64_t size;    /* a non-zero multiple of 4 */
+    const char *name; /* default "buffer" */
+} hl_pipeline_buffer_desc;
+
+hl_result hl_pipeline_create_buffer(hl_pipeline_context ctx, const hl_pipeline_buffer_desc *desc, hl_pipeline_buffer *out);
+/* The same handle for every import of one buffer within a frame. */
+hl_result hl_pipeline_import_storage_buffer(hl_pipeline_context ctx, hl_storage_buffer *b, hl_pipeline_buffer *out);
+/* Zero-fills [offset, offset + size) of buf (size 0: to the end); ranges are checked here. */
+hl_result hl_pipeline_add_buffer_clear_pass(hl_pipeline_context ctx, const char *name, hl_pipeline_buffer buf,
+                                            uint64_t offset, uint64_t size);
+/* Copies size bytes between two different buffers (offsets and size multiples of 4, in range). */
+hl_result hl_pipeline_add_buffer_copy_pass(hl_pipeline_context ctx, const char *name, hl_pipeline_buffer src,
+                                           uint64_t src_offset, hl_pipeline_buffer dst, uint64_t dst_offset,
+                                           uint64_t size);
+
+/* What one ABI binding of the kernel's shader binds, by the binding's name. */
+typedef struct hl_pipeline_compute_resource {
+    const char *name;
+    hl_pipeline_buffer buffer; /* storage buffers */
+    uint64_t offset, size;     /* the bound range (offset a multiple of 256; size 0: to the end) */
+    hl_pipeline_texture texture; /* sampled textures (single-sample colour) and storage textures */
+    const void *data;          /* uniform buffers: data_size bytes copied at the call */
+    uint32_t data_size;        /* at least the binding's min_binding_size; at most 4096 */
+} hl_pipeline_compute_resource;
+
+#define HL_PIPELINE_COMPUTE_MAX_DATA HL_COMPUTE_MAX_UNIFORM_DATA
+
+typedef struct hl_pipeline_compute_pass_desc {
+    const char *name;           /* default "compute" */
+    hl_compute_kernel *kernel;  /* of this renderer */
+    const hl_pipeline_compute_resource *resources; /* one per ABI binding except samplers */
+    uint32_t resource_count;
+    uint32_t groups[3];         /* workgroups dispatched (0 = 1 for y and z); x 0: none (the pass
+                                   only counts when indirect is set) */
+    hl_pipeline_buffer indirect; /* non-zero: dispatch the three u32 at indirect_offset of it */
+    uint64_t indirect_offset;    /* a multiple of 4 */
+} hl_pipeline_compute_pass_desc;
+
+/* Graph access follows the ABI: read-only storage buffers and sampled textures are reads,
+ * read-write storage buffers read and write in place, storage textures are writes. Samplers are
+ * the renderer's (filtering: linear, clamp to edge; non-filtering: nearest; comparison: less).
+ * Every binding is resolved here: a missing or unknown name, a wrong kind of resource, a range
+ * outside the buffer or below min_binding_size is HL_ERR_VALIDATION naming the binding.
+ * Pipelines and layouts are the kernel's; bind groups are cached by the renderer. */
+hl_result hl_pipeline_add_compute_pass(hl_pipeline_context ctx, const hl_pipeline_compute_pass_desc *desc);
 
 /* ---- parameter pools -------------------------------------------------------------------------------------
  * Storage for the parameters a runtime keeps per recorded pass (whatever its record or its

@@ -296,6 +296,17 @@ hl_graph_buffer hl_graph_import_buffer(hl_graph *g, hl_rhi_buffer buf, const cha
     return (hl_graph_buffer){hl__graph_make_id(g, i)};
 }
 
+hl_graph_buffer hl_graph_import_buffer_usage(hl_graph *g, hl_rhi_buffer buf, uint64_t size, uint32_t usage,
+                                             const char *name) {
+    hl_graph_buffer h = hl_graph_import_buffer(g, buf, name);
+    if (h.id) {
+        hl__gres *r = &g->res[hl__graph_buffer_index(g, h)];
+        r->bdesc.size = size;
+        r->bdesc.usage = usage;
+    }
+    return h;
+}
+
 hl_graph_texture hl_graph_import_texture_deferred(hl_graph *g, const hl_rhi_texture_desc *desc,
                                                   hl_graph_texture_provider provider, void *user, const char *name) {
     if (!hl__graph_building(g, "hl_graph_import_texture_deferred")) return (hl_graph_texture){0};
@@ -384,6 +395,11 @@ void hl_graph_mark_output_buffer(hl_graph *g, hl_graph_buffer buf) {
 const hl_rhi_texture_desc *hl_graph_texture_desc(const hl_graph *g, hl_graph_texture tex) {
     uint32_t i = hl__graph_texture_index(g, tex);
     return i == HL__GRAPH_NONE ? NULL : &g->res[i].tdesc;
+}
+
+const hl_rhi_buffer_desc *hl_graph_buffer_desc(const hl_graph *g, hl_graph_buffer buf) {
+    uint32_t i = hl__graph_buffer_index(g, buf);
+    return i == HL__GRAPH_NONE ? NULL : &g->res[i].bdesc;
 }
 
 /* ---- passes ----------------------------------------------------------------------------------- */
@@ -572,6 +588,11 @@ hl_result hl_graph_copy_texture(hl_graph_pass_builder *b, hl_graph_texture src, 
 }
 hl_result hl_graph_copy_buffer(hl_graph_pass_builder *b, hl_graph_buffer src, hl_graph_buffer dst) {
     return hl__graph_copy(b, HL__BUF(b, src), true, HL__BUF(b, dst), true, "hl_graph_copy_buffer");
+}
+hl_result hl_graph_copy_buffer_part(hl_graph_pass_builder *b, hl_graph_buffer src, hl_graph_buffer dst) {
+    hl_result res = hl__graph_copy(b, HL__BUF(b, src), true, HL__BUF(b, dst), true, "hl_graph_copy_buffer_part");
+    if (!res) b->g->acc[b->g->acc_count - 1].reads = 1; /* the rest of dst is kept */
+    return res;
 }
 hl_result hl_graph_copy_texture_to_buffer(hl_graph_pass_builder *b, hl_graph_texture src, hl_graph_buffer dst) {
     return hl__graph_copy(b, HL__TEX(b, src), false, HL__BUF(b, dst), true, "hl_graph_copy_texture_to_buffer");

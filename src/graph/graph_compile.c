@@ -147,7 +147,14 @@ static hl_result hl__graph_check_texture(hl_graph *g, hl__gres *r) {
 }
 
 static hl_result hl__graph_check_buffer(hl_graph *g, hl__gres *r) {
-    if (r->origin != HL__RES_TRANSIENT) return HL_OK; /* the RHI checks the imported buffer's use */
+    if (r->origin != HL__RES_TRANSIENT) { /* imports: declared usage (if any) must cover the passes' */
+        uint32_t have = r->bdesc.usage, need = r->needed_usage;
+        if (have && (have & need) != need)
+            return hl__graph_reject(g, HL_GRAPH_ERR_ACCESS, HL_ERR_VALIDATION,
+                                    "imported buffer '%s' lacks usage 0x%x its passes need (has 0x%x)", r->name,
+                                    need & ~have, have);
+        return HL_OK;
+    }
     hl_rhi_buffer_desc *d = &r->bdesc;
     if (!d->size || (d->size & 3u))
         return hl__graph_reject(g, HL_GRAPH_ERR_DESCRIPTOR, HL_ERR_VALIDATION,

@@ -85,6 +85,10 @@ hl_graph_buffer hl_graph_create_buffer(hl_graph *g, const hl_rhi_buffer_desc *de
 /* Imported: an RHI object owned by the caller; its contents count as initialised. */
 hl_graph_texture hl_graph_import_texture(hl_graph *g, hl_rhi_texture tex, const char *name);
 hl_graph_buffer hl_graph_import_buffer(hl_graph *g, hl_rhi_buffer buf, const char *name);
+/* An imported buffer with its size and RHI usage declared: a compile whose live passes need a
+ * usage it lacks is rejected (HL_GRAPH_ERR_ACCESS, naming the buffer and the missing bits). */
+hl_graph_buffer hl_graph_import_buffer_usage(hl_graph *g, hl_rhi_buffer buf, uint64_t size, uint32_t usage,
+                                             const char *name);
 
 /* Deferred import: the provider is called by hl_graph_execute only if a live pass uses the
  * texture, after compile and before prepare (the surface texture is acquired as late as
@@ -110,6 +114,9 @@ void hl_graph_mark_output_buffer(hl_graph *g, hl_graph_buffer buf);
 /* The resolved descriptor (defaults applied, usage including the declared needs after
  * compile); NULL for an invalid handle. */
 const hl_rhi_texture_desc *hl_graph_texture_desc(const hl_graph *g, hl_graph_texture tex);
+/* A buffer's descriptor: a transient's as created (usage completed by compile), an import's
+ * size and usage when declared (hl_graph_import_buffer_usage), else zero; NULL if invalid. */
+const hl_rhi_buffer_desc *hl_graph_buffer_desc(const hl_graph *g, hl_graph_buffer buf);
 
 /* ---- passes ----------------------------------------------------------------------------------
  * setup: declarations only (no device, no commands); called inside hl_graph_add_pass with the
@@ -172,6 +179,9 @@ hl_result hl_graph_resolve_attachment(hl_graph_pass_builder *b, uint32_t slot, h
 /* Copies: the source (read) and destination (write) declared as one exact pair. */
 hl_result hl_graph_copy_texture(hl_graph_pass_builder *b, hl_graph_texture src, hl_graph_texture dst);
 hl_result hl_graph_copy_buffer(hl_graph_pass_builder *b, hl_graph_buffer src, hl_graph_buffer dst);
+/* A copy into part of dst: the rest of dst is kept, so the destination is read too (it needs an
+ * earlier writer, and earlier writes into it are not dead). */
+hl_result hl_graph_copy_buffer_part(hl_graph_pass_builder *b, hl_graph_buffer src, hl_graph_buffer dst);
 hl_result hl_graph_copy_texture_to_buffer(hl_graph_pass_builder *b, hl_graph_texture src, hl_graph_buffer dst);
 hl_result hl_graph_copy_buffer_to_texture(hl_graph_pass_builder *b, hl_graph_buffer src, hl_graph_texture dst);
 /* Storage: read, write, or in-place read-write (only through this narrow call; a separate

@@ -510,6 +510,10 @@ static hl_result texture_of(invocation *inv, hl_pipeline_texture t, const char *
     return HL_OK;
 }
 
+hl_result hl__pipeline_texture_of(invocation *inv, hl_pipeline_texture t, const char *fn, hl_graph_texture *out) {
+    return texture_of(inv, t, fn, out);
+}
+
 hl_result hl__pipeline_texture_size(const invocation *inv, uint32_t width, uint32_t height, float scale, uint32_t min_size,
                                     const char *fn, const char *name, uint32_t *out_w, uint32_t *out_h) {
     uint32_t w = width, h = height;

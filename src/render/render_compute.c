@@ -28,6 +28,10 @@ struct hl_compute_kernel {
     hl_rhi_pipeline_layout layout;
     hl_rhi_compute_pipeline pipeline;
     uint32_t workgroup_size[3];
+    hl_compute_binding bindings[HL_WGSL_MAX_BINDINGS]; /* the shader's ABI (names in names[]) */
+    char names[HL_WGSL_MAX_BINDINGS][HL_WGSL_MAX_NAME];
+    uint32_t binding_count;
+    char label[64];
 };
 
 static const char *const k_type_names[HL_COMPUTE_BINDING_TYPE_COUNT] = {
@@ -51,16 +55,7 @@ static hl_wgsl_kind wgsl_kind_of(hl_compute_binding_type t) {
     return k[t];
 }
 
-static hl_result check_call(hl_renderer *r, const char *fn) {
-    if (!r) return hl__fail(HL_ERR_VALIDATION, "%s: the renderer is NULL", fn);
-    hl_result res = hl_rhi_device_check_thread(r->dev, fn);
-    if (res) return res;
-    if (hl_rhi_device_backend(r->dev) == HL_RHI_BACKEND_GLES3)
-        return hl__fail(HL_ERR_UNSUPPORTED, "%s: the gles3 backend has no compute shaders (OpenGL ES 3.0); use webgpu", fn);
-    if (r->in_frame || r->in_record)
-        return hl__fail(HL_ERR_INVALID_STATE, "%s: inside hl_renderer_render_frame or a pipeline's record", fn);
-    return HL_OK;
-}
+static hl_result check_call(hl_renderer *r, const char *fn) { return hl__compute_check(r, fn); }
 
 /* The ABI alone: types, slots, names, sizes. */
 static hl_result check_abi(const hl_compute_shader_desc *d, const char *fn, const char *label) {
@@ -344,6 +339,13 @@ hl_result hl_compute_kernel_create(hl_renderer *r, const hl_compute_kernel_desc 
     if (!k) return hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: '%s'", fn, label);
     k->r = r;
     memcpy(k->workgroup_size, s->workgroup_size, sizeof k->workgroup_size);
+    k->binding_count = s->binding_count;
+    for (uint32_t i = 0; i < s->binding_count; i++) {
+        k->bindings[i] = s->bindings[i];
+        memcpy(k->names[i], s->names[i], sizeof k->names[i]);
+        k->bindings[i].name = k->names[i];
+    }
+    snprintf(k->label, sizeof k->label, "%s", label);
     for (uint32_t i = 0; i < s->binding_count; i++)
         if (s->bindings[i].group + 1 > k->group_count) k->group_count = s->bindings[i].group + 1;
     for (uint32_t g = 0; !res && g < k->group_count; g++) {
@@ -394,6 +396,17 @@ bool hl__compute_kernel_objects(const hl_compute_kernel *k, hl_rhi_compute_pipel
     memcpy(groups, k->groups, sizeof k->groups);
     *group_count = k->group_count;
     return true;
+}
+
+const hl_compute_binding *hl__compute_kernel_abi(const hl_renderer *r, const hl_compute_kernel *k, uint32_t *count,
+                                                 const char **label) {
+    for (const hl_compute_kernel *c = r->compute_kernels; c; c = c->next)
+        if (c == k) {
+            *count = k->binding_count;
+            *label = k->label;
+            return k->bindings;
+        }
+    return NULL;
 }
 
 void hl__compute_shaders_free(hl_renderer *r) {

@@ -211,22 +211,34 @@ static hl_result prepare_fs(hl_graph_ctx *ctx, void *params, void *user) {
         key.entries[n++].sampler = r->default_sampler;
     }
     key.count = n;
+    return hl__frame_group_get(r, key.layout, key.entries, n, "fullscreen", &p->group);
+}
+
+hl_result hl__frame_group_get(hl_renderer *r, hl_rhi_bind_group_layout layout, const hl_rhi_bind_group_entry *entries,
+                              uint32_t n, const char *label, hl_rhi_bind_group *out) {
+    hl__fs_group key;
+    memset(&key, 0, sizeof key);
+    if (n > sizeof key.entries / sizeof key.entries[0])
+        return hl__fail(HL_ERR_VALIDATION, "%s: %u bindings in one group", label, n);
+    key.layout = layout;
+    key.count = n;
+    memcpy(key.entries, entries, n * sizeof *entries);
     for (uint32_t i = 0; i < r->fs_group_count; i++) {
         hl__fs_group *g = &r->fs_groups[i];
         if (g->layout.id == key.layout.id && g->count == n && !memcmp(g->entries, key.entries, sizeof key.entries)) {
             g->last_frame = r->frame_serial;
-            p->group = g->group;
+            *out = g->group;
             return HL_OK;
         }
     }
     if (!hl__reserve((void **)&r->fs_groups, &r->fs_group_capacity, r->fs_group_count + 1, sizeof *r->fs_groups))
-        return hl__fail(HL_ERR_OUT_OF_MEMORY, "fullscreen pass: out of memory for a bind group");
-    hl_rhi_bind_group_desc bd = {key.layout, key.entries, n, "fullscreen"};
+        return hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: out of memory for a bind group", label);
+    hl_rhi_bind_group_desc bd = {key.layout, key.entries, n, label};
     hl_result res = hl_rhi_bind_group_create(r->dev, &bd, &key.group);
     if (res) return res;
     key.last_frame = r->frame_serial;
     r->fs_groups[r->fs_group_count++] = key;
-    p->group = key.group;
+    *out = key.group;
     return HL_OK;
 }
 
@@ -267,14 +279,14 @@ static hl_result exec_fs(hl_graph_ctx *ctx, void *params, void *user) {
 }
 
 /* A 256-byte-aligned slot of the parameter buffer, grown (the old one retired) when full. */
-static hl_result params_slot(hl_renderer *r, const void *data, uint32_t size, uint32_t *offset) {
+hl_result hl__params_slot(hl_renderer *r, const void *data, uint32_t size, uint32_t *offset) {
     uint32_t need = r->fs_params_used + ((size + 255u) & ~255u);
     if (need > r->fs_params_capacity) {
         uint32_t cap = r->fs_params_capacity ? r->fs_params_capacity : 4096u;
         while (cap < need) cap *= 2;
-        if (cap > (64u << 20)) return hl__fail(HL_ERR_VALIDATION, "fullscreen passes: too many parameter bytes in one frame");
+        if (cap > (64u << 20)) return hl__fail(HL_ERR_VALIDATION, "passes: too many parameter bytes in one frame");
         hl_rhi_buffer nb;
-        hl_rhi_buffer_desc bd = {cap, HL_RHI_BUFFER_USAGE_UNIFORM | HL_RHI_BUFFER_USAGE_COPY_DST, NULL, "fullscreen params"};
+        hl_rhi_buffer_desc bd = {cap, HL_RHI_BUFFER_USAGE_UNIFORM | HL_RHI_BUFFER_USAGE_COPY_DST, NULL, "pass params"};
         hl_result res = hl_rhi_buffer_create(r->dev, &bd, &nb);
         if (res) return res;
         if (r->fs_params.id && (res = hl__retire_buffer(r, r->fs_params))) {
@@ -389,7 +401,7 @@ hl_result hl__add_fullscreen_pass(hl_renderer *r, const hl__fullscreen_desc *d) 
     }
     if (pb) {
         fp.params_size = pb->size;
-        if ((res = params_slot(r, d->params, pb->size, &fp.params_offset))) return res;
+        if ((res = hl__params_slot(r, d->params, pb->size, &fp.params_offset))) return res;
         fp.params = r->fs_params;
     }
     hl_graph_pass gp = hl_graph_add_pass(r->graph, name, HL_GRAPH_PASS_RENDER, setup_fs, prepare_fs, exec_fs, &fp, sizeof fp);

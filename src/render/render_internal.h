@@ -374,6 +374,16 @@ hl_result hl__renderer_create(const hl_renderer_desc *desc, uint32_t rhi_feature
 /* Installs the host; hl_renderer_destroy calls its destroy. */
 void hl__renderer_set_host(hl_renderer *r, const hl__render_host *host);
 
+/* The one pending storage-buffer read of a renderer (render_storage.c). */
+typedef struct hl__storage_read {
+    bool pending;
+    struct hl_storage_buffer *buffer;
+    hl_rhi_submission submission;
+    uint64_t size;
+    hl_rhi_buffer staging; /* MAP_READ | COPY_DST, grown to the largest read */
+    uint64_t staging_size;
+} hl__storage_read;
+
 struct hl_renderer {
     hl_renderer_desc desc;
     hl_rhi_device *dev;
@@ -385,6 +395,10 @@ struct hl_renderer {
     hl_render_target *targets; /* every target of this renderer, the output included */
     struct hl_compute_shader *compute_shaders; /* every compute shader of this renderer */
     struct hl_compute_kernel *compute_kernels; /* every compute kernel of this renderer */
+    struct hl_storage_buffer *storage_buffers; /* every storage buffer of this renderer */
+    hl__storage_read storage_read;             /* the pending read (render_storage.c) */
+    uint64_t storage_clock; /* orders CPU and GPU writes of storage buffers (shadow_stale) */
+    uint64_t storage_frame; /* counts graph frames (render frames and reads): import caching */
     const hl_render_target *recording_target; /* the target of the view being recorded */
 
     /* scene mirrors */
@@ -625,6 +639,36 @@ hl_graph_texture hl__target_output_texture(hl_renderer *r, hl_render_target *t, 
 /* The output's colour texture as a deferred import of this frame (acquired after culling, once
  * per frame, only if a live pass uses it). */
 hl_graph_texture hl__output_import(hl_renderer *r);
+/* render_storage.c: the checks of every compute and storage call (thread, gles3 refused first,
+ * not inside a frame); storage buffers in the graph frame being built. */
+hl_result hl__compute_check(hl_renderer *r, const char *fn);
+struct hl_storage_buffer;
+/* The buffer as a graph buffer of this frame (once per frame; pending CPU writes join the upload
+ * batch; marked as an output: its writers are never culled). */
+hl_result hl__storage_import(hl_renderer *r, struct hl_storage_buffer *b, const char *fn, hl_graph_buffer *out);
+/* The storage buffer imported as gb in this frame, or NULL (a transient). */
+struct hl_storage_buffer *hl__storage_of_graph_buffer(hl_renderer *r, hl_graph_buffer gb);
+/* A pass of this frame writes b: its CPU shadow is stale once the frame submits. */
+hl_result hl__storage_written(hl_renderer *r, struct hl_storage_buffer *b);
+void hl__storage_free(hl_renderer *r);
+/* The kernel's binding ABI and label, or NULL when k is not one of r's kernels. */
+const struct hl_compute_binding *hl__compute_kernel_abi(const hl_renderer *r, const struct hl_compute_kernel *k,
+                                                        uint32_t *count, const char **label);
+/* A compute pass with its resources resolved to graph handles (render_storage.c). */
+typedef struct hl__compute_resource {
+    const char *name;
+    hl_graph_buffer buffer;
+    uint64_t offset, size;
+    hl_graph_texture texture;
+    const void *data;
+    uint32_t data_size;
+} hl__compute_resource;
+hl_result hl__add_compute_pass(hl_renderer *r, const char *name, struct hl_compute_kernel *k,
+                               const hl__compute_resource *res, uint32_t count, const uint32_t groups[3],
+                               hl_graph_buffer indirect, uint64_t indirect_offset);
+hl_result hl__add_buffer_clear_pass(hl_renderer *r, const char *name, hl_graph_buffer buf, uint64_t offset, uint64_t size);
+hl_result hl__add_buffer_copy_pass(hl_renderer *r, const char *name, hl_graph_buffer src, uint64_t src_offset,
+                                   hl_graph_buffer dst, uint64_t dst_offset, uint64_t size);
 /* render_compute.c: destroys the compute kernels and shaders left (hl_renderer_destroy). */
 void hl__compute_shaders_free(hl_renderer *r);
 /* The kernel's RHI pipeline and bind group layouts (tests; the graph's compute passes later). */
@@ -666,6 +710,13 @@ typedef struct hl__fs_group {
     hl_rhi_bind_group group;
     uint64_t last_frame;
 } hl__fs_group;
+/* A bind group of layout binding exactly these entries (at most 17), cached by the renderer
+ * (the frame's passes share it; unused for 8 frames it goes). */
+hl_result hl__frame_group_get(hl_renderer *r, hl_rhi_bind_group_layout layout, const hl_rhi_bind_group_entry *entries,
+                              uint32_t n, const char *label, hl_rhi_bind_group *out);
+/* A 256-byte-aligned slot of the renderer's uniform parameter buffer (r->fs_params), filled with
+ * size bytes through the frame's upload batch. */
+hl_result hl__params_slot(hl_renderer *r, const void *data, uint32_t size, uint32_t *offset);
 void hl__render_fullscreen_evict(hl_renderer *r);
 void hl__render_fullscreen_free(hl_renderer *r);
 hl_rhi_format hl__target_rhi_format(hl_target_format f);

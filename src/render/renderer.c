@@ -426,6 +426,7 @@ void hl_renderer_destroy(hl_renderer *r) {
     if (r->graph) hl_graph_destroy(r->graph);
     while (r->targets) target_free(r, r->targets); /* the output and every target the app kept */
     hl__compute_shaders_free(r);
+    if (r->dev) hl__storage_free(r);
     if (r->dev) {
         hl__render_release_retired(r);
         hl__render_fullscreen_free(r); /* before the programs: the groups use their layouts */
@@ -517,6 +518,7 @@ static void frame_begin(hl_renderer *r) {
     memset(&r->stats, 0, sizeof r->stats);
     r->stats.frame_index = frame_index;
     r->frame_serial++;
+    r->storage_frame++;
     r->view_count = 0;
     r->invocations = 0;
     r->list_count = 0;
