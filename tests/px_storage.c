@@ -76,6 +76,8 @@ enum mode {
 typedef struct st {
     enum mode m;
     hl_renderer *r;
+    hl_render_target *image; /* particles: the RGBA8 target the draw counts into */
+    hl_storage_shader *quads;
     hl_compute_kernel *axpy, *args, *step, *compact;
     hl_storage_buffer *src, *dst, *n, *argbuf, *bodies, *draw_args, *visible;
     params p;
@@ -563,6 +565,27 @@ typedef struct sim {
 
 static const sim k_sim = {1.0f / 60.0f, 2.0f, 3.0f, 0.995f, BODIES, {0, 0, 0}};
 
+/* Each visible body a one-pixel quad at its (x, y) over [-EXTENT, EXTENT]^2, adding 1/255 to red:
+ * a pixel's red is the count of bodies on it (RGBA8 unorm: exact). */
+enum { IMG = 64 };
+#define EXTENT 10.0f
+static const char *k_quad_vs =
+    "#version 310 es\n"
+    "struct Body { vec4 p; vec4 v; };\n"
+    "layout(std430) readonly buffer Bodies { Body bodies[]; };\n"
+    "layout(std430) readonly buffer Visible { uint index[]; };\n"
+    "layout(std140) uniform Params { vec4 view; };\n" /* x: 1 / extent, y: 1 / width, z: 1 / height */
+    "const vec2 k_corner[6] = vec2[6](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(-1.0, 1.0),\n"
+    "                                 vec2(1.0, -1.0), vec2(1.0, 1.0));\n"
+    "void main() {\n"
+    "    vec3 p = bodies[index[gl_InstanceID]].p.xyz;\n"
+    "    gl_Position = vec4(p.xy * view.x + k_corner[gl_VertexID] * view.yz, 0.0, 1.0);\n"
+    "}\n";
+static const char *k_quad_fs = "#version 310 es\n"
+                               "precision highp float;\n"
+                               "out vec4 o_color;\n"
+                               "void main() { o_color = vec4(1.0 / 255.0, 0.0, 0.0, 0.0); }\n";
+
 static hl_result particles_record(hl_pipeline_context ctx, void *state) {
     st *s = state;
     hl_pipeline_buffer bodies, args, visible;
@@ -595,7 +618,23 @@ static hl_result particles_record(hl_pipeline_context ctx, void *state) {
     d.kernel = s->compact;
     d.resources = cs;
     d.resource_count = 3;
-    return hl_pipeline_add_compute_pass(ctx, &d);
+    if ((res = hl_pipeline_add_compute_pass(ctx, &d))) return res;
+    hl_pipeline_texture img;
+    if ((res = hl_pipeline_import_render_target(ctx, s->image, 0, &img))) return res;
+    float view[4] = {1.0f / EXTENT, 1.0f / IMG, 1.0f / IMG, 0.0f};
+    hl_pipeline_gpu_draw_pass_desc g = {0};
+    g.name = "particles";
+    g.shader = s->quads;
+    g.buffers[0] = (hl_pipeline_storage_binding){"Bodies", bodies, 0, 0};
+    g.buffers[1] = (hl_pipeline_storage_binding){"Visible", visible, 0, 0};
+    g.buffer_count = 2;
+    g.params = view;
+    g.params_size = sizeof view;
+    g.color[0] = img;
+    g.color_count = 1;
+    g.blend = HL_PIPELINE_BLEND_ADDITIVE;
+    g.indirect = args;
+    return hl_pipeline_add_gpu_draw_pass(ctx, &g);
 }
 
 static int cmp_u32(const void *a, const void *b) {
@@ -630,7 +669,12 @@ static void test_particles(void) {
     HL_CHECK_OK(hl_storage_buffer_create(r, &ad, &s.draw_args));
     hl_storage_buffer_desc vd = {(uint64_t)BODIES * 4, 0, HL_STORAGE_RECOVERY_REINITIALIZE, NULL, "visible"};
     HL_CHECK_OK(hl_storage_buffer_create(r, &vd, &s.visible));
-    if (!s.step || !s.compact || !s.bodies || !s.draw_args || !s.visible) goto out;
+    hl_render_target_desc td = {IMG, IMG, 1, {HL_TARGET_RGBA8}, 1, true, {0, 0, 0, 0}, "particles"};
+    HL_CHECK_OK(hl_render_target_create(r, &td, &s.image));
+    hl_storage_shader_desc qd = {k_quad_vs, k_quad_fs, "quads"};
+    hl_result qr = hl_storage_shader_create(r, &qd, &s.quads);
+    HL_CHECK_MSG(qr == HL_OK, "%s", hl_last_error());
+    if (!s.step || !s.compact || !s.bodies || !s.draw_args || !s.visible || !s.image || !s.quads) goto out;
     for (int step = 0; step < STEPS; step++) {
         HL_CHECK_OK(hl_renderer_render(r, sc.stage, sc.camera));
         for (uint32_t i = 0; i < BODIES; i++) {
@@ -642,7 +686,7 @@ static void test_particles(void) {
             }
         }
     }
-    HL_CHECK_EQ(hl_renderer_stats(r)->passes, 3);
+    HL_CHECK_EQ(hl_renderer_stats(r)->passes, 4);
     uint32_t want_count = 0;
     for (uint32_t i = 0; i < BODIES; i++)
         if (cpu[i * 8 + 1] > 0.0f) want_vis[want_count++] = i;
@@ -669,6 +713,50 @@ static void test_particles(void) {
         qsort(vis, want_count, 4, cmp_u32);
         HL_CHECK(memcmp(vis, want_vis, (size_t)want_count * 4) == 0);
     }
+    /* the image: each visible body adds one to the red of exactly one pixel, the one its
+       position falls on. Rasterizers snap vertices to a sub-pixel grid (1/256 pixel on lavapipe),
+       so a body within 1/128 pixel of a pixel edge may land on either side: per pixel, the red
+       lies between the bodies surely on it and those plus the ones that may be */
+    static uint8_t img[IMG * IMG * 4];
+    static uint32_t count[IMG * IMG], maybe[IMG * IMG];
+    memset(count, 0, sizeof count);
+    memset(maybe, 0, sizeof maybe);
+    uint32_t outside = 0, ambiguous = 0;
+    const double m = 1.0 / 128.0;
+    for (uint32_t k = 0; k < want_count; k++) {
+        const float *b = cpu + want_vis[k] * 8;
+        double x = (b[0] / EXTENT + 1.0) * 0.5 * IMG, y = (1.0 - b[1] / EXTENT) * 0.5 * IMG;
+        if (x < 1 || y < 1 || x >= IMG - 1 || y >= IMG - 1) {
+            outside++;
+            continue;
+        }
+        int ix = (int)x, iy = (int)y;
+        double fx = x - ix, fy = y - iy;
+        int x0 = fx < m ? ix - 1 : ix, x1 = fx > 1 - m ? ix + 1 : ix;
+        int y0 = fy < m ? iy - 1 : iy, y1 = fy > 1 - m ? iy + 1 : iy;
+        if (x0 == x1 && y0 == y1) {
+            count[iy * IMG + ix]++;
+            continue;
+        }
+        ambiguous++;
+        for (int yy = y0; yy <= y1; yy++)
+            for (int xx = x0; xx <= x1; xx++) maybe[yy * IMG + xx]++;
+    }
+    HL_CHECK_EQ(outside, 0);
+    hl_result rr = hl_render_target_read(r, s.image, 0, img, sizeof img);
+    HL_CHECK_MSG(rr == HL_OK, "%s", hl_last_error());
+    if (rr) goto out;
+    uint64_t sum = 0;
+    uint32_t bad = 0, lit = 0;
+    for (uint32_t i = 0; i < IMG * IMG; i++) {
+        sum += img[i * 4];
+        bad += img[i * 4] < count[i] || img[i * 4] > count[i] + maybe[i];
+        lit += img[i * 4] != 0;
+        HL_CHECK(img[i * 4 + 1] == 0 && img[i * 4 + 2] == 0 && img[i * 4 + 3] == 0);
+    }
+    HL_CHECK_MSG(sum == want_count, "red sums to %llu, %u bodies visible", (unsigned long long)sum, want_count);
+    HL_CHECK_MSG(bad == 0, "%u pixels outside the CPU's counts (%u bodies near an edge)", bad, ambiguous);
+    HL_CHECK_MSG(lit > 300 && ambiguous < want_count / 16, "%u pixels lit, %u bodies near an edge", lit, ambiguous);
 out:
     free(cpu);
     free(gpu);

@@ -176,6 +176,32 @@ hl_result hl_storage_buffer_read_poll(hl_renderer *r, bool *done);
  * (dst_size at least the read's size, else HL_ERR_VALIDATION and the read stays pending). */
 hl_result hl_storage_buffer_read_wait(hl_renderer *r, void *dst, uint64_t dst_size, uint32_t timeout_ms);
 
+/* ---- storage graphics shaders -------------------------------------------------------------------
+ * GLSL ES 3.10 vertex and fragment shaders (`#version 310 es`) for GPU-driven draws
+ * (hl_pipeline_add_gpu_draw_pass): the GLSL ES 3.00 rules of the engine's other shaders (numeric
+ * uniforms in std140 blocks) plus read-only storage blocks,
+ *     layout(std430) readonly buffer Instances { vec4 data[]; };
+ * which the pass binds by block name. One uniform block may exist, named `Params` (filled from
+ * the pass's params). Sampled textures are not offered yet (a sampler is HL_ERR_VALIDATION).
+ * Vertices are pulled from storage with gl_VertexID and gl_InstanceID (gl_InstanceID counts
+ * from 0 in each draw, first_instance included on webgpu: use first_instance 0). Compiled with the
+ * engine's toolchain (source budget, glslang to SPIR-V); hand-written graphics WGSL is not
+ * accepted. Writable storage blocks are HL_ERR_SHADER. webgpu only: gles3 refuses creation
+ * (HL_ERR_UNSUPPORTED, no GL call). Ownership as compute shaders. */
+typedef struct hl_storage_shader_desc {
+    const char *vertex;   /* required */
+    const char *fragment; /* required */
+    const char *label;    /* for messages; default "storage shader" */
+} hl_storage_shader_desc;
+
+typedef struct hl_storage_shader hl_storage_shader;
+
+/* HL_ERR_SHADER for a source glslang or the toolchain refuses (the message names the stage and
+ * line), HL_ERR_VALIDATION for a sampler or a uniform block other than Params. */
+hl_result hl_storage_shader_create(hl_renderer *r, const hl_storage_shader_desc *desc, hl_storage_shader **out);
+/* NULL s is a no-op; another renderer's shader is HL_ERR_VALIDATION. */
+hl_result hl_storage_shader_destroy(hl_renderer *r, hl_storage_shader *s);
+
 /* The most bytes a compute pass's uniform binding takes (hl_pipeline_compute_resource.data). */
 #define HL_COMPUTE_MAX_UNIFORM_DATA 4096u
 

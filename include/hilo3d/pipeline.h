@@ -545,6 +545,55 @@ typedef struct hl_pipeline_compute_pass_desc {
  * Pipelines and layouts are the kernel's; bind groups are cached by the renderer. */
 hl_result hl_pipeline_add_compute_pass(hl_pipeline_context ctx, const hl_pipeline_compute_pass_desc *desc);
 
+/* A GPU-driven draw: a storage shader (hl_storage_shader_create) drawing into colour textures
+ * (and optionally a DEPTH24_PLUS texture) of one size, its vertices pulled from storage buffers.
+ * Direct (vertex_count / index_count and instance_count) or indirect: the arguments are read
+ * on the GPU from `indirect` at indirect_offset (4 u32: vertex count, instance count, first vertex,
+ * first instance; indexed: 5: index count, instance count, first index, base vertex, first
+ * instance), written by an earlier pass of the frame: the CPU never reads them. An index buffer
+ * (u32 indices) makes the draw indexed. Storage buffers are bound by block name (every block of
+ * the shader, read-only: graph reads); params fill the shader's `Params` block (copied at the
+ * call, at least its size). Blend: OPAQUE, ALPHA (src-alpha, one-minus-src-alpha) or ADDITIVE
+ * (one, one); depth test (less-equal) and write, back-face culling, as a material's. Refusals
+ * (HL_ERR_VALIDATION, naming the binding or the field) happen at the call. */
+typedef enum hl_pipeline_blend {
+    HL_PIPELINE_BLEND_OPAQUE = 0,
+    HL_PIPELINE_BLEND_ALPHA,
+    HL_PIPELINE_BLEND_ADDITIVE,
+} hl_pipeline_blend;
+
+typedef struct hl_pipeline_storage_binding {
+    const char *block;         /* the storage block's name */
+    hl_pipeline_buffer buffer;
+    uint64_t offset, size;     /* offset a multiple of 256; size 0: to the end */
+} hl_pipeline_storage_binding;
+
+#define HL_PIPELINE_GPU_DRAW_MAX_BUFFERS 8
+
+typedef struct hl_pipeline_gpu_draw_pass_desc {
+    const char *name; /* default "gpu draw" */
+    hl_storage_shader *shader;
+    hl_pipeline_storage_binding buffers[HL_PIPELINE_GPU_DRAW_MAX_BUFFERS];
+    uint32_t buffer_count;
+    const void *params;
+    uint32_t params_size;
+    hl_pipeline_texture color[4];
+    uint32_t color_count;      /* 1..4 */
+    bool load_color;           /* false: clear to clear_color */
+    float clear_color[4];
+    hl_pipeline_texture depth; /* zero: none */
+    bool load_depth;           /* false: clear to 1 */
+    hl_pipeline_blend blend;
+    bool depth_test, depth_write, cull_back;
+    hl_pipeline_buffer index_buffer; /* zero: not indexed */
+    uint32_t count;                  /* vertices (or indices) of a direct draw */
+    uint32_t instance_count;         /* direct draws; 0 = 1 */
+    hl_pipeline_buffer indirect;     /* non-zero: an indirect draw */
+    uint64_t indirect_offset;        /* a multiple of 4 */
+} hl_pipeline_gpu_draw_pass_desc;
+
+hl_result hl_pipeline_add_gpu_draw_pass(hl_pipeline_context ctx, const hl_pipeline_gpu_draw_pass_desc *desc);
+
 /* ---- parameter pools -------------------------------------------------------------------------------------
  * Storage for the parameters a runtime keeps per recorded pass (whatever its record or its
  * features need to remember for a pass), without allocating in steady frames. Make a pool in

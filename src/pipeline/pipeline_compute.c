@@ -107,3 +107,45 @@ hl_result hl_pipeline_add_compute_pass(hl_pipeline_context ctx, const hl_pipelin
     return hl__add_compute_pass(inv->r, desc->name, desc->kernel, rs, desc->resource_count, desc->groups, indirect,
                                 desc->indirect_offset);
 }
+
+hl_result hl_pipeline_add_gpu_draw_pass(hl_pipeline_context ctx, const hl_pipeline_gpu_draw_pass_desc *desc) {
+    const char *fn = "hl_pipeline_add_gpu_draw_pass";
+    hl_result res;
+    invocation *inv = compute_invocation(ctx, fn, &res);
+    if (!inv) return res;
+    if (!desc) return hl__fail(HL_ERR_VALIDATION, "%s: desc is NULL", fn);
+    if (desc->buffer_count > HL_PIPELINE_GPU_DRAW_MAX_BUFFERS || desc->color_count > 4 ||
+        (unsigned)desc->blend > HL_PIPELINE_BLEND_ADDITIVE)
+        return hl__fail(HL_ERR_VALIDATION, "%s: buffer_count %u (at most %u), color_count %u (1..4), blend %d", fn,
+                        desc->buffer_count, HL_PIPELINE_GPU_DRAW_MAX_BUFFERS, desc->color_count, (int)desc->blend);
+    hl__gpu_draw_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = desc->name;
+    d.shader = desc->shader;
+    d.buffer_count = desc->buffer_count;
+    for (uint32_t i = 0; i < desc->buffer_count; i++) {
+        d.blocks[i] = desc->buffers[i].block;
+        d.offsets[i] = desc->buffers[i].offset;
+        d.sizes[i] = desc->buffers[i].size;
+        if ((res = buffer_of(inv, desc->buffers[i].buffer, fn, &d.buffers[i]))) return res;
+    }
+    d.params = desc->params;
+    d.params_size = desc->params_size;
+    d.color_count = desc->color_count;
+    for (uint32_t i = 0; i < desc->color_count; i++)
+        if ((res = hl__pipeline_texture_of(inv, desc->color[i], fn, &d.color[i]))) return res;
+    d.load_color = desc->load_color;
+    memcpy(d.clear_color, desc->clear_color, sizeof d.clear_color);
+    if (desc->depth.id && (res = hl__pipeline_texture_of(inv, desc->depth, fn, &d.depth))) return res;
+    d.load_depth = desc->load_depth;
+    d.blend = desc->blend == HL_PIPELINE_BLEND_ADDITIVE ? HL__BLEND_ADDITIVE : (uint8_t)desc->blend;
+    d.depth_test = desc->depth_test;
+    d.depth_write = desc->depth_write;
+    d.cull_back = desc->cull_back;
+    if (desc->index_buffer.id && (res = buffer_of(inv, desc->index_buffer, fn, &d.index))) return res;
+    d.count = desc->count;
+    d.instance_count = desc->instance_count;
+    if (desc->indirect.id && (res = buffer_of(inv, desc->indirect, fn, &d.indirect))) return res;
+    d.indirect_offset = desc->indirect_offset;
+    return hl__add_gpu_draw_pass(inv->r, &d);
+}

@@ -153,6 +153,7 @@ typedef enum hl__program_kind {
     HL__PROGRAM_SHADOW,
     HL__PROGRAM_SHADER,
     HL__PROGRAM_FULLSCREEN, /* fullscreen passes of pipeline runtimes (render_fullscreen.c) */
+    HL__PROGRAM_STORAGE,    /* storage shaders of GPU-driven passes (render_gpu_draw.c) */
 } hl__program_kind;
 
 typedef struct hl__program {
@@ -186,8 +187,9 @@ typedef struct hl__pipeline_key {
     uint32_t color_count;
     uint32_t depth_format;
     uint32_t sample_count;
-    uint8_t blend, depth_test, depth_write, cull, instanced, shadow, pad[2];
+    uint8_t blend, depth_test, depth_write, cull, instanced, shadow, pad[2]; /* blend: 0 none, 1 alpha, HL__BLEND_ADDITIVE */
 } hl__pipeline_key;
+#define HL__BLEND_ADDITIVE 2
 
 typedef struct hl__pipeline_entry {
     hl__pipeline_key key;
@@ -396,6 +398,7 @@ struct hl_renderer {
     struct hl_compute_shader *compute_shaders; /* every compute shader of this renderer */
     struct hl_compute_kernel *compute_kernels; /* every compute kernel of this renderer */
     struct hl_storage_buffer *storage_buffers; /* every storage buffer of this renderer */
+    struct hl_storage_shader *storage_shaders; /* every storage graphics shader of this renderer */
     hl__storage_read storage_read;             /* the pending read (render_storage.c) */
     uint64_t storage_clock; /* orders CPU and GPU writes of storage buffers (shadow_stale) */
     uint64_t storage_frame; /* counts graph frames (render frames and reads): import caching */
@@ -666,6 +669,32 @@ typedef struct hl__compute_resource {
 hl_result hl__add_compute_pass(hl_renderer *r, const char *name, struct hl_compute_kernel *k,
                                const hl__compute_resource *res, uint32_t count, const uint32_t groups[3],
                                hl_graph_buffer indirect, uint64_t indirect_offset);
+/* render_gpu_draw.c: a GPU-driven draw with graph handles resolved. */
+struct hl_storage_shader;
+typedef struct hl__gpu_draw_desc {
+    const char *name;
+    struct hl_storage_shader *shader;
+    const char *blocks[8];
+    hl_graph_buffer buffers[8];
+    uint64_t offsets[8], sizes[8];
+    uint32_t buffer_count;
+    const void *params;
+    uint32_t params_size;
+    hl_graph_texture color[4];
+    uint32_t color_count;
+    bool load_color;
+    float clear_color[4];
+    hl_graph_texture depth;
+    bool load_depth;
+    uint8_t blend; /* 0 opaque, 1 alpha, HL__BLEND_ADDITIVE */
+    bool depth_test, depth_write, cull_back;
+    hl_graph_buffer index;
+    uint32_t count, instance_count;
+    hl_graph_buffer indirect;
+    uint64_t indirect_offset;
+} hl__gpu_draw_desc;
+hl_result hl__add_gpu_draw_pass(hl_renderer *r, const hl__gpu_draw_desc *d);
+void hl__storage_shaders_free(hl_renderer *r);
 hl_result hl__add_buffer_clear_pass(hl_renderer *r, const char *name, hl_graph_buffer buf, uint64_t offset, uint64_t size);
 hl_result hl__add_buffer_copy_pass(hl_renderer *r, const char *name, hl_graph_buffer src, uint64_t src_offset,
                                    hl_graph_buffer dst, uint64_t dst_offset, uint64_t size);

@@ -153,7 +153,9 @@ hl_result hl__program_layouts(hl_renderer *r, hl__program *p, uint32_t group_cou
         hl_rhi_bind_group_layout_entry *e = p->entries[g];
         /* the Frame and Object blocks (groups 0 and 1) take dynamic offsets; a fullscreen
            pass's Params block does not */
-        bool dynamic = p->kind == HL__PROGRAM_FULLSCREEN ? p->defines && g == 1 : g < 2; /* lit: Frame in group 1 */
+        bool dynamic = p->kind == HL__PROGRAM_FULLSCREEN ? p->defines && g == 1
+                       : p->kind == HL__PROGRAM_STORAGE  ? false
+                                                          : g < 2; /* lit: Frame in group 1 */
         uint32_t c = hl_shader_program_layout_entries(&p->prog, g, dynamic, e, HL_RHI_MAX_BINDINGS);
         for (uint32_t i = 0; i < c; i++)
             if (e[i].type == HL_RHI_BINDING_UNIFORM_BUFFER) e[i].visibility = HL_RHI_STAGE_VERTEX | HL_RHI_STAGE_FRAGMENT;
@@ -279,7 +281,11 @@ static hl_result pipeline_create(hl_renderer *r, const hl__program *p, const hl_
         /* an attachment the fragment shader writes nothing to keeps its contents (same on both
            backends; WebGPU requires it) */
         ct[i].write_none = !(p->output_mask & (1u << i));
-        if (k->blend) { /* every attachment alike: one blend state on OpenGL ES 3.0 (independent_blend) */
+        if (k->blend == HL__BLEND_ADDITIVE) { /* GPU-driven passes */
+            ct[i].blend_enabled = true;
+            ct[i].color = (hl_rhi_blend_component){HL_RHI_BLEND_ONE, HL_RHI_BLEND_ONE, 0};
+            ct[i].alpha = (hl_rhi_blend_component){HL_RHI_BLEND_ONE, HL_RHI_BLEND_ONE, 0};
+        } else if (k->blend) { /* every attachment alike: one blend state on OpenGL ES 3.0 (independent_blend) */
             ct[i].blend_enabled = true;
             ct[i].color = (hl_rhi_blend_component){HL_RHI_BLEND_SRC_ALPHA, HL_RHI_BLEND_ONE_MINUS_SRC_ALPHA, 0};
             ct[i].alpha = (hl_rhi_blend_component){HL_RHI_BLEND_ONE, HL_RHI_BLEND_ONE_MINUS_SRC_ALPHA, 0};
@@ -303,7 +309,7 @@ static hl_result pipeline_create(hl_renderer *r, const hl__program *p, const hl_
     d.color_targets = ct;
     d.color_target_count = k->shadow ? 0 : k->color_count;
     d.sample_count = k->sample_count;
-    d.label = k->shadow ? "shadow" : "forward";
+    d.label = k->shadow ? "shadow" : p->kind == HL__PROGRAM_STORAGE ? "gpu draw" : "forward";
     return hl_rhi_render_pipeline_create(r->dev, &d, out);
 }
 

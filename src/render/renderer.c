@@ -427,6 +427,7 @@ void hl_renderer_destroy(hl_renderer *r) {
     while (r->targets) target_free(r, r->targets); /* the output and every target the app kept */
     hl__compute_shaders_free(r);
     if (r->dev) hl__storage_free(r);
+    if (r->dev) hl__storage_shaders_free(r);
     if (r->dev) {
         hl__render_release_retired(r);
         hl__render_fullscreen_free(r); /* before the programs: the groups use their layouts */

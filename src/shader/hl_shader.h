@@ -75,6 +75,8 @@ extern "C" {
 /* Reflection: a uniform block's std140 size (WebGPU's default maxUniformBufferBindingSize; the
  * size is computed in 64 bits, as glslang and SPIRV-Cross wrap at 4 GiB) */
 #define HL_SHADER_MAX_UNIFORM_BLOCK_BYTES 65536u
+/* A storage block's fixed part (members before a runtime array) */
+#define HL_SHADER_MAX_STORAGE_BLOCK_BYTES (1u << 27)
 
 typedef struct hl_shader_define {
     const char *name;
@@ -108,6 +110,7 @@ typedef struct hl_shader_block {
     uint32_t group, binding;
     uint32_t size; /* std140 size in bytes */
     uint32_t stages; /* HL_RHI_STAGE_* that use it */
+    bool storage;    /* a read-only storage block (storage shaders): size is its fixed part (std430) */
     hl_shader_block_member *members;
     uint32_t member_count;
 } hl_shader_block;
@@ -146,6 +149,11 @@ typedef struct hl_shader_program_desc {
     const hl_rhi_binding_plan_entry *bindings; /* optional explicit plan */
     uint32_t binding_count;
     const char *label;
+    /* A storage shader (webgpu only): GLSL ES 3.10 (`#version 310 es`) that may declare
+     * `layout(std430) readonly buffer Name { ... };` blocks, bound like uniform blocks (plan kind
+     * HL_RHI_PLAN_UNIFORM_BLOCK, by block name) as read-only storage buffers. No gles3 artifact:
+     * another backend is HL_ERR_UNSUPPORTED. A buffer block that is not readonly is HL_ERR_SHADER. */
+    bool storage;
 } hl_shader_program_desc;
 
 /* A compiled program for one backend. Owns everything it points to. */

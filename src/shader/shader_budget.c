@@ -103,6 +103,7 @@ typedef struct guard {
     uint32_t cur_line;
 
     bool vulkan;
+    bool es310; /* GLSL ES 3.10 text (storage shaders): __VERSION__ is 310 */
     macro *macros;
     uint32_t macro_count, macro_cap;
     uint32_t *table; /* open addressing: macro index + 1, 0 = empty */
@@ -271,7 +272,7 @@ static bool add_builtins(guard *g) {
     /* the macros glslang (and, for GLSL ES, the GL driver) define for the target */
     bool ok = add_builtin(g, "GL_FRAGMENT_PRECISION_HIGH", "1", MAC_PLAIN) &&
               add_builtin(g, "__LINE__", "4294967295", MAC_LINE) && add_builtin(g, "__FILE__", "0", MAC_UNKNOWN_VALUE) &&
-              add_builtin(g, "__VERSION__", g->vulkan ? "450" : "300", MAC_PLAIN);
+              add_builtin(g, "__VERSION__", g->vulkan ? "450" : g->es310 ? "310" : "300", MAC_PLAIN);
     if (ok && g->vulkan)
         ok = add_builtin(g, "VULKAN", "100", MAC_PLAIN) && add_builtin(g, "GL_core_profile", "1", MAC_PLAIN);
     if (ok && !g->vulkan)
@@ -1479,6 +1480,7 @@ hl_result hl__pp_guard(const char *text, bool vulkan, const hl__pp_limits *limit
     g->cur_line = 1;
     g->bol = true;
     g->vulkan = vulkan;
+    g->es310 = !vulkan && hl__text_is_es310(text);
     g->state = ST_ACTIVE;
     static const hl__pp_limits defaults = {HL_SHADER_MAX_DEFINES,          HL_SHADER_MAX_IF_DEPTH,
                                            HL_SHADER_MAX_EXPR_DEPTH,       HL_SHADER_MAX_MACRO_DEPTH,

@@ -44,6 +44,7 @@ typedef struct hl__tok {
 
 typedef struct hl__lex {
     const char *src;
+    bool es310; /* the text is GLSL ES 3.10 (storage shaders): `readonly buffer` blocks are read */
     hl__tok *toks;
     uint32_t count, cap;
 } hl__lex;
@@ -95,6 +96,12 @@ char *hl__splice_lines(const char *text);
  * only then, so ordinary sources cost no copy. */
 bool hl__has_continuation(const char *text);
 
+/* hl_shader_preprocess, or with es310 the same for a storage shader (`#version 310 es` required). */
+hl_result hl__preprocess(const char *source, const hl_shader_define *defines, uint32_t define_count, bool es310,
+                         char **out);
+/* Whether the text's #version line is `#version 310 es`. */
+bool hl__text_is_es310(const char *text);
+
 /* Checks a stage's source text against HL_SHADER_MAX_SOURCE_BYTES without reading past it. */
 hl_result hl__check_source_size(const char *source);
 
@@ -106,6 +113,7 @@ typedef struct hl__sh_item {
     char name[HL__SH_NAME_MAX];
     char type[32];    /* GLSL type: "vec3", "sampler2DShadow", block name for blocks */
     int32_t location; /* explicit or assigned; -1 = none yet */
+    bool storage;     /* blocks: a read-only storage (buffer) block of a GLSL ES 3.10 stage */
     uint32_t slots;   /* locations it consumes */
 } hl__sh_item;
 

@@ -213,13 +213,13 @@ static bool find_version(const char *src, size_t *start, size_t *end, uint32_t *
     return false;
 }
 
-static bool version_is_300es(const char *s, size_t start, size_t end) {
+static bool version_is(const char *s, size_t start, size_t end, const char *number) {
     const char *p = s + start + 1;
     const char *e = s + end;
     while (p < e && (*p == ' ' || *p == '\t'))
         p++;
     p += 7; /* "version" */
-    const char *want[] = {"300", "es"};
+    const char *want[] = {number, "es"};
     for (int w = 0; w < 2; w++) {
         while (p < e && (*p == ' ' || *p == '\t'))
             p++;
@@ -309,8 +309,19 @@ hl_result hl__check_source_size(const char *source) {
     return HL_OK;
 }
 
+bool hl__text_is_es310(const char *text) {
+    size_t start, end;
+    uint32_t line;
+    return text && find_version(text, &start, &end, &line) && version_is(text, start, end, "310");
+}
+
 hl_result hl_shader_preprocess(const char *source, const hl_shader_define *defines, uint32_t define_count,
                                char **out) {
+    return hl__preprocess(source, defines, define_count, false, out);
+}
+
+hl_result hl__preprocess(const char *source, const hl_shader_define *defines, uint32_t define_count, bool es310,
+                         char **out) {
     if (!out)
         return hl__fail(HL_ERR_VALIDATION, "hl_shader_preprocess: out is NULL");
     *out = NULL;
@@ -330,8 +341,11 @@ hl_result hl_shader_preprocess(const char *source, const hl_shader_define *defin
     size_t vstart, vend;
     uint32_t vline;
     if (!find_version(source, &vstart, &vend, &vline))
-        return hl__fail(HL_ERR_SHADER, "shader source: the first line must be '#version 300 es'");
-    if (!version_is_300es(source, vstart, vend))
+        return hl__fail(HL_ERR_SHADER, "shader source: the first line must be '#version %s es'", es310 ? "310" : "300");
+    if (es310 && !version_is(source, vstart, vend, "310"))
+        return hl__fail(HL_ERR_SHADER, "shader source line %u: '#version 310 es' required (a storage shader: GLSL ES "
+                        "3.10)", vline);
+    if (!es310 && !version_is(source, vstart, vend, "300"))
         return hl__fail(HL_ERR_SHADER, "shader source line %u: '#version 300 es' required (GLSL ES 3.00)", vline);
 
     hl__sb sb = {0};

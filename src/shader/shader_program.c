@@ -71,6 +71,9 @@ hl_result hl_shader_program_compile(const hl_shader_program_desc *desc, hl_rhi_b
 
     char what[96];
     snprintf(what, sizeof what, "shader program '%s'", desc->label ? desc->label : "(unlabelled)");
+    if (desc->storage && backend != HL_RHI_BACKEND_WEBGPU)
+        return hl__fail(HL_ERR_UNSUPPORTED, "%s: storage shaders (GLSL ES 3.10 with storage blocks) compile for webgpu "
+                        "only", what);
     uint32_t n = desc->fragment_source ? 2 : 1;
     stage_work *w = hl__calloc(2, sizeof *w);
     if (!w)
@@ -86,7 +89,7 @@ hl_result hl_shader_program_compile(const hl_shader_program_desc *desc, hl_rhi_b
     uint32_t plan_count = 0;
     char *gl[2] = {NULL, NULL};
     for (uint32_t s = 0; s < n && !r; s++) {
-        r = hl_shader_preprocess(w[s].source, desc->defines, desc->define_count, &w[s].pp);
+        r = hl__preprocess(w[s].source, desc->defines, desc->define_count, desc->storage, &w[s].pp);
         if (r) {
             /* name the stage in the message */
             char msg[512];
@@ -106,7 +109,7 @@ hl_result hl_shader_program_compile(const hl_shader_program_desc *desc, hl_rhi_b
     }
     for (uint32_t s = 0; s < n && !r; s++) {
         r = hl__rewrite(w[s].pp, w[s].stage, true, &w[s].decl, plan, plan_count, &w[s].vulkan);
-        if (!r)
+        if (!r && !desc->storage) /* storage shaders have no GL artifact */
             r = hl__rewrite(w[s].pp, w[s].stage, false, &w[s].decl, plan, plan_count, &gl[s]);
     }
     if (!r)

@@ -52,8 +52,9 @@ typedef struct caps {
 static void copy_name(char dst[64], const char *src) { snprintf(dst, 64, "%s", src ? src : ""); }
 
 static hl_result reflect_block(spvc_compiler comp, const spvc_reflected_resource *res, uint32_t stage_bit,
-                               hl_shader_block *b) {
+                               bool storage, hl_shader_block *b) {
     memset(b, 0, sizeof *b);
+    b->storage = storage;
     const char *name = spvc_compiler_get_name(comp, res->base_type_id);
     copy_name(b->name, name && name[0] ? name : res->name);
     b->group = spvc_compiler_get_decoration(comp, res->id, SpvDecorationDescriptorSet);
@@ -64,8 +65,12 @@ static hl_result reflect_block(spvc_compiler comp, const spvc_reflected_resource
     if (spvc_compiler_get_declared_struct_size(comp, st, &size) != SPVC_SUCCESS)
         return hl__fail(HL_ERR_SHADER, "reflection: size of uniform block '%s' unknown", b->name);
     /* std140: a block's size is rounded up to its base alignment, which is at least 16 (what
-     * GL reports as GL_UNIFORM_BLOCK_DATA_SIZE and what a WebGPU binding must cover) */
-    b->size = (uint32_t)((size + 15u) & ~(size_t)15u);
+     * GL reports as GL_UNIFORM_BLOCK_DATA_SIZE and what a WebGPU binding must cover). A storage
+     * block (std430) is its members' extent, a runtime array counted with no element. */
+    b->size = storage ? (uint32_t)size : (uint32_t)((size + 15u) & ~(size_t)15u);
+    if (storage && size > HL_SHADER_MAX_STORAGE_BLOCK_BYTES)
+        return hl__fail(HL_ERR_SHADER, "storage block '%s': its fixed part is larger than %u bytes", b->name,
+                        (unsigned)HL_SHADER_MAX_STORAGE_BLOCK_BYTES);
     unsigned n = spvc_type_get_num_member_types(st);
     if (!n)
         return HL_OK;
@@ -102,12 +107,13 @@ static hl_result reflect_block(spvc_compiler comp, const spvc_reflected_resource
         uint64_t bytes = m->size;
         if (m->array_size && m->array_stride)
             bytes = (uint64_t)m->array_size * m->array_stride;
-        if (m->offset < end || bytes > HL_SHADER_MAX_UNIFORM_BLOCK_BYTES || m->offset + bytes > HL_SHADER_MAX_UNIFORM_BLOCK_BYTES)
-            return hl__fail(HL_ERR_SHADER,
-                            "uniform block '%s': member '%s' ends past %u bytes (HL_SHADER_MAX_UNIFORM_BLOCK_BYTES)",
-                            b->name, m->name, (unsigned)HL_SHADER_MAX_UNIFORM_BLOCK_BYTES);
+        uint64_t lim = storage ? HL_SHADER_MAX_STORAGE_BLOCK_BYTES : HL_SHADER_MAX_UNIFORM_BLOCK_BYTES;
+        if (m->offset < end || bytes > lim || m->offset + bytes > lim)
+            return hl__fail(HL_ERR_SHADER, "%s block '%s': member '%s' ends past %u bytes", storage ? "storage" : "uniform",
+                            b->name, m->name, (unsigned)lim);
         end = m->offset + bytes;
     }
+    if (storage) return HL_OK;
     if (size > HL_SHADER_MAX_UNIFORM_BLOCK_BYTES || end > b->size)
         return hl__fail(HL_ERR_SHADER, "uniform block '%s': larger than %u bytes (HL_SHADER_MAX_UNIFORM_BLOCK_BYTES)",
                         b->name, (unsigned)HL_SHADER_MAX_UNIFORM_BLOCK_BYTES);
@@ -169,10 +175,13 @@ static hl_result reflect_stage(const uint32_t *words, size_t count, hl_rhi_shade
     }
     const spvc_reflected_resource *list = NULL;
     size_t n = 0;
-    spvc_resources_get_resource_list_for_type(resources, SPVC_RESOURCE_TYPE_UNIFORM_BUFFER, &list, &n);
+    for (int kind = 0; kind < 2 && !res; kind++) {
+    bool storage = kind == 1;
+    spvc_resources_get_resource_list_for_type(
+        resources, storage ? SPVC_RESOURCE_TYPE_STORAGE_BUFFER : SPVC_RESOURCE_TYPE_UNIFORM_BUFFER, &list, &n);
     for (size_t i = 0; i < n && !res; i++) {
         hl_shader_block b;
-        res = reflect_block(comp, &list[i], bit, &b);
+        res = reflect_block(comp, &list[i], bit, storage, &b);
         if (res) {
             hl__free(b.members);
             break;
@@ -193,6 +202,7 @@ static hl_result reflect_stage(const uint32_t *words, size_t count, hl_rhi_shade
         } else {
             r->blocks[r->block_count++] = b;
         }
+    }
     }
     if (res)
         goto done;
@@ -316,8 +326,8 @@ uint32_t hl_shader_program_layout_entries(const hl_shader_program *p, uint32_t g
         memset(&e, 0, sizeof e);
         e.binding = b->binding;
         e.visibility = b->stages;
-        e.type = HL_RHI_BINDING_UNIFORM_BUFFER;
-        e.has_dynamic_offset = dynamic_offsets;
+        e.type = b->storage ? HL_RHI_BINDING_READ_ONLY_STORAGE_BUFFER : HL_RHI_BINDING_UNIFORM_BUFFER;
+        e.has_dynamic_offset = dynamic_offsets && !b->storage;
         e.min_binding_size = b->size;
         all[n++] = e;
     }

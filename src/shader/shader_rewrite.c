@@ -75,16 +75,23 @@ typedef struct stmt {
     uint32_t storage_tok;          /* the in/out/uniform token */
     uint32_t type_tok;             /* type (or block name) token */
     uint32_t decl_first;           /* first declarator token */
+    bool buffer, readonly;         /* GLSL ES 3.10: a `buffer` block, declared readonly */
 } stmt;
 
 static const char *const k_qualifiers[] = {"invariant", "flat",    "smooth", "centroid", "lowp", "mediump",
                                            "highp",     "precise", "in",     "out",      "uniform", "const"};
+
+/* GLSL ES 3.10 only (storage shaders): storage blocks and memory qualifiers */
+static const char *const k_qualifiers_310[] = {"buffer", "readonly", "writeonly", "coherent", "volatile", "restrict"};
 
 static bool is_qualifier(const hl__lex *lx, uint32_t i) {
     if (lx->toks[i].kind != HL__TOK_IDENT)
         return false;
     for (size_t q = 0; q < sizeof k_qualifiers / sizeof k_qualifiers[0]; q++)
         if (tok_is(lx, i, k_qualifiers[q]))
+            return true;
+    for (size_t q = 0; lx->es310 && q < sizeof k_qualifiers_310 / sizeof k_qualifiers_310[0]; q++)
+        if (tok_is(lx, i, k_qualifiers_310[q]))
             return true;
     return false;
 }
@@ -98,7 +105,7 @@ static void analyze(const hl__lex *lx, uint32_t b, uint32_t e, stmt *st) {
         if (lx->toks[i].kind == HL__TOK_DIRECTIVE)
             return; /* a directive inside a declaration: leave it alone */
     uint32_t i = b;
-    int storage = 0; /* 1 in, 2 out, 3 uniform, 4 const */
+    int storage = 0; /* 1 in, 2 out, 3 uniform, 4 const, 5 buffer */
     while (i < e) {
         if (tok_is(lx, i, "layout") && tok_punct(lx, i + 1, '(')) {
             uint32_t k = i + 2;
@@ -130,16 +137,24 @@ static void analyze(const hl__lex *lx, uint32_t b, uint32_t e, stmt *st) {
             storage = 3, st->storage_tok = i;
         else if (tok_is(lx, i, "const"))
             storage = 4;
+        else if (tok_is(lx, i, "buffer"))
+            storage = 5, st->storage_tok = i;
+        else if (tok_is(lx, i, "readonly"))
+            st->readonly = true;
         i++;
     }
     if (storage == 0 || storage == 4 || i >= e || lx->toks[i].kind != HL__TOK_IDENT)
         return;
+    if (storage == 5 && !tok_punct(lx, e, '{'))
+        return; /* a buffer variable outside a block is not GLSL */
     st->type_tok = i;
     st->decl_first = i + 1;
     bool brace = tok_punct(lx, e, '{');
     if (brace) {
-        if (storage == 3 && i + 1 == e)
+        if ((storage == 3 || storage == 5) && i + 1 == e) {
             st->kind = STMT_BLOCK;
+            st->buffer = storage == 5;
+        }
         return; /* in/out blocks are not GLSL ES 3.00 */
     }
     if (st->decl_first >= e || lx->toks[st->decl_first].kind != HL__TOK_IDENT)
@@ -286,8 +301,16 @@ static hl_result scan_stmt(void *vctx, const hl__lex *lx, const stmt *st) {
     char type[32] = "";
     if (st->kind != STMT_NONE && !tok_copy(lx, st->type_tok, type, sizeof type))
         return hl__fail(HL_ERR_UNSUPPORTED, "%s shader: type name too long", sn);
-    if (st->kind == STMT_BLOCK)
-        return add_item(c->st->blocks, &c->st->block_count, lx, st->type_tok, type, "uniform block", c->stage);
+    if (st->kind == STMT_BLOCK && st->buffer && !st->readonly)
+        return hl__fail(HL_ERR_SHADER, "%s shader: storage block '%s' must be declared readonly (graphics shaders only "
+                        "read storage buffers)", sn, type);
+    if (st->kind == STMT_BLOCK) {
+        uint32_t before = c->st->block_count;
+        hl_result r = add_item(c->st->blocks, &c->st->block_count, lx, st->type_tok, type,
+                               st->buffer ? "storage block" : "uniform block", c->stage);
+        if (!r && c->st->block_count > before) c->st->blocks[before].storage = st->buffer;
+        return r;
+    }
     if (st->kind == STMT_NONE)
         return HL_OK;
     uint32_t f, l;
@@ -348,6 +371,7 @@ hl_result hl__scan_stage(const char *expanded, hl_rhi_shader_stage stage, hl__sh
     hl_result r = hl__lex_run(expanded, &lx);
     if (r)
         return r;
+    lx.es310 = hl__text_is_es310(expanded);
     scan_ctx c = {out, stage};
     r = walk(&lx, scan_stmt, &c);
     hl__lex_free(&lx);
@@ -687,9 +711,10 @@ static hl_result rw_stmt(void *vctx, const hl__lex *lx, const stmt *st) {
         const hl_rhi_binding_plan_entry *e = hl__plan_find(w->plan, w->plan_count, HL_RHI_PLAN_UNIFORM_BLOCK, name);
         if (!e)
             return HL_OK; /* not active in this variant */
-        hl__sb_puts(&w->text, "layout(std140");
+        hl__sb_puts(&w->text, st->buffer ? "layout(std430" : "layout(std140");
         put_kept_layout_args(&w->text, lx, st, true);
-        hl__sb_printf(&w->text, ", set = %u, binding = %u) uniform", e->group, e->binding);
+        hl__sb_printf(&w->text, ", set = %u, binding = %u) %s", e->group, e->binding,
+                      st->buffer ? "readonly buffer" : "uniform");
         return add_edit(w, st->begin, st->storage_tok, start);
     }
     if (st->kind == STMT_SAMPLER) {
@@ -871,6 +896,7 @@ hl_result hl__rewrite(const char *pp, hl_rhi_shader_stage stage, bool vulkan, co
     hl_result r = hl__lex_run(pp, &lx);
     if (r)
         return r;
+    lx.es310 = hl__text_is_es310(pp);
     rw *w = hl__calloc(1, sizeof *w);
     if (!w) {
         hl__lex_free(&lx);
