@@ -522,6 +522,11 @@ typedef struct hl_pipeline_compute_resource {
     hl_pipeline_texture texture; /* sampled textures (single-sample colour) and storage textures */
     const void *data;          /* uniform buffers: data_size bytes copied at the call */
     uint32_t data_size;        /* at least the binding's min_binding_size; at most 4096 */
+    /* read-write storage buffers: the pass writes every byte of the bound range before any
+       read of it, so the graph takes it as a write (an earlier writer is not needed: a
+       transient may start here). The engine cannot check this; a kernel that reads first
+       reads undefined values. */
+    bool overwrite;
 } hl_pipeline_compute_resource;
 
 #define HL_PIPELINE_COMPUTE_MAX_DATA HL_COMPUTE_MAX_UNIFORM_DATA

@@ -99,6 +99,7 @@ hl_result hl_pipeline_add_compute_pass(hl_pipeline_context ctx, const hl_pipelin
         rs[i].size = c->size;
         rs[i].data = c->data;
         rs[i].data_size = c->data_size;
+        rs[i].overwrite = c->overwrite;
         if (c->buffer.id && (res = buffer_of(inv, c->buffer, fn, &rs[i].buffer))) return res;
         if (c->texture.id && (res = hl__pipeline_texture_of(inv, c->texture, fn, &rs[i].texture))) return res;
     }

@@ -665,6 +665,7 @@ typedef struct hl__compute_resource {
     hl_graph_texture texture;
     const void *data;
     uint32_t data_size;
+    bool overwrite; /* read-write storage taken as a write */
 } hl__compute_resource;
 hl_result hl__add_compute_pass(hl_renderer *r, const char *name, struct hl_compute_kernel *k,
                                const hl__compute_resource *res, uint32_t count, const uint32_t groups[3],

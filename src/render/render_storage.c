@@ -334,7 +334,7 @@ hl_result hl_storage_buffer_read_wait(hl_renderer *r, void *dst, uint64_t dst_si
 typedef struct cp_ref {
     uint8_t group, slot; /* entries[group][slot] */
     uint8_t is_texture;
-    uint8_t access; /* 0 read, 1 read-write, 2 sampled, 3 storage-texture write, 4 none (uniform) */
+    uint8_t access; /* 0 read, 1 read-write, 2 sampled, 3 storage-texture write, 4 none (uniform), 5 write */
     uint32_t handle;
 } cp_ref;
 
@@ -370,6 +370,7 @@ static hl_result setup_cp(hl_graph_pass_builder *b, void *params, void *user) {
         case 1: res = hl_graph_storage_read_write(b, (hl_graph_buffer){f->handle}); break;
         case 2: res = hl_graph_read_texture(b, (hl_graph_texture){f->handle}); break;
         case 3: res = hl_graph_storage_write_texture(b, (hl_graph_texture){f->handle}); break;
+        case 5: res = hl_graph_storage_write(b, (hl_graph_buffer){f->handle}); break;
         default: break;
         }
     }
@@ -384,7 +385,7 @@ static hl_result prepare_cp(hl_graph_ctx *ctx, void *params, void *user) {
         const cp_ref *f = &p->refs[i];
         hl_rhi_bind_group_entry *e = &p->entries[f->group][f->slot];
         if (f->is_texture) e->view = hl_graph_ctx_view(ctx, (hl_graph_texture){f->handle});
-        else if (f->access != 4) e->buffer = hl_graph_ctx_buffer(ctx, (hl_graph_buffer){f->handle});
+        else e->buffer = hl_graph_ctx_buffer(ctx, (hl_graph_buffer){f->handle});
     }
     for (uint32_t g = 0; g < p->group_count; g++) {
         hl_result res = hl__frame_group_get(p->r, p->layouts[g], p->entries[g], p->entry_count[g], p->name, &p->groups[g]);
@@ -507,7 +508,7 @@ hl_result hl__add_compute_pass(hl_renderer *r, const char *name, struct hl_compu
             e->offset = c->offset;
             e->size = size;
             f->handle = c->buffer.id;
-            f->access = b->type == HL_COMPUTE_STORAGE_READ ? 0 : 1;
+            f->access = b->type == HL_COMPUTE_STORAGE_READ ? 0 : c->overwrite ? 5 : 1;
             break;
         }
         case HL_COMPUTE_SAMPLED_TEXTURE_2D:
@@ -546,7 +547,7 @@ hl_result hl__add_compute_pass(hl_renderer *r, const char *name, struct hl_compu
     hl_graph_pass gp = hl_graph_add_pass(r->graph, name, HL_GRAPH_PASS_COMPUTE, setup_cp, prepare_cp, exec_cp, &p, sizeof p);
     if (!gp.id) return hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
     for (uint32_t i = 0; !res && i < p.ref_count; i++)
-        if (p.refs[i].access == 1) res = mark_written(r, (hl_graph_buffer){p.refs[i].handle});
+        if (p.refs[i].access == 1 || p.refs[i].access == 5) res = mark_written(r, (hl_graph_buffer){p.refs[i].handle});
     return res;
 }
 

@@ -1,0 +1,419 @@
+/* GPU-driven draw passes (hl_pipeline_add_gpu_draw_pass) with storage shaders, on one backend
+ * per run; every pixel compared with a CPU reference.
+ *
+ * webgpu: rectangles described in a storage buffer (pixel bounds, colour, depth), one instance
+ * each, drawn into an RGBA8 target at several sizes and aspects (1x1 .. 67x23) in every draw
+ * form: direct, indexed (an index buffer in storage), indirect and indexed-indirect with the
+ * arguments written by a compute pass of the same frame; opaque (later instances win), alpha and
+ * additive blending over a cleared colour, a loaded colour (a second pass onto the first), depth
+ * test and write with the instances in reverse order (the nearest wins), back-face culling (a
+ * mirrored rectangle disappears), two passes sharing one buffer. Values exact (colours are k/255
+ * of an RGBA8 unorm target; blends of such values within +-1). Refusals by name: a missing or
+ * unknown block, depth without a depth texture, a direct draw of 0, an indirect range past the
+ * buffer, a shader with a sampler, a uniform block other than Params, a writable buffer block,
+ * another renderer's shader.
+ * gles3: hl_storage_shader_create and the pass are HL_ERR_UNSUPPORTED with no GL call. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hilo3d/compute.h"
+#include "hilo3d/scene.h"
+#include "hl_test.h"
+#include "hl_test_render.h"
+#include "render_internal.h"
+
+/* rect i: bounds (x0, y0, x1, y1) in pixels, colour (k/255), z in [0, 1] */
+typedef struct rect {
+    float bounds[4];
+    float color[4];
+    float z, mirror, pad[2];
+} rect;
+
+static const char *k_vs =
+    "#version 310 es\n"
+    "struct Rect { vec4 bounds; vec4 color; vec4 z; };\n"
+    "layout(std430) readonly buffer Rects { Rect rects[]; };\n"
+    "layout(std140) uniform Params { vec4 size; };\n" /* target width, height */
+    "out vec4 v_color;\n"
+    "void main() {\n"
+    "    Rect q = rects[gl_InstanceID];\n"
+    "    int c = gl_VertexID % 6;\n"
+    "    bool right = c == 1 || c == 4 || c == 5, bottom = c == 2 || c == 3 || c == 5;\n"
+    "    if (q.z.y < 0.5) right = !right;\n" /* counter-clockwise (front) unless mirrored */
+    "    vec2 px = vec2(right ? q.bounds.z : q.bounds.x, bottom ? q.bounds.w : q.bounds.y);\n"
+    "    gl_Position = vec4(px.x / size.x * 2.0 - 1.0, 1.0 - px.y / size.y * 2.0, q.z.x, 1.0);\n"
+    "    v_color = q.color;\n"
+    "}\n";
+static const char *k_fs = "#version 310 es\n"
+                          "precision highp float;\n"
+                          "in vec4 v_color;\n"
+                          "out vec4 o_color;\n"
+                          "void main() { o_color = v_color; }\n";
+
+/* args[0..4] = (6, n, 0, 0, 0) for draw-indirect, (6, n, 0, 0, 0) = index count, instances,
+ * first index, base vertex, first instance for the indexed form: the same five words */
+static const char *k_args =
+    "@group(0) @binding(0) var<storage, read> n: array<u32>;\n"
+    "@group(0) @binding(1) var<storage, read_write> args: array<u32>;\n"
+    "@compute @workgroup_size(1)\n"
+    "fn main() { args[0] = 6u; args[1] = n[0]; args[2] = 0u; args[3] = 0u; args[4] = 0u; }\n";
+static const hl_compute_binding k_args_abi[] = {
+    {"n", 0, 0, HL_COMPUTE_STORAGE_READ, 4},
+    {"args", 0, 1, HL_COMPUTE_STORAGE_READ_WRITE, 20},
+};
+
+enum form { F_DIRECT = 0, F_INDEXED, F_INDIRECT, F_INDEXED_INDIRECT, F_COUNT };
+
+typedef struct st {
+    hl_renderer *r;
+    hl_render_target *target;
+    hl_storage_shader *shader;
+    hl_compute_kernel *args;
+    hl_storage_buffer *rects, *index, *n, *argbuf;
+    uint32_t count, w, h;
+    enum form form;
+    hl_pipeline_blend blend;
+    bool depth, cull, second; /* second: a loaded second pass drawing instance 0 again, opaque */
+    bool misuse, gles3;
+    hl_result codes[16];
+    char msgs[16][200];
+    uint32_t code_count;
+    uint64_t native_before, native_after;
+} st;
+
+static void note(st *s, hl_result r) {
+    if (s->code_count < 16) {
+        snprintf(s->msgs[s->code_count], sizeof s->msgs[0], "%s", r ? hl_last_error() : "");
+        s->codes[s->code_count++] = r;
+    }
+}
+
+static hl_result record(hl_pipeline_context ctx, void *state) {
+    st *s = state;
+    if (s->gles3) {
+        s->native_before = hl_rhi_device_stats(s->r->dev)->native_calls;
+        hl_pipeline_gpu_draw_pass_desc g = {0};
+        note(s, hl_pipeline_add_gpu_draw_pass(ctx, &g));
+        s->native_after = hl_rhi_device_stats(s->r->dev)->native_calls;
+        return HL_OK;
+    }
+    hl_pipeline_texture img, depth = {0};
+    hl_pipeline_buffer rects, index = {0}, args = {0}, n;
+    hl_result res = hl_pipeline_import_render_target(ctx, s->target, 0, &img);
+    if (!res) res = hl_pipeline_import_storage_buffer(ctx, s->rects, &rects);
+    if (!res && s->depth) {
+        hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_DEPTH24_PLUS, s->w, s->h, 0, 0, "depth", 1, 0};
+        res = hl_pipeline_create_texture(ctx, &td, &depth);
+    }
+    if (res) return res;
+    bool indexed = s->form == F_INDEXED || s->form == F_INDEXED_INDIRECT;
+    if (indexed && (res = hl_pipeline_import_storage_buffer(ctx, s->index, &index))) return res;
+    if (s->form >= F_INDIRECT) {
+        if ((res = hl_pipeline_import_storage_buffer(ctx, s->n, &n))) return res;
+        hl_pipeline_buffer_desc bd = {20, "args"};
+        if ((res = hl_pipeline_create_buffer(ctx, &bd, &args))) return res; /* a transient, written on the GPU */
+        hl_pipeline_compute_resource cr[2] = {{0}};
+        cr[0].name = "n";
+        cr[0].buffer = n;
+        cr[1].name = "args";
+        cr[1].buffer = args;
+        cr[1].overwrite = true; /* every byte written: a transient needs no earlier writer */
+        hl_pipeline_compute_pass_desc cd = {0};
+        cd.name = "args";
+        cd.kernel = s->args;
+        cd.resources = cr;
+        cd.resource_count = 2;
+        cd.groups[0] = 1;
+        if ((res = hl_pipeline_add_compute_pass(ctx, &cd))) return res;
+    }
+    float size[4] = {(float)s->w, (float)s->h, 0, 0};
+    hl_pipeline_gpu_draw_pass_desc g = {0};
+    g.name = "rects";
+    g.shader = s->shader;
+    g.buffers[0] = (hl_pipeline_storage_binding){"Rects", rects, 0, 0};
+    g.buffer_count = 1;
+    g.params = size;
+    g.params_size = sizeof size;
+    g.color[0] = img;
+    g.color_count = 1;
+    g.clear_color[0] = 0.2f;
+    g.clear_color[3] = 1.0f;
+    g.depth = depth;
+    g.blend = s->blend;
+    g.depth_test = g.depth_write = s->depth;
+    g.cull_back = s->cull;
+    g.index_buffer = index;
+    g.count = 6;
+    g.instance_count = s->count;
+    g.indirect = args;
+    if (s->misuse) {
+        hl_pipeline_gpu_draw_pass_desc b = g;
+        b.buffer_count = 0;
+        note(s, hl_pipeline_add_gpu_draw_pass(ctx, &b));
+        b = g;
+        b.buffers[0].block = "Rect";
+        note(s, hl_pipeline_add_gpu_draw_pass(ctx, &b));
+        b = g;
+        b.depth = (hl_pipeline_texture){0, 0};
+        b.depth_test = true;
+        note(s, hl_pipeline_add_gpu_draw_pass(ctx, &b));
+        b = g;
+        b.count = 0;
+        b.indirect = (hl_pipeline_buffer){0, 0};
+        note(s, hl_pipeline_add_gpu_draw_pass(ctx, &b));
+        b = g;
+        b.indirect = rects;
+        b.indirect_offset = s->count * sizeof(rect) - 8;
+        note(s, hl_pipeline_add_gpu_draw_pass(ctx, &b));
+        b = g;
+        b.params_size = 8;
+        note(s, hl_pipeline_add_gpu_draw_pass(ctx, &b));
+        b = g;
+        b.buffers[0].offset = 4;
+        note(s, hl_pipeline_add_gpu_draw_pass(ctx, &b));
+        b = g;
+        b.shader = NULL;
+        note(s, hl_pipeline_add_gpu_draw_pass(ctx, &b));
+    }
+    if ((res = hl_pipeline_add_gpu_draw_pass(ctx, &g))) return res;
+    if (s->second) { /* instance 0 again over the first pass's pixels, opaque, loaded */
+        hl_pipeline_gpu_draw_pass_desc b = g;
+        b.name = "again";
+        b.load_color = true;
+        b.load_depth = true;
+        b.blend = HL_PIPELINE_BLEND_OPAQUE;
+        b.index_buffer = (hl_pipeline_buffer){0, 0};
+        b.indirect = (hl_pipeline_buffer){0, 0};
+        b.instance_count = 1;
+        b.depth_test = b.depth_write = false;
+        if ((res = hl_pipeline_add_gpu_draw_pass(ctx, &b))) return res;
+    }
+    return HL_OK;
+}
+
+static uint32_t g_seed = 0x5eed;
+static uint32_t rnd(uint32_t n) {
+    g_seed = g_seed * 1103515245u + 12345u;
+    return (g_seed >> 8) % n;
+}
+
+static int blend1(int dst, int src, int src_a, hl_pipeline_blend b) {
+    if (b == HL_PIPELINE_BLEND_OPAQUE) return src;
+    if (b == HL_PIPELINE_BLEND_ADDITIVE) return dst + src > 255 ? 255 : dst + src;
+    double v = src / 255.0 * (src_a / 255.0) + dst / 255.0 * (1.0 - src_a / 255.0);
+    return (int)(v * 255.0 + 0.5);
+}
+
+/* The CPU's image: clear, then each rect in instance order (depth: the nearest wins; culled
+ * mirrored rects skipped); alpha of the alpha blend as the GPU: src_a * a + dst_a * (1 - a). */
+static void reference(const st *s, const rect *q, uint8_t *img) {
+    static float zbuf[128 * 128];
+    for (uint32_t i = 0; i < s->w * s->h; i++) {
+        img[i * 4 + 0] = 51, img[i * 4 + 1] = 0, img[i * 4 + 2] = 0, img[i * 4 + 3] = 255;
+        zbuf[i] = 1.0f;
+    }
+    for (uint32_t k = 0; k < s->count + (s->second ? 1 : 0); k++) {
+        bool again = k == s->count;
+        const rect *r = again ? &q[0] : &q[k];
+        if (s->cull && r->mirror > 0.5f) continue; /* clockwise: a back face */
+        for (uint32_t y = 0; y < s->h; y++)
+            for (uint32_t x = 0; x < s->w; x++) {
+                float cx = x + 0.5f, cy = y + 0.5f;
+                if (cx < r->bounds[0] || cx >= r->bounds[2] || cy < r->bounds[1] || cy >= r->bounds[3]) continue;
+                uint32_t i = y * s->w + x;
+                if (s->depth && !again) {
+                    if (!(r->z <= zbuf[i])) continue;
+                    zbuf[i] = r->z;
+                }
+                int sa = (int)(r->color[3] * 255.0f + 0.5f);
+                hl_pipeline_blend b = again ? HL_PIPELINE_BLEND_OPAQUE : s->blend;
+                for (int c = 0; c < 3; c++) img[i * 4 + c] = (uint8_t)blend1(img[i * 4 + c], (int)(r->color[c] * 255.0f + 0.5f), sa, b);
+                if (b == HL_PIPELINE_BLEND_OPAQUE) img[i * 4 + 3] = (uint8_t)sa;
+                else if (b == HL_PIPELINE_BLEND_ADDITIVE) img[i * 4 + 3] = (uint8_t)(img[i * 4 + 3] + sa > 255 ? 255 : img[i * 4 + 3] + sa);
+                else img[i * 4 + 3] = (uint8_t)(int)((sa / 255.0 + img[i * 4 + 3] / 255.0 * (1 - sa / 255.0)) * 255.0 + 0.5);
+            }
+    }
+}
+
+static hl_result make_kernel(hl_renderer *r, hl_compute_kernel **out) {
+    hl_compute_shader_desc d = {0};
+    d.wgsl = k_args;
+    d.workgroup_size[0] = 1;
+    d.bindings = k_args_abi;
+    d.binding_count = 2;
+    hl_compute_shader *cs = NULL;
+    hl_result res = hl_compute_shader_create(r, &d, &cs);
+    if (res) return res;
+    hl_compute_kernel_desc kd = {cs, NULL, 0, NULL};
+    return hl_compute_kernel_create(r, &kd, out);
+}
+
+static void run_case(uint32_t w, uint32_t h, uint32_t count, enum form form, hl_pipeline_blend blend, bool depth, bool cull,
+                     bool second) {
+    st s;
+    memset(&s, 0, sizeof s);
+    hl_test_runtime rt = {"gpu-draw", record, &s};
+    hl_pipeline_factory f;
+    hl_test_runtime_factory(&rt, &f);
+    hl_renderer *r = make_renderer_with(16, 16, 1, &f);
+    if (!r) return;
+    s.r = r;
+    s.w = w, s.h = h, s.count = count, s.form = form, s.blend = blend, s.depth = depth, s.cull = cull, s.second = second;
+    rect *q = calloc(count, sizeof *q);
+    uint8_t *img = malloc((size_t)w * h * 4), *want = malloc((size_t)w * h * 4);
+    hl_stage *stage = NULL;
+    HL_CHECK_OK(hl_stage_create(&stage));
+    hl_camera *cam = front_camera(stage);
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t x0 = rnd(w), y0 = rnd(h);
+        q[i].bounds[0] = (float)x0, q[i].bounds[1] = (float)y0;
+        q[i].bounds[2] = (float)(x0 + 1 + rnd(w - x0)), q[i].bounds[3] = (float)(y0 + 1 + rnd(h - y0));
+        for (int c = 0; c < 3; c++) q[i].color[c] = (float)rnd(256) / 255.0f;
+        q[i].color[3] = blend == HL_PIPELINE_BLEND_OPAQUE ? 1.0f : (float)(64 + rnd(128)) / 255.0f;
+        q[i].z = (float)rnd(1000) / 1000.0f;
+        q[i].mirror = cull && rnd(3) == 0 ? 1.0f : 0.0f;
+    }
+    hl_render_target_desc td = {w, h, 1, {HL_TARGET_RGBA8}, 1, true, {0, 0, 0, 0}, "gpu draw"};
+    HL_CHECK_OK(hl_render_target_create(r, &td, &s.target));
+    hl_storage_shader_desc sd = {k_vs, k_fs, "rects"};
+    hl_result sr = hl_storage_shader_create(r, &sd, &s.shader);
+    HL_CHECK_MSG(sr == HL_OK, "%s", hl_last_error());
+    HL_CHECK_OK(make_kernel(r, &s.args));
+    hl_storage_buffer_desc bd = {count * sizeof(rect), 0, HL_STORAGE_RECOVERY_CPU_SHADOW, q, "rects"};
+    HL_CHECK_OK(hl_storage_buffer_create(r, &bd, &s.rects));
+    uint32_t idx[6] = {0, 1, 2, 3, 4, 5};
+    hl_storage_buffer_desc id = {sizeof idx, HL_STORAGE_USAGE_INDEX, HL_STORAGE_RECOVERY_CPU_SHADOW, idx, "indices"};
+    HL_CHECK_OK(hl_storage_buffer_create(r, &id, &s.index));
+    uint32_t n[1] = {count};
+    hl_storage_buffer_desc nd = {4, 0, HL_STORAGE_RECOVERY_CPU_SHADOW, n, "n"};
+    HL_CHECK_OK(hl_storage_buffer_create(r, &nd, &s.n));
+    if (q && img && want && s.target && s.shader && s.args && s.rects && s.index && s.n) {
+        hl_result res = hl_renderer_render(r, stage, cam);
+        HL_CHECK_MSG(res == HL_OK, "%ux%u form %d: %s", w, h, (int)form, hl_last_error());
+        HL_CHECK_OK(hl_render_target_read(r, s.target, 0, img, (size_t)w * h * 4));
+        reference(&s, q, want);
+        int worst = 0;
+        uint32_t at = 0;
+        for (uint32_t i = 0; i < w * h * 4; i++)
+            if (abs(img[i] - want[i]) > worst) worst = abs(img[i] - want[i]), at = i;
+        HL_CHECK_MSG(worst <= (blend == HL_PIPELINE_BLEND_ALPHA ? 1 : 0),
+                     "%ux%u, %u rects, form %d, blend %d, depth %d, cull %d, second %d: worst %d at (%u, %u) ch %u "
+                     "(%u vs %u)", w, h, count, (int)form, (int)blend, depth, cull, second, worst, at / 4 % w, at / 4 / w,
+                     at % 4, img[at], want[at]);
+    }
+    free(q);
+    free(img);
+    free(want);
+    hl_stage_destroy(stage);
+    hl_renderer_destroy(r);
+}
+
+static void test_misuse(void) {
+    st s;
+    memset(&s, 0, sizeof s);
+    hl_test_runtime rt = {"gpu-draw-misuse", record, &s};
+    hl_pipeline_factory f;
+    hl_test_runtime_factory(&rt, &f);
+    hl_renderer *r = make_renderer_with(16, 16, 1, &f), *other = make_renderer(16, 16, 1);
+    if (!r || !other) return;
+    s.r = r;
+    s.w = s.h = 8, s.count = 2, s.misuse = true;
+    rect q[2] = {{{0, 0, 4, 4}, {1, 0, 0, 1}, 0.5f, 0, {0, 0}}, {{2, 2, 8, 8}, {0, 1, 0, 1}, 0.5f, 0, {0, 0}}};
+    hl_render_target_desc td = {8, 8, 1, {HL_TARGET_RGBA8}, 1, true, {0, 0, 0, 0}, "misuse"};
+    HL_CHECK_OK(hl_render_target_create(r, &td, &s.target));
+    hl_storage_shader_desc sd = {k_vs, k_fs, "rects"};
+    HL_CHECK_OK(hl_storage_shader_create(r, &sd, &s.shader));
+    hl_storage_buffer_desc bd = {sizeof q, 0, HL_STORAGE_RECOVERY_CPU_SHADOW, q, "rects"};
+    HL_CHECK_OK(hl_storage_buffer_create(r, &bd, &s.rects));
+    hl_stage *stage = NULL;
+    HL_CHECK_OK(hl_stage_create(&stage));
+    hl_camera *cam = front_camera(stage);
+    HL_CHECK_OK(hl_renderer_render(r, stage, cam));
+    static const char *const want[] = {
+        "storage block 'Rects' has no buffer",
+        "'Rect' is no storage block of shader 'rects'",
+        "depth test or write without a depth texture",
+        "count 0 on a direct draw",
+        "indirect arguments: range [88, +16) of a 96-byte buffer",
+        "params_size 8 for block Params of 16 bytes",
+        "block 'Rects': range [4, +0)",
+        "the shader is NULL",
+    };
+    HL_CHECK_EQ(s.code_count, 8);
+    for (uint32_t i = 0; i < s.code_count && i < 8; i++)
+        HL_CHECK_MSG(s.codes[i] == HL_ERR_VALIDATION && strstr(s.msgs[i], want[i]), "misuse %u: %d '%s' (want '%s')", i,
+                     (int)s.codes[i], s.msgs[i], want[i]);
+    /* shaders refused at creation */
+    hl_storage_shader *x = NULL;
+    const char *sampler_fs = "#version 310 es\nprecision highp float;\nuniform sampler2D u_t;\nout vec4 o;\n"
+                             "void main() { o = texture(u_t, vec2(0.5)); }\n";
+    hl_storage_shader_desc bad = {k_vs, sampler_fs, "sampled"};
+    HL_CHECK_RESULT(hl_storage_shader_create(r, &bad, &x), HL_ERR_VALIDATION);
+    HL_CHECK(strstr(hl_last_error(), "sampler 'u_t'") != NULL);
+    const char *block_fs = "#version 310 es\nprecision highp float;\nuniform Other { vec4 c; };\nout vec4 o;\n"
+                           "void main() { o = c; }\n";
+    bad.fragment = block_fs;
+    HL_CHECK_RESULT(hl_storage_shader_create(r, &bad, &x), HL_ERR_VALIDATION);
+    HL_CHECK(strstr(hl_last_error(), "uniform block 'Other' (only 'Params' is bound)") != NULL);
+    const char *writable_fs = "#version 310 es\nprecision highp float;\nlayout(std430) buffer W { vec4 c[]; };\n"
+                              "out vec4 o;\nvoid main() { o = c[0]; }\n";
+    bad.fragment = writable_fs;
+    HL_CHECK_RESULT(hl_storage_shader_create(r, &bad, &x), HL_ERR_SHADER);
+    HL_CHECK(strstr(hl_last_error(), "storage block 'W' must be declared readonly") != NULL);
+    bad.fragment = NULL;
+    HL_CHECK_RESULT(hl_storage_shader_create(r, &bad, &x), HL_ERR_VALIDATION);
+    HL_CHECK(x == NULL);
+    HL_CHECK_RESULT(hl_storage_shader_destroy(other, s.shader), HL_ERR_VALIDATION);
+    HL_CHECK_OK(hl_storage_shader_destroy(r, s.shader));
+    HL_CHECK_RESULT(hl_storage_shader_destroy(r, s.shader), HL_ERR_VALIDATION);
+    HL_CHECK_OK(hl_storage_shader_destroy(r, NULL));
+    hl_stage_destroy(stage);
+    hl_renderer_destroy(other);
+    hl_renderer_destroy(r);
+}
+
+static void test_gles3(void) {
+    st s;
+    memset(&s, 0, sizeof s);
+    s.gles3 = true;
+    hl_test_runtime rt = {"gpu-draw-gles3", record, &s};
+    hl_pipeline_factory f;
+    hl_test_runtime_factory(&rt, &f);
+    hl_renderer *r = make_renderer_with(16, 16, 1, &f);
+    if (!r) return;
+    s.r = r;
+    uint64_t calls = hl_rhi_device_stats(r->dev)->native_calls;
+    hl_storage_shader *x = (hl_storage_shader *)&x;
+    hl_storage_shader_desc sd = {k_vs, k_fs, "rects"};
+    HL_CHECK_RESULT(hl_storage_shader_create(r, &sd, &x), HL_ERR_UNSUPPORTED);
+    HL_CHECK(x == NULL && strstr(hl_last_error(), "gles3 backend") != NULL);
+    HL_CHECK_RESULT(hl_storage_shader_destroy(r, (hl_storage_shader *)&sd), HL_ERR_UNSUPPORTED);
+    HL_CHECK_EQ(hl_rhi_device_stats(r->dev)->native_calls, calls);
+    hl_stage *stage = NULL;
+    HL_CHECK_OK(hl_stage_create(&stage));
+    hl_camera *cam = front_camera(stage);
+    HL_CHECK_OK(hl_renderer_render(r, stage, cam));
+    HL_CHECK(s.code_count == 1 && s.codes[0] == HL_ERR_UNSUPPORTED && s.native_after == s.native_before);
+    hl_stage_destroy(stage);
+    hl_renderer_destroy(r);
+}
+
+int main(int argc, char **argv) {
+    hl_backend be = backend_of(argc, argv);
+    if (be == HL_BACKEND_GLES3) {
+        test_gles3();
+        return hl_test_finish();
+    }
+    static const uint32_t sizes[][2] = {{1, 1}, {67, 23}, {20, 45}, {32, 32}};
+    for (int k = 0; k < 4; k++)
+        for (int form = 0; form < F_COUNT; form++)
+            run_case(sizes[k][0], sizes[k][1], k == 0 ? 1 : 9 + 7 * (uint32_t)k, (enum form)form, HL_PIPELINE_BLEND_OPAQUE,
+                     false, false, false);
+    run_case(40, 30, 12, F_DIRECT, HL_PIPELINE_BLEND_ALPHA, false, false, false);
+    run_case(40, 30, 12, F_INDIRECT, HL_PIPELINE_BLEND_ADDITIVE, false, false, false);
+    run_case(40, 30, 24, F_INDEXED, HL_PIPELINE_BLEND_OPAQUE, true, false, false);
+    run_case(33, 17, 24, F_DIRECT, HL_PIPELINE_BLEND_OPAQUE, false, true, false);
+    run_case(33, 17, 10, F_INDEXED_INDIRECT, HL_PIPELINE_BLEND_ALPHA, false, false, true);
+    test_misuse();
+    return hl_test_finish();
+}
