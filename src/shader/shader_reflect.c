@@ -109,8 +109,9 @@ static hl_result reflect_block(spvc_compiler comp, const spvc_reflected_resource
             bytes = (uint64_t)m->array_size * m->array_stride;
         uint64_t lim = storage ? HL_SHADER_MAX_STORAGE_BLOCK_BYTES : HL_SHADER_MAX_UNIFORM_BLOCK_BYTES;
         if (m->offset < end || bytes > lim || m->offset + bytes > lim)
-            return hl__fail(HL_ERR_SHADER, "%s block '%s': member '%s' ends past %u bytes", storage ? "storage" : "uniform",
-                            b->name, m->name, (unsigned)lim);
+            return hl__fail(HL_ERR_SHADER, "%s block '%s': member '%s' ends past %u bytes (%s)",
+                            storage ? "storage" : "uniform", b->name, m->name, (unsigned)lim,
+                            storage ? "HL_SHADER_MAX_STORAGE_BLOCK_BYTES" : "HL_SHADER_MAX_UNIFORM_BLOCK_BYTES");
         end = m->offset + bytes;
     }
     if (storage) return HL_OK;
