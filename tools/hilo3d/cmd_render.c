@@ -8,6 +8,7 @@
 #include "hilo3d/pipeline.h"
 #include "hilo3d/renderer.h"
 #include "hl_deferred.h"
+#include "hl_gpu_examples.h"
 #include "hl_scene_demo.h"
 
 hl_result hl_cli_pipeline_factory(const char *name, hl_pipeline_factory **factory) {
@@ -38,7 +39,10 @@ int hl_cli_render(int argc, char **argv) {
                   "the CPU frame times and the renderer statistics of the last frame.\n"};
     static const char *const backends[] = {"auto", "webgpu", "gles3", NULL};
     static const char *const pipelines[] = HL_CLI_PIPELINES;
+    static const char *const examples[] = {"none", "particles", "gpu-culling", NULL};
     const char *pipeline_name = "forward";
+    const char *example_name = "none";
+    uint32_t count = 0;
     static const uint32_t sample_counts[] = {1, 4, 0};
     const char *backend_name = "auto";
     const char *out = "out/demo.png";
@@ -60,6 +64,14 @@ int hl_cli_render(int argc, char **argv) {
          .help = "render pipeline (forward-post: the scene in HDR, then bloom, ACES tone mapping and FXAA; "
                  "deferred: G-buffer, lighting pass, forward transparent, bloom, ACES)",
          .value = &pipeline_name, .choices = pipelines},
+        {.name = "example", .kind = HL_CLI_CHOICE,
+         .help = "a GPU-driven example instead of the demo scene (webgpu only; --samples is 1): particles "
+                 "(65,536 bodies simulated, compacted and drawn on the GPU), gpu-culling (100,000 instances culled "
+                 "on the GPU, drawn from indirect arguments)",
+         .value = &example_name, .choices = examples},
+        {.name = "count", .kind = HL_CLI_U32, .metavar = "N",
+         .help = "bodies or instances of --example (0: the example's default)", .value = &count, .lo = 0,
+         .hi = 4194304, .default_text = "0"},
         {.name = "frames", .kind = HL_CLI_U32, .metavar = "N", .help = "frames rendered (the last one is written)",
          .value = &frames, .lo = 1, .hi = 100000},
         {.name = "out", .kind = HL_CLI_STRING, .metavar = "FILE.png", .help = "PNG to write (folders are created)",
@@ -73,25 +85,47 @@ int hl_cli_render(int argc, char **argv) {
         return HL_CLI_EXIT_USAGE;
     }
 
+    bool example = strcmp(example_name, "none") != 0;
+    if (example && strcmp(pipeline_name, "forward")) {
+        hl_cli_error("--example and --pipeline %s: an example brings its own pipeline", pipeline_name);
+        return HL_CLI_EXIT_USAGE;
+    }
+    hl_gpu_example *ex = NULL;
+    if (example) {
+        hl_gpu_example_desc ed = {0};
+        hl_gpu_example_parse(example_name, &ed.kind);
+        ed.count = count;
+        if ((res = hl_gpu_example_create(&ed, &ex))) {
+            hl_cli_error("example %s: %s", example_name, hl_result_name(res));
+            return HL_CLI_EXIT_FAIL;
+        }
+        rd.sample_count = 1;
+        pipeline_name = example_name;
+    }
     hl_pipeline_factory *factory = NULL;
-    res = hl_cli_pipeline_factory(pipeline_name, &factory);
+    res = example ? HL_OK : hl_cli_pipeline_factory(pipeline_name, &factory);
     if (res) {
         hl_cli_error("%s: %s", hl_result_name(res), hl_last_error());
         return HL_CLI_EXIT_FAIL;
     }
-    rd.pipeline = factory;
+    rd.pipeline = example ? hl_gpu_example_factory(ex) : factory;
     hl_renderer *r = NULL;
     res = hl_renderer_create(&rd, &r);
-    hl_cli_pipeline_release(pipeline_name, factory); /* the renderer keeps what it needs */
+    if (!example) hl_cli_pipeline_release(pipeline_name, factory); /* the renderer keeps what it needs */
     if (res) {
         hl_cli_error("cannot create a %s renderer: %s: %s", hl_backend_name(rd.backend), hl_result_name(res),
                      hl_last_error());
+        hl_gpu_example_destroy(ex);
         return HL_CLI_EXIT_FAIL;
     }
+    if (ex && (res = hl_gpu_example_setup(ex, r)))
+        hl_cli_error("example %s: %s: %s", example_name, hl_result_name(res), hl_last_error());
     hl_scene_demo demo;
-    res = hl_scene_demo_create((float)rd.width / (float)rd.height, &demo);
+    memset(&demo, 0, sizeof demo);
+    if (!res) res = hl_scene_demo_create((float)rd.width / (float)rd.height, &demo);
     double first_ms = 0, sum_ms = 0;
     for (uint32_t f = 0; !res && f < frames; f++) {
+        if (ex && (res = hl_gpu_example_frame(ex, f))) break;
         res = hl_renderer_render(r, demo.stage, demo.camera);
         double ms = (double)hl_renderer_stats(r)->cpu_ns / 1e6;
         if (f == 0) first_ms = ms;
@@ -128,5 +162,6 @@ int hl_cli_render(int argc, char **argv) {
     free(px);
     hl_scene_demo_destroy(&demo);
     hl_renderer_destroy(r);
+    hl_gpu_example_destroy(ex); /* after the renderer: its GPU objects went with it */
     return rc;
 }

@@ -1,0 +1,448 @@
+/* The GPU-driven examples (hl_gpu_examples.h): particles and GPU culling, through the public
+ * compute, storage and pipeline API only. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hl_gpu_examples.h"
+
+#define MAX_COUNT (1u << 22)
+
+/* ---- particles ------------------------------------------------------------------------------------ */
+static const char *k_step_wgsl =
+    "struct Body { p: vec4<f32>, v: vec4<f32>, }\n"
+    "struct Sim { dt: f32, k: f32, w: f32, damping: f32, count: u32, pad0: u32, pad1: u32, pad2: u32, }\n"
+    "@group(0) @binding(0) var<uniform> sim: Sim;\n"
+    "@group(0) @binding(1) var<storage, read_write> bodies: array<Body>;\n"
+    "@compute @workgroup_size(256)\n"
+    "fn main(@builtin(global_invocation_id) id: vec3<u32>) {\n"
+    "    let i = id.x;\n"
+    "    if (i >= sim.count) { return; }\n"
+    "    var b = bodies[i];\n"
+    "    let p = b.p.xyz;\n"
+    "    let a = -sim.k * p + sim.w * vec3<f32>(-p.z, 0.0, p.x);\n"
+    "    let v = (b.v.xyz + a * sim.dt) * sim.damping;\n"
+    "    b.v = vec4<f32>(v, 0.0);\n"
+    "    b.p = vec4<f32>(p + v * sim.dt, 1.0);\n"
+    "    bodies[i] = b;\n"
+    "}\n";
+static const hl_compute_binding k_step_abi[] = {
+    {"sim", 0, 0, HL_COMPUTE_UNIFORM_BUFFER, 32},
+    {"bodies", 0, 1, HL_COMPUTE_STORAGE_READ_WRITE, 32},
+};
+
+static const char *k_compact_wgsl =
+    "struct Body { p: vec4<f32>, v: vec4<f32>, }\n"
+    "struct DrawArgs { vertex_count: u32, instance_count: atomic<u32>, first_vertex: u32, first_instance: u32, }\n"
+    "@group(0) @binding(0) var<storage, read> bodies: array<Body>;\n"
+    "@group(0) @binding(1) var<storage, read_write> args: DrawArgs;\n"
+    "@group(0) @binding(2) var<storage, read_write> visible: array<u32>;\n"
+    "@compute @workgroup_size(256)\n"
+    "fn main(@builtin(global_invocation_id) id: vec3<u32>) {\n"
+    "    let i = id.x;\n"
+    "    if (i == 0u) { args.vertex_count = 6u; }\n"
+    "    if (i >= arrayLength(&bodies)) { return; }\n"
+    "    if (bodies[i].p.y > 0.0) {\n"
+    "        visible[atomicAdd(&args.instance_count, 1u)] = i;\n"
+    "    }\n"
+    "}\n";
+static const hl_compute_binding k_compact_abi[] = {
+    {"bodies", 0, 0, HL_COMPUTE_STORAGE_READ, 32},
+    {"args", 0, 1, HL_COMPUTE_STORAGE_READ_WRITE, 16},
+    {"visible", 0, 2, HL_COMPUTE_STORAGE_READ_WRITE, 4},
+};
+
+/* quads over (x, z) seen from above, 2.5 pixels wide, coloured by speed */
+static const char *k_sprite_vs =
+    "#version 310 es\n"
+    "struct Body { vec4 p; vec4 v; };\n"
+    "layout(std430) readonly buffer Bodies { Body bodies[]; };\n"
+    "layout(std430) readonly buffer Visible { uint index[]; };\n"
+    "layout(std140) uniform Params { vec4 view; };\n" /* xy: world to NDC scale, zw: half quad in NDC */
+    "const vec2 k_corner[6] = vec2[6](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(-1.0, 1.0),\n"
+    "                                 vec2(1.0, -1.0), vec2(1.0, 1.0));\n"
+    "out vec3 v_color;\n"
+    "void main() {\n"
+    "    Body b = bodies[index[gl_InstanceID]];\n"
+    "    float speed = clamp(length(b.v.xyz) * 0.25, 0.0, 1.0);\n"
+    "    v_color = mix(vec3(0.004, 0.01, 0.05), vec3(0.08, 0.03, 0.005), speed);\n"
+    "    gl_Position = vec4(b.p.xz * view.xy + k_corner[gl_VertexID] * view.zw, 0.0, 1.0);\n"
+    "}\n";
+static const char *k_sprite_fs = "#version 310 es\n"
+                                 "precision highp float;\n"
+                                 "in vec3 v_color;\n"
+                                 "out vec4 o_color;\n"
+                                 "void main() { o_color = vec4(v_color, 0.0); }\n";
+
+/* ---- gpu culling ---------------------------------------------------------------------------------- */
+static const char *k_cull_wgsl =
+    "struct Frustum { planes: array<vec4<f32>, 6>, }\n"
+    "struct Args { index_count: u32, instance_count: atomic<u32>, first_index: u32, base_vertex: u32,\n"
+    "              first_instance: u32, }\n"
+    "@group(0) @binding(0) var<uniform> frustum: Frustum;\n"
+    "@group(0) @binding(1) var<storage, read> spheres: array<vec4<f32>>;\n"
+    "@group(0) @binding(2) var<storage, read_write> args: Args;\n"
+    "@group(0) @binding(3) var<storage, read_write> visible: array<u32>;\n"
+    "@compute @workgroup_size(64)\n"
+    "fn main(@builtin(global_invocation_id) id: vec3<u32>) {\n"
+    "    let i = id.y * 4194304u + id.x;\n"
+    "    if (i == 0u) { args.index_count = 36u; }\n"
+    "    if (i >= arrayLength(&spheres)) { return; }\n"
+    "    let s = spheres[i];\n"
+    "    for (var p = 0u; p < 6u; p = p + 1u) {\n"
+    "        let pl = frustum.planes[p];\n"
+    "        if (pl.x * s.x + pl.y * s.y + pl.z * s.z + pl.w < -s.w) { return; }\n"
+    "    }\n"
+    "    visible[atomicAdd(&args.instance_count, 1u)] = i;\n"
+    "}\n";
+static const hl_compute_binding k_cull_abi[] = {
+    {"frustum", 0, 0, HL_COMPUTE_UNIFORM_BUFFER, 96},
+    {"spheres", 0, 1, HL_COMPUTE_STORAGE_READ, 16},
+    {"args", 0, 2, HL_COMPUTE_STORAGE_READ_WRITE, 20},
+    {"visible", 0, 3, HL_COMPUTE_STORAGE_READ_WRITE, 4},
+};
+
+static const char *k_cube_vs =
+    "#version 310 es\n"
+    "layout(std430) readonly buffer Spheres { vec4 spheres[]; };\n"
+    "layout(std430) readonly buffer Visible { uint visible[]; };\n"
+    "layout(std140) uniform Params { mat4 view_proj; };\n"
+    "flat out uint v_id;\n"
+    "out vec3 v_pos;\n"
+    "void main() {\n"
+    "    uint id = visible[gl_InstanceID];\n"
+    "    vec4 s = spheres[id];\n"
+    "    vec3 corner = vec3(float(gl_VertexID & 1), float((gl_VertexID >> 1) & 1), float((gl_VertexID >> 2) & 1));\n"
+    "    v_pos = s.xyz + (corner * 2.0 - 1.0) * s.w;\n"
+    "    gl_Position = view_proj * vec4(v_pos, 1.0);\n"
+    "    v_id = id;\n"
+    "}\n";
+static const char *k_cube_fs =
+    "#version 310 es\n"
+    "precision highp float;\n"
+    "flat in uint v_id;\n"
+    "in vec3 v_pos;\n"
+    "out vec4 o_color;\n"
+    "void main() {\n"
+    "    uint h = v_id * 2654435761u;\n"
+    "    vec3 base = vec3(float((h >> 8) & 255u), float((h >> 16) & 255u), float((h >> 24) & 255u)) / 255.0;\n"
+    "    vec3 n = normalize(cross(dFdx(v_pos), dFdy(v_pos)));\n"
+    "    float light = 0.35 + 0.65 * abs(dot(n, normalize(vec3(0.4, 0.8, 0.45))));\n"
+    "    o_color = vec4(base * light, 1.0);\n"
+    "}\n";
+
+static const uint32_t k_cube[36] = {0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4,
+                                    2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5};
+
+struct hl_gpu_example {
+    hl_gpu_example_desc desc;
+    hl_pipeline_factory factory;
+    hl_pipeline_requirements reqs;
+    hl_renderer *r;
+    hl_compute_kernel *k0, *k1;
+    hl_storage_shader *shader;
+    hl_storage_buffer *data, *args, *visible, *index;
+    float *spheres; /* gpu-culling: the CPU's copy */
+    uint32_t *list; /* cpu_cull: the visible list */
+    uint32_t cpu_count;
+    float view_proj[16], planes[24];
+    uint32_t width, height;
+};
+
+hl_result hl_gpu_example_parse(const char *name, hl_gpu_example_kind *out) {
+    if (name && !strcmp(name, "particles")) *out = HL_GPU_EXAMPLE_PARTICLES;
+    else if (name && !strcmp(name, "gpu-culling")) *out = HL_GPU_EXAMPLE_CULLING;
+    else return HL_ERR_VALIDATION;
+    return HL_OK;
+}
+
+static hl_result runtime_record(hl_pipeline_context ctx, void *state);
+
+static hl_result factory_create(const hl_pipeline_caps *caps, void *user, hl_pipeline_runtime **out) {
+    (void)caps;
+    hl_gpu_example *ex = user;
+    hl_pipeline_runtime_desc d = {ex->desc.kind == HL_GPU_EXAMPLE_PARTICLES ? "particles" : "gpu-culling", ex,
+                                  runtime_record, NULL};
+    return hl_pipeline_runtime_create(&d, out);
+}
+
+hl_result hl_gpu_example_create(const hl_gpu_example_desc *desc, hl_gpu_example **out) {
+    if (!desc || !out) return HL_ERR_VALIDATION;
+    *out = NULL;
+    uint32_t n = desc->count ? desc->count : desc->kind == HL_GPU_EXAMPLE_PARTICLES ? 65536u : 100000u;
+    if ((unsigned)desc->kind > HL_GPU_EXAMPLE_CULLING || n > MAX_COUNT) return HL_ERR_VALIDATION;
+    hl_gpu_example *ex = calloc(1, sizeof *ex);
+    if (!ex) return HL_ERR_OUT_OF_MEMORY;
+    ex->desc = *desc;
+    ex->desc.count = n;
+    ex->reqs.capabilities = HL_PIPELINE_CAP_COMPUTE | HL_PIPELINE_CAP_STORAGE_BUFFERS;
+    ex->factory = (hl_pipeline_factory){ex->desc.kind == HL_GPU_EXAMPLE_PARTICLES ? "particles" : "gpu-culling",
+                                        &ex->reqs, factory_create, ex};
+    *out = ex;
+    return HL_OK;
+}
+
+const hl_pipeline_factory *hl_gpu_example_factory(hl_gpu_example *ex) { return ex ? &ex->factory : NULL; }
+
+static hl_result kernel(hl_renderer *r, const char *wgsl, const hl_compute_binding *abi, uint32_t n, uint32_t wg,
+                        const char *label, hl_compute_kernel **out) {
+    hl_compute_shader_desc d = {0};
+    d.wgsl = wgsl;
+    d.workgroup_size[0] = wg;
+    d.bindings = abi;
+    d.binding_count = n;
+    d.label = label;
+    hl_compute_shader *s = NULL;
+    hl_result res = hl_compute_shader_create(r, &d, &s);
+    if (res) return res;
+    hl_compute_kernel_desc kd = {s, NULL, 0, label};
+    res = hl_compute_kernel_create(r, &kd, out);
+    hl_compute_shader_destroy(r, s);
+    return res;
+}
+
+static uint32_t lcg(uint32_t *seed) {
+    *seed = *seed * 1664525u + 1013904223u;
+    return *seed >> 8;
+}
+
+hl_result hl_gpu_example_setup(hl_gpu_example *ex, hl_renderer *r) {
+    if (!ex || !r) return HL_ERR_VALIDATION;
+    ex->r = r;
+    hl_renderer_size(r, &ex->width, &ex->height);
+    uint32_t n = ex->desc.count, seed = 12345;
+    hl_result res;
+    if (ex->desc.kind == HL_GPU_EXAMPLE_PARTICLES) {
+        float *bodies = malloc((size_t)n * 32);
+        if (!bodies) return HL_ERR_OUT_OF_MEMORY;
+        for (uint32_t i = 0; i < n; i++) {
+            float *b = bodies + (size_t)i * 8;
+            for (int c = 0; c < 3; c++) b[c] = ((float)lcg(&seed) / 16777216.0f * 2.0f - 1.0f) * 4.0f;
+            for (int c = 4; c < 7; c++) b[c] = (float)lcg(&seed) / 16777216.0f * 2.0f - 1.0f;
+            b[3] = 1.0f, b[7] = 0.0f;
+        }
+        hl_storage_buffer_desc bd = {(uint64_t)n * 32, 0, HL_STORAGE_RECOVERY_CPU_SHADOW, bodies, "bodies"};
+        res = hl_storage_buffer_create(r, &bd, &ex->data);
+        free(bodies);
+        hl_storage_buffer_desc ad = {16, HL_STORAGE_USAGE_INDIRECT, HL_STORAGE_RECOVERY_REINITIALIZE, NULL, "draw args"};
+        hl_storage_buffer_desc vd = {(uint64_t)n * 4, 0, HL_STORAGE_RECOVERY_REINITIALIZE, NULL, "visible"};
+        hl_storage_shader_desc sd = {k_sprite_vs, k_sprite_fs, "sprites"};
+        if (!res) res = hl_storage_buffer_create(r, &ad, &ex->args);
+        if (!res) res = hl_storage_buffer_create(r, &vd, &ex->visible);
+        if (!res) res = kernel(r, k_step_wgsl, k_step_abi, 2, 256, "integrate", &ex->k0);
+        if (!res) res = kernel(r, k_compact_wgsl, k_compact_abi, 3, 256, "compact", &ex->k1);
+        if (!res) res = hl_storage_shader_create(r, &sd, &ex->shader);
+        return res;
+    }
+    ex->spheres = malloc((size_t)n * 16);
+    ex->list = ex->desc.cpu_cull ? malloc((size_t)n * 4) : NULL;
+    if (!ex->spheres || (ex->desc.cpu_cull && !ex->list)) return HL_ERR_OUT_OF_MEMORY;
+    for (uint32_t i = 0; i < n * 4; i++) {
+        float u = (float)lcg(&seed) / 16777216.0f;
+        ex->spheres[i] = i % 4 == 3 ? 0.2f + 0.8f * u : (u * 2.0f - 1.0f) * 50.0f;
+    }
+    hl_storage_buffer_desc bd = {(uint64_t)n * 16, 0, HL_STORAGE_RECOVERY_CPU_SHADOW, ex->spheres, "spheres"};
+    hl_storage_buffer_desc cd = {sizeof k_cube, HL_STORAGE_USAGE_INDEX, HL_STORAGE_RECOVERY_CPU_SHADOW, k_cube, "cube"};
+    hl_storage_buffer_desc ad = {20, HL_STORAGE_USAGE_INDIRECT, HL_STORAGE_RECOVERY_REINITIALIZE, NULL, "draw args"};
+    hl_storage_buffer_desc vd = {(uint64_t)n * 4, 0, HL_STORAGE_RECOVERY_REINITIALIZE, NULL, "visible"};
+    hl_storage_shader_desc sd = {k_cube_vs, k_cube_fs, "cubes"};
+    res = hl_storage_buffer_create(r, &bd, &ex->data);
+    if (!res) res = hl_storage_buffer_create(r, &cd, &ex->index);
+    if (!res) res = hl_storage_buffer_create(r, &ad, &ex->args);
+    if (!res) res = hl_storage_buffer_create(r, &vd, &ex->visible);
+    if (!res && !ex->desc.cpu_cull) res = kernel(r, k_cull_wgsl, k_cull_abi, 4, 64, "cull", &ex->k0);
+    if (!res) res = hl_storage_shader_create(r, &sd, &ex->shader);
+    return res;
+}
+
+/* column-major perspective (depth 0..1) * look-at */
+static void look(float aspect, const float eye[3], float out[16]) {
+    const float up[3] = {0, 1, 0};
+    float f[3] = {-eye[0], -eye[1], -eye[2]};
+    float fl = sqrtf(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+    for (int i = 0; i < 3; i++) f[i] /= fl;
+    float sx[3] = {f[1] * up[2] - f[2] * up[1], f[2] * up[0] - f[0] * up[2], f[0] * up[1] - f[1] * up[0]};
+    float sl = sqrtf(sx[0] * sx[0] + sx[1] * sx[1] + sx[2] * sx[2]);
+    for (int i = 0; i < 3; i++) sx[i] /= sl;
+    float u[3] = {sx[1] * f[2] - sx[2] * f[1], sx[2] * f[0] - sx[0] * f[2], sx[0] * f[1] - sx[1] * f[0]};
+    float view[16] = {sx[0], u[0], -f[0], 0, sx[1], u[1], -f[1], 0, sx[2], u[2], -f[2], 0,
+                      -(sx[0] * eye[0] + sx[1] * eye[1] + sx[2] * eye[2]),
+                      -(u[0] * eye[0] + u[1] * eye[1] + u[2] * eye[2]),
+                      f[0] * eye[0] + f[1] * eye[1] + f[2] * eye[2], 1};
+    float n = 1.0f, fa = 300.0f, t = 1.0f / tanf(0.5f * 0.9f);
+    float proj[16] = {t / aspect, 0, 0, 0, 0, t, 0, 0, 0, 0, fa / (n - fa), -1, 0, 0, n * fa / (n - fa), 0};
+    for (int c = 0; c < 4; c++)
+        for (int r = 0; r < 4; r++) {
+            float v = 0;
+            for (int k = 0; k < 4; k++) v += proj[k * 4 + r] * view[c * 4 + k];
+            out[c * 4 + r] = v;
+        }
+}
+
+static void frustum_planes(const float m[16], float out[24]) {
+    for (int c = 0; c < 4; c++) {
+        float r0 = m[c * 4 + 0], r1 = m[c * 4 + 1], r2 = m[c * 4 + 2], r3 = m[c * 4 + 3];
+        out[0 + c] = r3 + r0, out[4 + c] = r3 - r0, out[8 + c] = r3 + r1;
+        out[12 + c] = r3 - r1, out[16 + c] = r2, out[20 + c] = r3 - r2;
+    }
+    for (int p = 0; p < 6; p++) {
+        float *q = out + p * 4, l = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
+        for (int c = 0; c < 4; c++) q[c] /= l;
+    }
+}
+
+static bool inside(const float *pl, const float *s) {
+    for (int p = 0; p < 6; p++) {
+        const float *q = pl + p * 4;
+        if (q[0] * s[0] + q[1] * s[1] + q[2] * s[2] + q[3] < -s[3]) return false;
+    }
+    return true;
+}
+
+hl_result hl_gpu_example_frame(hl_gpu_example *ex, uint32_t frame) {
+    if (!ex || !ex->r) return ex ? HL_ERR_INVALID_STATE : HL_ERR_VALIDATION; /* setup first */
+    if (ex->desc.kind == HL_GPU_EXAMPLE_PARTICLES) return HL_OK;
+    float a = 0.6f + 0.01f * (float)frame, eye[3] = {70.0f * sinf(a), 25.0f, 70.0f * cosf(a)};
+    look((float)ex->width / (float)ex->height, eye, ex->view_proj);
+    frustum_planes(ex->view_proj, ex->planes);
+    if (!ex->desc.cpu_cull) return HL_OK;
+    ex->cpu_count = 0;
+    for (uint32_t i = 0; i < ex->desc.count; i++)
+        if (inside(ex->planes, ex->spheres + (size_t)i * 4)) ex->list[ex->cpu_count++] = i;
+    return ex->cpu_count ? hl_storage_buffer_write(ex->r, ex->visible, 0, ex->list, (uint64_t)ex->cpu_count * 4) : HL_OK;
+}
+
+uint32_t hl_gpu_example_count_visible(const hl_gpu_example *ex) {
+    if (!ex || ex->desc.kind != HL_GPU_EXAMPLE_CULLING || !ex->spheres) return 0;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < ex->desc.count; i++) n += inside(ex->planes, ex->spheres + (size_t)i * 4);
+    return n;
+}
+
+static const float k_sim[8] = {1.0f / 60.0f, 2.0f, 3.0f, 0.995f, 0, 0, 0, 0};
+
+static hl_result record_particles(hl_pipeline_context ctx, hl_gpu_example *ex, hl_pipeline_texture out) {
+    hl_pipeline_buffer bodies, args, visible;
+    hl_result res = hl_pipeline_import_storage_buffer(ctx, ex->data, &bodies);
+    if (!res) res = hl_pipeline_import_storage_buffer(ctx, ex->args, &args);
+    if (!res) res = hl_pipeline_import_storage_buffer(ctx, ex->visible, &visible);
+    if (res) return res;
+    float sim[8];
+    memcpy(sim, k_sim, sizeof sim);
+    memcpy(&sim[4], &ex->desc.count, 4);
+    hl_pipeline_compute_resource rs[3] = {{0}};
+    rs[0].name = "sim";
+    rs[0].data = sim;
+    rs[0].data_size = sizeof sim;
+    rs[1].name = "bodies";
+    rs[1].buffer = bodies;
+    hl_pipeline_compute_pass_desc d = {0};
+    d.name = "integrate";
+    d.kernel = ex->k0;
+    d.resources = rs;
+    d.resource_count = 2;
+    d.groups[0] = (ex->desc.count + 255) / 256;
+    if ((res = hl_pipeline_add_compute_pass(ctx, &d)) || (res = hl_pipeline_add_buffer_clear_pass(ctx, "reset", args, 0, 0)))
+        return res;
+    memset(rs, 0, sizeof rs);
+    rs[0].name = "bodies";
+    rs[0].buffer = bodies;
+    rs[1].name = "args";
+    rs[1].buffer = args;
+    rs[2].name = "visible";
+    rs[2].buffer = visible;
+    d.name = "compact";
+    d.kernel = ex->k1;
+    d.resource_count = 3;
+    if ((res = hl_pipeline_add_compute_pass(ctx, &d))) return res;
+    /* [-6, 6] fits the shorter side; quads 2.5 pixels wide */
+    float aspect = (float)ex->width / (float)ex->height;
+    float view[4] = {aspect >= 1.0f ? 1.0f / (6.0f * aspect) : 1.0f / 6.0f, aspect >= 1.0f ? 1.0f / 6.0f : aspect / 6.0f,
+                     2.5f / (float)ex->width, 2.5f / (float)ex->height};
+    hl_pipeline_gpu_draw_pass_desc g = {0};
+    g.name = "sprites";
+    g.shader = ex->shader;
+    g.buffers[0] = (hl_pipeline_storage_binding){"Bodies", bodies, 0, 0};
+    g.buffers[1] = (hl_pipeline_storage_binding){"Visible", visible, 0, 0};
+    g.buffer_count = 2;
+    g.params = view;
+    g.params_size = sizeof view;
+    g.color[0] = out;
+    g.color_count = 1;
+    g.clear_color[3] = 1.0f;
+    g.blend = HL_PIPELINE_BLEND_ADDITIVE;
+    g.indirect = args;
+    return hl_pipeline_add_gpu_draw_pass(ctx, &g);
+}
+
+static hl_result record_culling(hl_pipeline_context ctx, hl_gpu_example *ex, hl_pipeline_texture out) {
+    hl_pipeline_buffer spheres, cube, args = {0}, visible;
+    hl_pipeline_texture depth;
+    hl_pipeline_texture_desc dd = {HL_PIPELINE_FORMAT_DEPTH24_PLUS, 0, 0, 1.0f, 0, "depth", 1, 0};
+    hl_result res = hl_pipeline_import_storage_buffer(ctx, ex->data, &spheres);
+    if (!res) res = hl_pipeline_import_storage_buffer(ctx, ex->index, &cube);
+    if (!res) res = hl_pipeline_import_storage_buffer(ctx, ex->visible, &visible);
+    if (!res) res = hl_pipeline_create_texture(ctx, &dd, &depth);
+    if (res) return res;
+    if (!ex->desc.cpu_cull) {
+        if ((res = hl_pipeline_import_storage_buffer(ctx, ex->args, &args)) ||
+            (res = hl_pipeline_add_buffer_clear_pass(ctx, "reset", args, 0, 0)))
+            return res;
+        hl_pipeline_compute_resource cr[4] = {{0}};
+        cr[0].name = "frustum";
+        cr[0].data = ex->planes;
+        cr[0].data_size = sizeof ex->planes;
+        cr[1].name = "spheres";
+        cr[1].buffer = spheres;
+        cr[2].name = "args";
+        cr[2].buffer = args;
+        cr[3].name = "visible";
+        cr[3].buffer = visible;
+        hl_pipeline_compute_pass_desc cd = {0};
+        cd.name = "cull";
+        cd.kernel = ex->k0;
+        cd.resources = cr;
+        cd.resource_count = 4;
+        uint32_t groups = (ex->desc.count + 63) / 64; /* 65,536 workgroups of 64 per row */
+        cd.groups[0] = groups > 65536u ? 65536u : groups;
+        cd.groups[1] = (groups + 65535u) / 65536u;
+        if ((res = hl_pipeline_add_compute_pass(ctx, &cd))) return res;
+    }
+    hl_pipeline_gpu_draw_pass_desc g = {0};
+    g.name = "cubes";
+    g.shader = ex->shader;
+    g.buffers[0] = (hl_pipeline_storage_binding){"Spheres", spheres, 0, 0};
+    g.buffers[1] = (hl_pipeline_storage_binding){"Visible", visible, 0, 0};
+    g.buffer_count = 2;
+    g.params = ex->view_proj;
+    g.params_size = sizeof ex->view_proj;
+    g.color[0] = out;
+    g.color_count = 1;
+    g.clear_color[0] = 0.02f, g.clear_color[1] = 0.02f, g.clear_color[2] = 0.03f, g.clear_color[3] = 1.0f;
+    g.depth = depth;
+    g.depth_test = g.depth_write = g.cull_back = true;
+    g.index_buffer = cube;
+    if (ex->desc.cpu_cull) {
+        if (!ex->cpu_count) return HL_OK; /* nothing visible: the output keeps its clear */
+        g.count = 36;
+        g.instance_count = ex->cpu_count;
+    } else {
+        g.indirect = args;
+    }
+    return hl_pipeline_add_gpu_draw_pass(ctx, &g);
+}
+
+static hl_result runtime_record(hl_pipeline_context ctx, void *state) {
+    hl_gpu_example *ex = state;
+    hl_pipeline_texture out;
+    hl_result res = hl_pipeline_output_texture(ctx, 0, &out);
+    if (res) return res;
+    return ex->desc.kind == HL_GPU_EXAMPLE_PARTICLES ? record_particles(ctx, ex, out) : record_culling(ctx, ex, out);
+}
+
+void hl_gpu_example_destroy(hl_gpu_example *ex) {
+    if (!ex) return;
+    free(ex->spheres);
+    free(ex->list);
+    free(ex);
+}
