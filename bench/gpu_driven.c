@@ -1,0 +1,158 @@
+/* bench/gpu_driven: the gpu-culling example (src/demo/hl_gpu_examples.h) culled and drawn on
+ * the GPU against the same scene culled on the CPU (the visible list uploaded each frame and
+ * drawn directly by the same GPU-driven pass: the CPU path with instancing), at 1k, 10k, 100k
+ * and 1M instances. One renderer per mode; frames alternate between the two modes in the same
+ * run (the first mode rotating from round to round), the camera orbiting.
+ *
+ *   gpu_driven [--json] [--frames F] [--warmup W] [--counts 1000,10000,...] [--size WxH]
+ *
+ * Per count and mode: CPU time of a frame (the example's frame call, which culls and uploads on
+ * the CPU path, plus the render call: record, graph, submit; the wait is outside), the frame's
+ * wall time with a wait for the GPU (render call + hl_renderer_wait_idle: GPU time where the
+ * adapter offers no timestamp queries, which the RHI does not use), heap allocations per
+ * steady-state frame (allocator hook) and the visible instances. Medians over F frames after W
+ * warm-up frames. The target: the GPU-driven CPU time flat from 10k to 1M. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hilo3d/renderer.h"
+#include "hilo3d/scene.h"
+#include "hl_gpu_examples.h"
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp_d(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, uint32_t n) {
+    qsort(v, n, sizeof *v, cmp_d);
+    return n ? (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2])) : 0.0;
+}
+
+typedef struct mode {
+    hl_gpu_example *ex;
+    hl_renderer *r;
+    double *cpu, *wall;
+    uint64_t allocs;
+} mode;
+
+static int make(uint32_t count, bool cpu_cull, uint32_t w, uint32_t h, uint32_t frames, mode *m) {
+    memset(m, 0, sizeof *m);
+    hl_gpu_example_desc ed = {HL_GPU_EXAMPLE_CULLING, count, cpu_cull};
+    hl_renderer_desc rd = {0};
+    rd.width = w;
+    rd.height = h;
+    rd.sample_count = 1;
+    rd.backend = HL_BACKEND_WEBGPU;
+    m->cpu = calloc(frames, sizeof *m->cpu);
+    m->wall = calloc(frames, sizeof *m->wall);
+    if (!m->cpu || !m->wall || hl_gpu_example_create(&ed, &m->ex)) return 1;
+    rd.pipeline = hl_gpu_example_factory(m->ex);
+    hl_result res = hl_renderer_create(&rd, &m->r);
+    if (!res) res = hl_gpu_example_setup(m->ex, m->r);
+    if (res) {
+        fprintf(stderr, "gpu_driven: %s: %s\n", hl_result_name(res), hl_last_error());
+        return 1;
+    }
+    return 0;
+}
+
+static void release(mode *m) {
+    hl_renderer_destroy(m->r);
+    hl_gpu_example_destroy(m->ex);
+    free(m->cpu);
+    free(m->wall);
+}
+
+/* One frame of m; timings stored at slot when slot >= 0. */
+static int frame(mode *m, hl_stage *stage, hl_camera *cam, uint32_t f, int slot) {
+    double t0 = now_ms();
+    hl_result res = hl_gpu_example_frame(m->ex, f);
+    if (!res) res = hl_renderer_render(m->r, stage, cam);
+    double t1 = now_ms();
+    if (!res) res = hl_renderer_wait_idle(m->r);
+    double t2 = now_ms();
+    if (res) {
+        fprintf(stderr, "gpu_driven: frame %u: %s: %s\n", f, hl_result_name(res), hl_last_error());
+        return 1;
+    }
+    if (slot >= 0) {
+        m->cpu[slot] = t1 - t0;
+        m->wall[slot] = t2 - t0;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    bool json = false;
+    uint32_t frames = 20, warmup = 3, w = 640, h = 360;
+    uint32_t counts[8] = {1000, 10000, 100000, 1000000}, ncounts = 4;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json")) json = true;
+        else if (!strcmp(argv[i], "--frames") && i + 1 < argc) frames = (uint32_t)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--warmup") && i + 1 < argc) warmup = (uint32_t)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--size") && i + 1 < argc && sscanf(argv[i + 1], "%ux%u", &w, &h) == 2) i++;
+        else if (!strcmp(argv[i], "--counts") && i + 1 < argc) {
+            ncounts = 0;
+            for (char *s = argv[++i]; *s && ncounts < 8;) {
+                counts[ncounts++] = (uint32_t)strtoul(s, &s, 10);
+                if (*s == ',') s++;
+            }
+        } else {
+            fprintf(stderr, "usage: gpu_driven [--json] [--frames F] [--warmup W] [--counts N,N,...] [--size WxH]\n");
+            return 2;
+        }
+    }
+    if (!frames || !w || !h) return 2;
+    hl_stage *stage = NULL;
+    if (hl_stage_create(&stage)) return 1;
+    hl_camera *cam = NULL;
+    if (hl_camera_create(NULL, &cam)) return 1;
+    int rc = 0;
+    if (!json) printf("%-9s %-5s %10s %10s %12s %9s\n", "instances", "mode", "cpu ms", "wall ms", "allocs/frame", "visible");
+    for (uint32_t c = 0; c < ncounts && !rc; c++) {
+        mode m[2];
+        if (make(counts[c], false, w, h, frames, &m[0]) || make(counts[c], true, w, h, frames, &m[1])) {
+            rc = 1;
+            break;
+        }
+        for (uint32_t f = 0; f < warmup && !rc; f++) rc = frame(&m[0], stage, cam, f, -1) || frame(&m[1], stage, cam, f, -1);
+        for (uint32_t f = 0; f < frames && !rc; f++)
+            for (uint32_t k = 0; k < 2 && !rc; k++) {
+                mode *mm = &m[(f + k) % 2];
+                uint64_t a0 = hl_alloc_count();
+                rc = frame(mm, stage, cam, warmup + f, (int)f);
+                mm->allocs += hl_alloc_count() - a0;
+            }
+        uint32_t visible = hl_gpu_example_count_visible(m[0].ex);
+        double cpu[2], wall[2];
+        for (int k = 0; k < 2 && !rc; k++) {
+            cpu[k] = median(m[k].cpu, frames);
+            wall[k] = median(m[k].wall, frames);
+            double allocs = (double)m[k].allocs / frames;
+            const char *name = k ? "cpu" : "gpu";
+            if (json)
+                printf("{\"instances\": %u, \"mode\": \"%s\", \"cpu_ms\": %.4f, \"wall_ms\": %.4f, \"allocs_per_frame\": "
+                       "%.2f, \"visible\": %u, \"frames\": %u, \"size\": \"%ux%u\"}\n",
+                       counts[c], name, cpu[k], wall[k], allocs, visible, frames, w, h);
+            else
+                printf("%-9u %-5s %10.3f %10.3f %12.2f %9u\n", counts[c], name, cpu[k], wall[k], allocs, visible);
+        }
+        if (!rc && !json)
+            printf("%-9u ratio CPU time gpu-driven / cpu-culled x%.3f, wall x%.3f\n", counts[c], cpu[0] / cpu[1],
+                   wall[0] / wall[1]);
+        release(&m[0]);
+        release(&m[1]);
+    }
+    hl_node_destroy(hl_camera_node(cam));
+    hl_stage_destroy(stage);
+    return rc;
+}
