@@ -2,7 +2,8 @@
  * injection, glslang validation as GLSL ES 3.00, declaration scan, binding plan, Vulkan
  * rewrite, glslang -> SPIR-V, SPIRV-Tools validation and SPIRV-Cross reflection.
  * Input: [flags byte][vertex source]['\0'][fragment source]. flags bit 0: gles3 (else webgpu);
- * bit 1: inject defines. A missing or empty fragment part compiles a depth-only program.
+ * bit 1: inject defines; bit 2: a storage shader (GLSL ES 3.10 with read-only buffer blocks;
+ * with gles3 it must be refused). A missing or empty fragment part compiles a depth-only program.
  * The source budget runs with smaller limits than the engine's (2^14 expansion tokens instead
  * of 2^18...): at the real ones most of the time went to inputs that expand for milliseconds
  * inside the budget check (fuzz_glsl_budget and fuzz_glsl_preprocess cover it), and what
@@ -41,17 +42,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     d.defines = (flags & 2) ? defs : NULL;
     d.define_count = (flags & 2) ? 2u : 0u;
     d.label = "fuzz";
+    d.storage = (flags & 4) != 0;
     hl_rhi_backend be = (flags & 1) ? HL_RHI_BACKEND_GLES3 : HL_RHI_BACKEND_WEBGPU;
     hl_shader_program p;
     hl_result r = hl_shader_program_compile(&d, be, &p);
+    if (r == HL_OK && d.storage && be == HL_RHI_BACKEND_GLES3) __builtin_trap();
     if (r == HL_OK) {
         if (!p.vertex_spirv || p.vertex_spirv[0] != 0x07230203u) __builtin_trap();
         if (be == HL_RHI_BACKEND_GLES3 && !p.vertex_glsl) __builtin_trap();
         const hl_shader_reflection *rf = &p.reflection;
-        for (uint32_t i = 0; i < rf->block_count; i++)
+        for (uint32_t i = 0; i < rf->block_count; i++) {
+            if (rf->blocks[i].storage && !d.storage) __builtin_trap();
+            if (rf->blocks[i].storage) continue; /* size: the fixed part (a runtime array adds none) */
             for (uint32_t m = 0; m < rf->blocks[i].member_count; m++)
                 if ((uint64_t)rf->blocks[i].members[m].offset + rf->blocks[i].members[m].size > rf->blocks[i].size)
                     __builtin_trap();
+        }
         hl_rhi_bind_group_layout_entry e[64];
         for (uint32_t g = 0; g < 4; g++)
             if (hl_shader_program_layout_entries(&p, g, false, e, 64) > 64) __builtin_trap();
