@@ -23,6 +23,7 @@
 #include "hilo3d/compute.h"
 #include "hilo3d/scene.h"
 #include "hl_test.h"
+#include "hl_gpu_examples.h"
 #include "hl_test_render.h"
 #include "render_internal.h"
 
@@ -511,60 +512,9 @@ out:
 /* ---- particles ------------------------------------------------------------------------------------------ */
 enum { BODIES = 65536, STEPS = 8 };
 
-/* A body: position (w unused) and velocity. Each step: a = -k p + w (axis x p); v = (v + a dt)
- * * damping; p += v dt. Bodies with p.y > 0 are visible: compacted into visible[] through an
+/* The particle example's kernels (src/demo/hl_gpu_examples.h): each step a = -k p + w (axis x p),
+ * v = (v + a dt) * damping, p += v dt; bodies with p.y > 0 compacted into visible[] through an
  * atomic counter that is also the instance count of the draw-indirect arguments. */
-static const char *k_step =
-    "struct Body { p: vec4<f32>, v: vec4<f32>, }\n"
-    "struct Sim { dt: f32, k: f32, w: f32, damping: f32, count: u32, pad0: u32, pad1: u32, pad2: u32, }\n"
-    "@group(0) @binding(0) var<uniform> sim: Sim;\n"
-    "@group(0) @binding(1) var<storage, read_write> bodies: array<Body>;\n"
-    "@compute @workgroup_size(256)\n"
-    "fn main(@builtin(global_invocation_id) id: vec3<u32>) {\n"
-    "    let i = id.x;\n"
-    "    if (i >= sim.count) { return; }\n"
-    "    var b = bodies[i];\n"
-    "    let p = b.p.xyz;\n"
-    "    let a = -sim.k * p + sim.w * vec3<f32>(-p.z, 0.0, p.x);\n"
-    "    let v = (b.v.xyz + a * sim.dt) * sim.damping;\n"
-    "    b.v = vec4<f32>(v, 0.0);\n"
-    "    b.p = vec4<f32>(p + v * sim.dt, 1.0);\n"
-    "    bodies[i] = b;\n"
-    "}\n";
-static const hl_compute_binding k_step_abi[] = {
-    {"sim", 0, 0, HL_COMPUTE_UNIFORM_BUFFER, 32},
-    {"bodies", 0, 1, HL_COMPUTE_STORAGE_READ_WRITE, 32},
-};
-
-static const char *k_compact =
-    "struct Body { p: vec4<f32>, v: vec4<f32>, }\n"
-    "struct DrawArgs { vertex_count: u32, instance_count: atomic<u32>, first_vertex: u32, first_instance: u32, }\n"
-    "@group(0) @binding(0) var<storage, read> bodies: array<Body>;\n"
-    "@group(0) @binding(1) var<storage, read_write> args: DrawArgs;\n"
-    "@group(0) @binding(2) var<storage, read_write> visible: array<u32>;\n"
-    "@compute @workgroup_size(256)\n"
-    "fn main(@builtin(global_invocation_id) id: vec3<u32>) {\n"
-    "    let i = id.x;\n"
-    "    if (i == 0u) { args.vertex_count = 6u; }\n"
-    "    if (i >= arrayLength(&bodies)) { return; }\n"
-    "    if (bodies[i].p.y > 0.0) {\n"
-    "        let slot = atomicAdd(&args.instance_count, 1u);\n"
-    "        visible[slot] = i;\n"
-    "    }\n"
-    "}\n";
-static const hl_compute_binding k_compact_abi[] = {
-    {"bodies", 0, 0, HL_COMPUTE_STORAGE_READ, 32},
-    {"args", 0, 1, HL_COMPUTE_STORAGE_READ_WRITE, 16},
-    {"visible", 0, 2, HL_COMPUTE_STORAGE_READ_WRITE, 4},
-};
-
-typedef struct sim {
-    float dt, k, w, damping;
-    uint32_t count, pad[3];
-} sim;
-
-static const sim k_sim = {1.0f / 60.0f, 2.0f, 3.0f, 0.995f, BODIES, {0, 0, 0}};
-
 /* Each visible body a one-pixel quad at its (x, y) over [-EXTENT, EXTENT]^2, adding 1/255 to red:
  * a pixel's red is the count of bodies on it (RGBA8 unorm: exact). */
 enum { IMG = 64 };
@@ -593,10 +543,12 @@ static hl_result particles_record(hl_pipeline_context ctx, void *state) {
     if (!res) res = hl_pipeline_import_storage_buffer(ctx, s->draw_args, &args);
     if (!res) res = hl_pipeline_import_storage_buffer(ctx, s->visible, &visible);
     if (res) return res;
+    hl_gpu_particles_sim sim = hl_gpu_particles_default_sim;
+    sim.count = BODIES;
     hl_pipeline_compute_resource rs[3] = {{0}};
     rs[0].name = "sim";
-    rs[0].data = &k_sim;
-    rs[0].data_size = sizeof k_sim;
+    rs[0].data = &sim;
+    rs[0].data_size = sizeof sim;
     rs[1].name = "bodies";
     rs[1].buffer = bodies;
     hl_pipeline_compute_pass_desc d = {0};
@@ -655,8 +607,8 @@ static void test_particles(void) {
     scene sc = {0};
     if (!r || !cpu || !gpu || !vis || !want_vis) goto out;
     scene_make(&sc);
-    HL_CHECK_OK(make_kernel(r, k_step, k_step_abi, 2, 256, &s.step));
-    HL_CHECK_OK(make_kernel(r, k_compact, k_compact_abi, 3, 256, &s.compact));
+    HL_CHECK_OK(make_kernel(r, hl_gpu_particles_step_wgsl, hl_gpu_particles_step_abi, 2, 256, &s.step));
+    HL_CHECK_OK(make_kernel(r, hl_gpu_particles_compact_wgsl, hl_gpu_particles_compact_abi, 3, 256, &s.compact));
     uint32_t seed = 12345;
     for (uint32_t i = 0; i < BODIES * 8; i++) {
         seed = seed * 1664525u + 1013904223u;
@@ -677,14 +629,7 @@ static void test_particles(void) {
     if (!s.step || !s.compact || !s.bodies || !s.draw_args || !s.visible || !s.image || !s.quads) goto out;
     for (int step = 0; step < STEPS; step++) {
         HL_CHECK_OK(hl_renderer_render(r, sc.stage, sc.camera));
-        for (uint32_t i = 0; i < BODIES; i++) {
-            float *b = cpu + i * 8, p[3] = {b[0], b[1], b[2]};
-            float a[3] = {-k_sim.k * p[0] + k_sim.w * -p[2], -k_sim.k * p[1], -k_sim.k * p[2] + k_sim.w * p[0]};
-            for (int c = 0; c < 3; c++) {
-                b[4 + c] = (b[4 + c] + a[c] * k_sim.dt) * k_sim.damping;
-                b[c] = p[c] + b[4 + c] * k_sim.dt;
-            }
-        }
+        for (uint32_t i = 0; i < BODIES; i++) hl_gpu_particles_step_cpu(&hl_gpu_particles_default_sim, cpu + i * 8);
     }
     HL_CHECK_EQ(hl_renderer_stats(r)->passes, 4);
     uint32_t want_count = 0;

@@ -9,7 +9,7 @@
 #define MAX_COUNT (1u << 22)
 
 /* ---- particles ------------------------------------------------------------------------------------ */
-static const char *k_step_wgsl =
+const char *const hl_gpu_particles_step_wgsl =
     "struct Body { p: vec4<f32>, v: vec4<f32>, }\n"
     "struct Sim { dt: f32, k: f32, w: f32, damping: f32, count: u32, pad0: u32, pad1: u32, pad2: u32, }\n"
     "@group(0) @binding(0) var<uniform> sim: Sim;\n"
@@ -26,12 +26,12 @@ static const char *k_step_wgsl =
     "    b.p = vec4<f32>(p + v * sim.dt, 1.0);\n"
     "    bodies[i] = b;\n"
     "}\n";
-static const hl_compute_binding k_step_abi[] = {
+const hl_compute_binding hl_gpu_particles_step_abi[2] = {
     {"sim", 0, 0, HL_COMPUTE_UNIFORM_BUFFER, 32},
     {"bodies", 0, 1, HL_COMPUTE_STORAGE_READ_WRITE, 32},
 };
 
-static const char *k_compact_wgsl =
+const char *const hl_gpu_particles_compact_wgsl =
     "struct Body { p: vec4<f32>, v: vec4<f32>, }\n"
     "struct DrawArgs { vertex_count: u32, instance_count: atomic<u32>, first_vertex: u32, first_instance: u32, }\n"
     "@group(0) @binding(0) var<storage, read> bodies: array<Body>;\n"
@@ -46,7 +46,7 @@ static const char *k_compact_wgsl =
     "        visible[atomicAdd(&args.instance_count, 1u)] = i;\n"
     "    }\n"
     "}\n";
-static const hl_compute_binding k_compact_abi[] = {
+const hl_compute_binding hl_gpu_particles_compact_abi[3] = {
     {"bodies", 0, 0, HL_COMPUTE_STORAGE_READ, 32},
     {"args", 0, 1, HL_COMPUTE_STORAGE_READ_WRITE, 16},
     {"visible", 0, 2, HL_COMPUTE_STORAGE_READ_WRITE, 4},
@@ -75,7 +75,7 @@ static const char *k_sprite_fs = "#version 310 es\n"
                                  "void main() { o_color = vec4(v_color, 0.0); }\n";
 
 /* ---- gpu culling ---------------------------------------------------------------------------------- */
-static const char *k_cull_wgsl =
+const char *const hl_gpu_culling_wgsl =
     "struct Frustum { planes: array<vec4<f32>, 6>, }\n"
     "struct Args { index_count: u32, instance_count: atomic<u32>, first_index: u32, base_vertex: u32,\n"
     "              first_instance: u32, }\n"
@@ -95,14 +95,14 @@ static const char *k_cull_wgsl =
     "    }\n"
     "    visible[atomicAdd(&args.instance_count, 1u)] = i;\n"
     "}\n";
-static const hl_compute_binding k_cull_abi[] = {
+const hl_compute_binding hl_gpu_culling_abi[4] = {
     {"frustum", 0, 0, HL_COMPUTE_UNIFORM_BUFFER, 96},
     {"spheres", 0, 1, HL_COMPUTE_STORAGE_READ, 16},
     {"args", 0, 2, HL_COMPUTE_STORAGE_READ_WRITE, 20},
     {"visible", 0, 3, HL_COMPUTE_STORAGE_READ_WRITE, 4},
 };
 
-static const char *k_cube_vs =
+const char *const hl_gpu_cube_vs =
     "#version 310 es\n"
     "layout(std430) readonly buffer Spheres { vec4 spheres[]; };\n"
     "layout(std430) readonly buffer Visible { uint visible[]; };\n"
@@ -117,7 +117,7 @@ static const char *k_cube_vs =
     "    gl_Position = view_proj * vec4(v_pos, 1.0);\n"
     "    v_id = id;\n"
     "}\n";
-static const char *k_cube_fs =
+const char *const hl_gpu_cube_fs =
     "#version 310 es\n"
     "precision highp float;\n"
     "flat in uint v_id;\n"
@@ -131,7 +131,7 @@ static const char *k_cube_fs =
     "    o_color = vec4(base * light, 1.0);\n"
     "}\n";
 
-static const uint32_t k_cube[36] = {0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4,
+const uint32_t hl_gpu_cube_indices[36] = {0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4,
                                     2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5};
 
 struct hl_gpu_example {
@@ -184,8 +184,8 @@ hl_result hl_gpu_example_create(const hl_gpu_example_desc *desc, hl_gpu_example 
 
 const hl_pipeline_factory *hl_gpu_example_factory(hl_gpu_example *ex) { return ex ? &ex->factory : NULL; }
 
-static hl_result kernel(hl_renderer *r, const char *wgsl, const hl_compute_binding *abi, uint32_t n, uint32_t wg,
-                        const char *label, hl_compute_kernel **out) {
+hl_result hl_gpu_kernel_create(hl_renderer *r, const char *wgsl, const hl_compute_binding *abi, uint32_t n, uint32_t wg,
+                               const char *label, hl_compute_kernel **out) {
     hl_compute_shader_desc d = {0};
     d.wgsl = wgsl;
     d.workgroup_size[0] = wg;
@@ -229,8 +229,8 @@ hl_result hl_gpu_example_setup(hl_gpu_example *ex, hl_renderer *r) {
         hl_storage_shader_desc sd = {k_sprite_vs, k_sprite_fs, "sprites"};
         if (!res) res = hl_storage_buffer_create(r, &ad, &ex->args);
         if (!res) res = hl_storage_buffer_create(r, &vd, &ex->visible);
-        if (!res) res = kernel(r, k_step_wgsl, k_step_abi, 2, 256, "integrate", &ex->k0);
-        if (!res) res = kernel(r, k_compact_wgsl, k_compact_abi, 3, 256, "compact", &ex->k1);
+        if (!res) res = hl_gpu_kernel_create(r, hl_gpu_particles_step_wgsl, hl_gpu_particles_step_abi, 2, 256, "integrate", &ex->k0);
+        if (!res) res = hl_gpu_kernel_create(r, hl_gpu_particles_compact_wgsl, hl_gpu_particles_compact_abi, 3, 256, "compact", &ex->k1);
         if (!res) res = hl_storage_shader_create(r, &sd, &ex->shader);
         return res;
     }
@@ -242,21 +242,20 @@ hl_result hl_gpu_example_setup(hl_gpu_example *ex, hl_renderer *r) {
         ex->spheres[i] = i % 4 == 3 ? 0.2f + 0.8f * u : (u * 2.0f - 1.0f) * 50.0f;
     }
     hl_storage_buffer_desc bd = {(uint64_t)n * 16, 0, HL_STORAGE_RECOVERY_CPU_SHADOW, ex->spheres, "spheres"};
-    hl_storage_buffer_desc cd = {sizeof k_cube, HL_STORAGE_USAGE_INDEX, HL_STORAGE_RECOVERY_CPU_SHADOW, k_cube, "cube"};
+    hl_storage_buffer_desc cd = {sizeof hl_gpu_cube_indices, HL_STORAGE_USAGE_INDEX, HL_STORAGE_RECOVERY_CPU_SHADOW, hl_gpu_cube_indices, "cube"};
     hl_storage_buffer_desc ad = {20, HL_STORAGE_USAGE_INDIRECT, HL_STORAGE_RECOVERY_REINITIALIZE, NULL, "draw args"};
     hl_storage_buffer_desc vd = {(uint64_t)n * 4, 0, HL_STORAGE_RECOVERY_REINITIALIZE, NULL, "visible"};
-    hl_storage_shader_desc sd = {k_cube_vs, k_cube_fs, "cubes"};
+    hl_storage_shader_desc sd = {hl_gpu_cube_vs, hl_gpu_cube_fs, "cubes"};
     res = hl_storage_buffer_create(r, &bd, &ex->data);
     if (!res) res = hl_storage_buffer_create(r, &cd, &ex->index);
     if (!res) res = hl_storage_buffer_create(r, &ad, &ex->args);
     if (!res) res = hl_storage_buffer_create(r, &vd, &ex->visible);
-    if (!res && !ex->desc.cpu_cull) res = kernel(r, k_cull_wgsl, k_cull_abi, 4, 64, "cull", &ex->k0);
+    if (!res && !ex->desc.cpu_cull) res = hl_gpu_kernel_create(r, hl_gpu_culling_wgsl, hl_gpu_culling_abi, 4, 64, "cull", &ex->k0);
     if (!res) res = hl_storage_shader_create(r, &sd, &ex->shader);
     return res;
 }
 
-/* column-major perspective (depth 0..1) * look-at */
-static void look(float aspect, const float eye[3], float out[16]) {
+void hl_gpu_look_at(float aspect, float fovy, const float eye[3], float out[16]) {
     const float up[3] = {0, 1, 0};
     float f[3] = {-eye[0], -eye[1], -eye[2]};
     float fl = sqrtf(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
@@ -269,7 +268,7 @@ static void look(float aspect, const float eye[3], float out[16]) {
                       -(sx[0] * eye[0] + sx[1] * eye[1] + sx[2] * eye[2]),
                       -(u[0] * eye[0] + u[1] * eye[1] + u[2] * eye[2]),
                       f[0] * eye[0] + f[1] * eye[1] + f[2] * eye[2], 1};
-    float n = 1.0f, fa = 300.0f, t = 1.0f / tanf(0.5f * 0.9f);
+    float n = 1.0f, fa = 300.0f, t = 1.0f / tanf(0.5f * fovy);
     float proj[16] = {t / aspect, 0, 0, 0, 0, t, 0, 0, 0, 0, fa / (n - fa), -1, 0, 0, n * fa / (n - fa), 0};
     for (int c = 0; c < 4; c++)
         for (int r = 0; r < 4; r++) {
@@ -279,7 +278,7 @@ static void look(float aspect, const float eye[3], float out[16]) {
         }
 }
 
-static void frustum_planes(const float m[16], float out[24]) {
+void hl_gpu_frustum_planes(const float m[16], float out[24]) {
     for (int c = 0; c < 4; c++) {
         float r0 = m[c * 4 + 0], r1 = m[c * 4 + 1], r2 = m[c * 4 + 2], r3 = m[c * 4 + 3];
         out[0 + c] = r3 + r0, out[4 + c] = r3 - r0, out[8 + c] = r3 + r1;
@@ -291,7 +290,7 @@ static void frustum_planes(const float m[16], float out[24]) {
     }
 }
 
-static bool inside(const float *pl, const float *s) {
+bool hl_gpu_sphere_in_frustum(const float pl[24], const float s[4]) {
     for (int p = 0; p < 6; p++) {
         const float *q = pl + p * 4;
         if (q[0] * s[0] + q[1] * s[1] + q[2] * s[2] + q[3] < -s[3]) return false;
@@ -303,23 +302,45 @@ hl_result hl_gpu_example_frame(hl_gpu_example *ex, uint32_t frame) {
     if (!ex || !ex->r) return ex ? HL_ERR_INVALID_STATE : HL_ERR_VALIDATION; /* setup first */
     if (ex->desc.kind == HL_GPU_EXAMPLE_PARTICLES) return HL_OK;
     float a = 0.6f + 0.01f * (float)frame, eye[3] = {70.0f * sinf(a), 25.0f, 70.0f * cosf(a)};
-    look((float)ex->width / (float)ex->height, eye, ex->view_proj);
-    frustum_planes(ex->view_proj, ex->planes);
+    hl_gpu_look_at((float)ex->width / (float)ex->height, 0.9f, eye, ex->view_proj);
+    hl_gpu_frustum_planes(ex->view_proj, ex->planes);
     if (!ex->desc.cpu_cull) return HL_OK;
     ex->cpu_count = 0;
     for (uint32_t i = 0; i < ex->desc.count; i++)
-        if (inside(ex->planes, ex->spheres + (size_t)i * 4)) ex->list[ex->cpu_count++] = i;
+        if (hl_gpu_sphere_in_frustum(ex->planes, ex->spheres + (size_t)i * 4)) ex->list[ex->cpu_count++] = i;
     return ex->cpu_count ? hl_storage_buffer_write(ex->r, ex->visible, 0, ex->list, (uint64_t)ex->cpu_count * 4) : HL_OK;
+}
+
+void hl_gpu_example_view_proj(const hl_gpu_example *ex, float out[16]) {
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    memcpy(out, ex && ex->r && ex->view_proj[15] + ex->view_proj[11] != 0.0f ? ex->view_proj : identity, 16 * sizeof(float));
 }
 
 uint32_t hl_gpu_example_count_visible(const hl_gpu_example *ex) {
     if (!ex || ex->desc.kind != HL_GPU_EXAMPLE_CULLING || !ex->spheres) return 0;
     uint32_t n = 0;
-    for (uint32_t i = 0; i < ex->desc.count; i++) n += inside(ex->planes, ex->spheres + (size_t)i * 4);
+    for (uint32_t i = 0; i < ex->desc.count; i++) n += hl_gpu_sphere_in_frustum(ex->planes, ex->spheres + (size_t)i * 4);
     return n;
 }
 
-static const float k_sim[8] = {1.0f / 60.0f, 2.0f, 3.0f, 0.995f, 0, 0, 0, 0};
+const hl_gpu_particles_sim hl_gpu_particles_default_sim = {1.0f / 60.0f, 2.0f, 3.0f, 0.995f, 0, {0, 0, 0}};
+
+void hl_gpu_particles_step_cpu(const hl_gpu_particles_sim *sim, float b[8]) {
+    float p[3] = {b[0], b[1], b[2]};
+    float a[3] = {-sim->k * p[0] + sim->w * -p[2], -sim->k * p[1], -sim->k * p[2] + sim->w * p[0]};
+    for (int c = 0; c < 3; c++) {
+        b[4 + c] = (b[4 + c] + a[c] * sim->dt) * sim->damping;
+        b[c] = p[c] + b[4 + c] * sim->dt;
+    }
+    b[3] = 1.0f;
+    b[7] = 0.0f;
+}
+
+hl_storage_buffer *hl_gpu_example_buffer(const hl_gpu_example *ex, hl_gpu_example_buffer_kind which) {
+    if (!ex) return NULL;
+    return which == HL_GPU_EXAMPLE_DATA ? ex->data : which == HL_GPU_EXAMPLE_ARGS ? ex->args
+                                                   : which == HL_GPU_EXAMPLE_VISIBLE ? ex->visible : NULL;
+}
 
 static hl_result record_particles(hl_pipeline_context ctx, hl_gpu_example *ex, hl_pipeline_texture out) {
     hl_pipeline_buffer bodies, args, visible;
@@ -327,12 +348,11 @@ static hl_result record_particles(hl_pipeline_context ctx, hl_gpu_example *ex, h
     if (!res) res = hl_pipeline_import_storage_buffer(ctx, ex->args, &args);
     if (!res) res = hl_pipeline_import_storage_buffer(ctx, ex->visible, &visible);
     if (res) return res;
-    float sim[8];
-    memcpy(sim, k_sim, sizeof sim);
-    memcpy(&sim[4], &ex->desc.count, 4);
+    hl_gpu_particles_sim sim = hl_gpu_particles_default_sim;
+    sim.count = ex->desc.count;
     hl_pipeline_compute_resource rs[3] = {{0}};
     rs[0].name = "sim";
-    rs[0].data = sim;
+    rs[0].data = &sim;
     rs[0].data_size = sizeof sim;
     rs[1].name = "bodies";
     rs[1].buffer = bodies;

@@ -47,6 +47,55 @@ hl_result hl_gpu_example_frame(hl_gpu_example *ex, uint32_t frame);
 /* gpu-culling: the instances inside the frustum of the last hl_gpu_example_frame, counted on
  * the CPU now (0 for particles or before any frame). */
 uint32_t hl_gpu_example_count_visible(const hl_gpu_example *ex);
+/* gpu-culling: the view-projection of the last hl_gpu_example_frame (identity before). */
+void hl_gpu_example_view_proj(const hl_gpu_example *ex, float out[16]);
 void hl_gpu_example_destroy(hl_gpu_example *ex);
+
+/* The example's storage buffers (NULL before setup or when the example has none):
+ * DATA bodies (32 bytes: position, velocity) or spheres (16: centre, radius); ARGS the indirect
+ * arguments (particles: 4 u32 for a draw, gpu-culling: 5 for an indexed draw); VISIBLE the
+ * compacted indices. */
+typedef enum hl_gpu_example_buffer_kind {
+    HL_GPU_EXAMPLE_DATA = 0,
+    HL_GPU_EXAMPLE_ARGS,
+    HL_GPU_EXAMPLE_VISIBLE,
+} hl_gpu_example_buffer_kind;
+hl_storage_buffer *hl_gpu_example_buffer(const hl_gpu_example *ex, hl_gpu_example_buffer_kind which);
+
+/* ---- the pieces (for tests and pipelines of one's own) -------------------------------------------
+ * Particle integration (bindings `sim`: {dt, k, w, damping, count, 3 x pad}, `bodies`) and
+ * compaction (`bodies`, `args`: 4 u32 draw arguments, vertex count 6 and the atomic instance
+ * count, `visible`) kernels, workgroup size 256; the simulation constants of the example. */
+extern const char *const hl_gpu_particles_step_wgsl;
+extern const hl_compute_binding hl_gpu_particles_step_abi[2];
+extern const char *const hl_gpu_particles_compact_wgsl;
+extern const hl_compute_binding hl_gpu_particles_compact_abi[3];
+typedef struct hl_gpu_particles_sim {
+    float dt, k, w, damping;
+    uint32_t count, pad[3];
+} hl_gpu_particles_sim;
+extern const hl_gpu_particles_sim hl_gpu_particles_default_sim; /* count 0: set it */
+/* One step of body b (8 floats) on the CPU, as the kernel computes it. */
+void hl_gpu_particles_step_cpu(const hl_gpu_particles_sim *sim, float b[8]);
+
+/* Frustum culling (`frustum`: 6 planes, `spheres`, `args`: 5 u32 indexed-indirect arguments,
+ * index count 36 and the atomic instance count, `visible`), workgroup size 64, dispatched in
+ * rows of 65,536 workgroups; the cube (36 u32 indices over 8 corners) and its storage shader
+ * (blocks Spheres and Visible, Params {mat4 view_proj}). */
+extern const char *const hl_gpu_culling_wgsl;
+extern const hl_compute_binding hl_gpu_culling_abi[4];
+extern const char *const hl_gpu_cube_vs, *const hl_gpu_cube_fs;
+extern const uint32_t hl_gpu_cube_indices[36];
+/* Column-major perspective (depth 0..1, vertical field of view fovy radians, near 1, far 300)
+ * times a look-at from eye to the origin (y up). */
+void hl_gpu_look_at(float aspect, float fovy, const float eye[3], float out[16]);
+/* The six normalized planes (left, right, bottom, top, near, far) of view_proj; a sphere
+ * (centre, radius) is inside when no plane has it wholly behind. */
+void hl_gpu_frustum_planes(const float view_proj[16], float out[24]);
+bool hl_gpu_sphere_in_frustum(const float planes[24], const float sphere[4]);
+/* A compute shader made from wgsl + abi and its kernel (the shader destroyed: the kernel keeps
+ * what it needs). */
+hl_result hl_gpu_kernel_create(hl_renderer *r, const char *wgsl, const hl_compute_binding *abi, uint32_t binding_count,
+                               uint32_t workgroup_size, const char *label, hl_compute_kernel **out);
 
 #endif
