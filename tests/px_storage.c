@@ -9,8 +9,9 @@
  * by a frame that submits (a record that fails after adding the pass changes neither contents
  * nor flags), a transient buffer between two passes, a culled pass (nothing reads what it
  * writes), an indirect dispatch whose arguments a compute pass wrote, an imported buffer without
- * the indirect usage refused by name, buffer clear / copy passes (whole and ranged), every
- * binding problem refused by name. The particle workload: 65,536 bodies integrated by a kernel
+ * the indirect usage refused by name, buffer clear / copy passes (whole and ranged), a storage
+ * texture written by a kernel (13x7, exact texels, copied into a target) and read back as a
+ * sampled texture by another, every binding problem refused by name. The particle workload: 65,536 bodies integrated by a kernel
  * each frame for 8 frames, compacted with an atomic counter into draw-indirect arguments and a
  * visible-index list; bodies within 1e-4 of the CPU reference, the count equal to the CPU's
  * and the list the same set.
@@ -55,6 +56,30 @@ static const hl_compute_binding k_args_abi[] = {
     {"args", 0, 1, HL_COMPUTE_STORAGE_READ_WRITE, 12},
 };
 
+/* Textures in compute passes: one kernel writes a storage texture, another reads it as a
+ * sampled texture into a buffer. */
+static const char *k_write_img =
+    "@group(0) @binding(0) var img: texture_storage_2d<rgba8unorm, write>;\n"
+    "@compute @workgroup_size(8, 8)\n"
+    "fn main(@builtin(global_invocation_id) id: vec3<u32>) {\n"
+    "    let d = textureDimensions(img);\n"
+    "    if (id.x >= d.x || id.y >= d.y) { return; }\n"
+    "    textureStore(img, vec2<i32>(id.xy), vec4<f32>(f32(id.x) / 255.0, f32(id.y) / 255.0, 51.0 / 255.0, 1.0));\n"
+    "}\n";
+static const hl_compute_binding k_write_img_abi[] = {{"img", 0, 0, HL_COMPUTE_STORAGE_TEXTURE_2D_WRITE, 0}};
+static const char *k_read_img =
+    "@group(0) @binding(0) var src: texture_2d<f32>;\n"
+    "@group(0) @binding(1) var<storage, read_write> texels: array<u32>;\n"
+    "@compute @workgroup_size(8, 8)\n"
+    "fn main(@builtin(global_invocation_id) id: vec3<u32>) {\n"
+    "    let d = textureDimensions(src);\n"
+    "    if (id.x >= d.x || id.y >= d.y) { return; }\n"
+    "    texels[id.y * d.x + id.x] = pack4x8unorm(textureLoad(src, vec2<i32>(id.xy), 0));\n"
+    "}\n";
+static const hl_compute_binding k_read_img_abi[] = {{"src", 0, 0, HL_COMPUTE_SAMPLED_TEXTURE_2D, 0},
+                                                    {"texels", 0, 1, HL_COMPUTE_STORAGE_READ_WRITE, 4}};
+enum { TEX_W = 13, TEX_H = 7 };
+
 typedef struct params {
     float scale, add;
     uint32_t count, pad;
@@ -70,6 +95,7 @@ enum mode {
     M_CLEAR_COPY, /* dst[0..4) = 0 (ranged clear); copy src[4..8) to dst[8..12) */
     M_CLEAR_WHOLE,
     M_MISUSE,     /* every refused call; records its codes */
+    M_TEXTURES,   /* a storage texture written, copied into a target and read back by a kernel */
     M_PARTICLES,
     M_GLES3,      /* every compute call refused */
 };
@@ -79,7 +105,8 @@ typedef struct st {
     hl_renderer *r;
     hl_render_target *image; /* particles: the RGBA8 target the draw counts into */
     hl_storage_shader *quads;
-    hl_compute_kernel *axpy, *args, *step, *compact;
+    hl_compute_kernel *axpy, *args, *step, *compact, *write_img, *read_img;
+    hl_render_target *tex_target;
     hl_storage_buffer *src, *dst, *n, *argbuf, *bodies, *draw_args, *visible;
     params p;
     hl_result misuse[24];
@@ -193,6 +220,37 @@ static hl_result record(hl_pipeline_context ctx, void *state) {
         if ((res = hl_pipeline_add_buffer_clear_pass(ctx, "clear 0..4", dst, 0, 16))) return res;
         return hl_pipeline_add_buffer_copy_pass(ctx, "copy", src, 16, dst, 32, 16);
     case M_CLEAR_WHOLE: return hl_pipeline_add_buffer_clear_pass(ctx, "clear all", dst, 0, 0);
+    case M_TEXTURES: {
+        hl_pipeline_texture img, target;
+        hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA8, TEX_W, TEX_H, 0, 0, "image", 1, 0};
+        if ((res = hl_pipeline_create_texture(ctx, &td, &img)) ||
+            (res = hl_pipeline_import_render_target(ctx, s->tex_target, 0, &target)))
+            return res;
+        hl_pipeline_compute_resource w = {0};
+        w.name = "img";
+        w.texture = img;
+        hl_pipeline_compute_pass_desc d = {0};
+        d.name = "write image";
+        d.kernel = s->write_img;
+        d.resources = &w;
+        d.resource_count = 1;
+        d.groups[0] = (TEX_W + 7) / 8;
+        d.groups[1] = (TEX_H + 7) / 8;
+        if ((res = hl_pipeline_add_compute_pass(ctx, &d))) return res;
+        if ((res = hl_pipeline_add_copy_pass(ctx, "to target", img, target))) return res;
+        hl_pipeline_compute_resource rr[2] = {{0}};
+        rr[0].name = "src";
+        rr[0].texture = img;
+        rr[1].name = "texels";
+        rr[1].buffer = dst;
+        rr[1].size = TEX_W * TEX_H * 4;
+        rr[1].overwrite = true;
+        d.name = "read image";
+        d.kernel = s->read_img;
+        d.resources = rr;
+        d.resource_count = 2;
+        return hl_pipeline_add_compute_pass(ctx, &d);
+    }
     case M_MISUSE: {
         hl_pipeline_compute_resource rs[3] = {{0}};
         rs[0].name = "params";
@@ -250,11 +308,12 @@ static hl_result record(hl_pipeline_context ctx, void *state) {
     }
 }
 
-static hl_result make_kernel(hl_renderer *r, const char *src, const hl_compute_binding *abi, uint32_t n, uint32_t wg,
-                             hl_compute_kernel **out) {
+static hl_result make_kernel_xy(hl_renderer *r, const char *src, const hl_compute_binding *abi, uint32_t n, uint32_t wx,
+                                uint32_t wy, hl_compute_kernel **out) {
     hl_compute_shader_desc d = {0};
     d.wgsl = src;
-    d.workgroup_size[0] = wg;
+    d.workgroup_size[0] = wx;
+    d.workgroup_size[1] = wy;
     d.bindings = abi;
     d.binding_count = n;
     hl_compute_shader *s = NULL;
@@ -264,6 +323,11 @@ static hl_result make_kernel(hl_renderer *r, const char *src, const hl_compute_b
     res = hl_compute_kernel_create(r, &kd, out);
     hl_compute_shader_destroy(r, s);
     return res;
+}
+
+static hl_result make_kernel(hl_renderer *r, const char *src, const hl_compute_binding *abi, uint32_t n, uint32_t wg,
+                             hl_compute_kernel **out) {
+    return make_kernel_xy(r, src, abi, n, wg, 1, out);
 }
 
 static bool read_floats(hl_renderer *r, hl_storage_buffer *b, uint64_t offset, float *out, uint32_t count) {
@@ -474,6 +538,30 @@ static void test_passes(void) {
     HL_CHECK_OK(hl_renderer_render(r, sc.stage, sc.camera));
     memset(want, 0, sizeof want);
     if (read_floats(r, s.dst, 0, got, N)) HL_CHECK(memcmp(got, want, sizeof want) == 0);
+
+    /* textures: a storage texture written by one kernel, copied into a target, sampled by another */
+    HL_CHECK_OK(make_kernel_xy(r, k_write_img, k_write_img_abi, 1, 8, 8, &s.write_img));
+    HL_CHECK_OK(make_kernel_xy(r, k_read_img, k_read_img_abi, 2, 8, 8, &s.read_img));
+    hl_render_target_desc ttd = {TEX_W, TEX_H, 1, {HL_TARGET_RGBA8}, 1, true, {0, 0, 0, 0}, "texture target"};
+    HL_CHECK_OK(hl_render_target_create(r, &ttd, &s.tex_target));
+    s.m = M_TEXTURES;
+    hl_result tr = s.write_img && s.read_img ? hl_renderer_render(r, sc.stage, sc.camera) : HL_ERR_VALIDATION;
+    HL_CHECK_MSG(tr == HL_OK, "textures: %s", hl_last_error());
+    HL_CHECK_EQ(hl_renderer_stats(r)->passes, 3);
+    if (!tr) {
+        uint8_t img[TEX_W * TEX_H * 4], texels[TEX_W * TEX_H * 4];
+        HL_CHECK_OK(hl_render_target_read(r, s.tex_target, 0, img, sizeof img));
+        HL_CHECK_OK(hl_storage_buffer_read(r, s.dst, 0, sizeof texels));
+        HL_CHECK_OK(hl_storage_buffer_read_wait(r, texels, sizeof texels, 0));
+        uint32_t bad = 0;
+        for (uint32_t y = 0; y < TEX_H; y++)
+            for (uint32_t x = 0; x < TEX_W; x++) {
+                const uint8_t want4[4] = {(uint8_t)x, (uint8_t)y, 51, 255};
+                bad += memcmp(img + (y * TEX_W + x) * 4, want4, 4) != 0;
+                bad += memcmp(texels + (y * TEX_W + x) * 4, want4, 4) != 0;
+            }
+        HL_CHECK_MSG(bad == 0, "textures: %u texels differ", bad);
+    }
 
     /* misuse: each refused with a message naming the problem */
     s.m = M_MISUSE;
