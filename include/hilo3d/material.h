@@ -120,7 +120,9 @@ typedef struct hl_material_texture {
 /* Longest shader source (strlen, per stage): the shader toolchain's source budget. */
 #define HL_MATERIAL_MAX_SHADER_SOURCE_BYTES (1u << 20)
 
-/* vs, fs: required GLSL ES 3.00 sources (first line `#version 300 es`), copied.
+/* vs, fs: required GLSL ES 3.00 sources (first line `#version 300 es`), copied; or both GLSL
+ * ES 3.10 (`#version 310 es`): the storage variant, which may declare read-only storage blocks
+ * read from a pipeline scene pass's storage (hl_pipeline_scene_pass_desc.storage; webgpu only).
  * attributes / uniform_blocks / textures: arrays of the given counts (an array is required
  * when its count is non-zero). hl_material_create_shader checks, before any device is
  * involved, and fails with HL_ERR_VALIDATION naming the entry:

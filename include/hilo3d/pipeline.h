@@ -208,6 +208,19 @@ typedef struct hl_pipeline_texture {
     uint32_t id;
 } hl_pipeline_texture;
 
+/* A buffer of the frame (webgpu only; see "graph buffers and compute passes" below). */
+typedef struct hl_pipeline_buffer {
+    uint64_t token;
+    uint32_t id;
+} hl_pipeline_buffer;
+
+/* A storage buffer bound to a shader's read-only storage block, by the block's name. */
+typedef struct hl_pipeline_storage_binding {
+    const char *block;         /* the storage block's name */
+    hl_pipeline_buffer buffer;
+    uint64_t offset, size;     /* offset a multiple of 256; size 0: to the end */
+} hl_pipeline_storage_binding;
+
 typedef struct hl_pipeline_culling {
     uint64_t token;
     uint32_t index;
@@ -339,6 +352,17 @@ typedef struct hl_pipeline_scene_pass_desc {
     hl_result (*execute)(hl_pipeline_pass_encoder enc, void *user);
     void *user;
     hl_pipeline_renderer_list more_lists[3];
+    /* Pass-global storage (webgpu only) for the storage variants of shader materials: a shader
+     * material whose sources are GLSL ES 3.10 (`#version 310 es`) may declare read-only storage
+     * blocks (`layout(std430) readonly buffer Lights { ... };`), which its draws read from the
+     * scene pass's buffers bound here by block name, at group 3 (groups 0-2 keep their meaning:
+     * frame, object, material). A block a material of the
+     * lists declares that the pass does not bind is HL_ERR_VALIDATION at this call; outside a
+     * pipeline's scene pass (the direct recorder) such a material fails the frame, naming it;
+     * on gles3 its program fails to compile (HL_ERR_UNSUPPORTED). Shader materials are never
+     * instanced: each mesh is its own draw. */
+    hl_pipeline_storage_binding storage[4];
+    uint32_t storage_count;
 } hl_pipeline_scene_pass_desc;
 
 /* Draws a renderer list into the invocation's output (every colour attachment and depth), or
@@ -493,11 +517,6 @@ hl_result hl_pipeline_import_render_target(hl_pipeline_context ctx, hl_render_ta
  * usage a buffer needs follows from the passes that use it; an imported storage buffer must have
  * been created with it (HL_STORAGE_USAGE_INDIRECT for indirect arguments), else the frame fails
  * naming the buffer. The graph never reads GPU-produced values on the CPU. */
-typedef struct hl_pipeline_buffer {
-    uint64_t token;
-    uint32_t id;
-} hl_pipeline_buffer;
-
 typedef struct hl_pipeline_buffer_desc {
     uint64_t size;    /* a non-zero multiple of 4 */
     const char *name; /* default "buffer" */
@@ -566,12 +585,6 @@ typedef enum hl_pipeline_blend {
     HL_PIPELINE_BLEND_ALPHA,
     HL_PIPELINE_BLEND_ADDITIVE,
 } hl_pipeline_blend;
-
-typedef struct hl_pipeline_storage_binding {
-    const char *block;         /* the storage block's name */
-    hl_pipeline_buffer buffer;
-    uint64_t offset, size;     /* offset a multiple of 256; size 0: to the end */
-} hl_pipeline_storage_binding;
 
 #define HL_PIPELINE_GPU_DRAW_MAX_BUFFERS 8
 

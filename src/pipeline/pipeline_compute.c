@@ -18,7 +18,7 @@ static invocation *compute_invocation(hl_pipeline_context ctx, const char *fn, h
     return inv;
 }
 
-static hl_result buffer_of(invocation *inv, hl_pipeline_buffer b, const char *fn, hl_graph_buffer *out) {
+hl_result hl__pipeline_buffer_of(invocation *inv, hl_pipeline_buffer b, const char *fn, hl_graph_buffer *out) {
     if (b.token != inv->token || !b.id || !hl_graph_buffer_desc(inv->r->graph, (hl_graph_buffer){b.id}))
         return hl__fail(HL_ERR_INVALID_STATE, "%s: the buffer is not one of this invocation (valid only inside the record "
                         "call that made it)", fn);
@@ -65,7 +65,7 @@ hl_result hl_pipeline_add_buffer_clear_pass(hl_pipeline_context ctx, const char 
     invocation *inv = compute_invocation(ctx, fn, &res);
     if (!inv) return res;
     hl_graph_buffer b;
-    if ((res = buffer_of(inv, buf, fn, &b))) return res;
+    if ((res = hl__pipeline_buffer_of(inv, buf, fn, &b))) return res;
     return hl__add_buffer_clear_pass(inv->r, name, b, offset, size);
 }
 
@@ -77,7 +77,7 @@ hl_result hl_pipeline_add_buffer_copy_pass(hl_pipeline_context ctx, const char *
     invocation *inv = compute_invocation(ctx, fn, &res);
     if (!inv) return res;
     hl_graph_buffer s, d;
-    if ((res = buffer_of(inv, src, fn, &s)) || (res = buffer_of(inv, dst, fn, &d))) return res;
+    if ((res = hl__pipeline_buffer_of(inv, src, fn, &s)) || (res = hl__pipeline_buffer_of(inv, dst, fn, &d))) return res;
     return hl__add_buffer_copy_pass(inv->r, name, s, src_offset, d, dst_offset, size);
 }
 
@@ -100,11 +100,11 @@ hl_result hl_pipeline_add_compute_pass(hl_pipeline_context ctx, const hl_pipelin
         rs[i].data = c->data;
         rs[i].data_size = c->data_size;
         rs[i].overwrite = c->overwrite;
-        if (c->buffer.id && (res = buffer_of(inv, c->buffer, fn, &rs[i].buffer))) return res;
+        if (c->buffer.id && (res = hl__pipeline_buffer_of(inv, c->buffer, fn, &rs[i].buffer))) return res;
         if (c->texture.id && (res = hl__pipeline_texture_of(inv, c->texture, fn, &rs[i].texture))) return res;
     }
     hl_graph_buffer indirect = {0};
-    if (desc->indirect.id && (res = buffer_of(inv, desc->indirect, fn, &indirect))) return res;
+    if (desc->indirect.id && (res = hl__pipeline_buffer_of(inv, desc->indirect, fn, &indirect))) return res;
     return hl__add_compute_pass(inv->r, desc->name, desc->kernel, rs, desc->resource_count, desc->groups, indirect,
                                 desc->indirect_offset);
 }
@@ -128,7 +128,7 @@ hl_result hl_pipeline_add_gpu_draw_pass(hl_pipeline_context ctx, const hl_pipeli
         d.blocks[i] = desc->buffers[i].block;
         d.offsets[i] = desc->buffers[i].offset;
         d.sizes[i] = desc->buffers[i].size;
-        if ((res = buffer_of(inv, desc->buffers[i].buffer, fn, &d.buffers[i]))) return res;
+        if ((res = hl__pipeline_buffer_of(inv, desc->buffers[i].buffer, fn, &d.buffers[i]))) return res;
     }
     d.params = desc->params;
     d.params_size = desc->params_size;
@@ -143,10 +143,10 @@ hl_result hl_pipeline_add_gpu_draw_pass(hl_pipeline_context ctx, const hl_pipeli
     d.depth_test = desc->depth_test;
     d.depth_write = desc->depth_write;
     d.cull_back = desc->cull_back;
-    if (desc->index_buffer.id && (res = buffer_of(inv, desc->index_buffer, fn, &d.index))) return res;
+    if (desc->index_buffer.id && (res = hl__pipeline_buffer_of(inv, desc->index_buffer, fn, &d.index))) return res;
     d.count = desc->count;
     d.instance_count = desc->instance_count;
-    if (desc->indirect.id && (res = buffer_of(inv, desc->indirect, fn, &d.indirect))) return res;
+    if (desc->indirect.id && (res = hl__pipeline_buffer_of(inv, desc->indirect, fn, &d.indirect))) return res;
     d.indirect_offset = desc->indirect_offset;
     return hl__add_gpu_draw_pass(inv->r, &d);
 }

@@ -483,6 +483,29 @@ hl_result hl_pipeline_add_scene_pass(hl_pipeline_context ctx, const hl_pipeline_
     } else if (desc->more_lists[0].token) {
         return hl__fail(HL_ERR_VALIDATION, "%s: more_lists without an execute callback to draw them", fn);
     }
+    if (desc->storage_count > 4) return hl__fail(HL_ERR_VALIDATION, "%s: storage_count %u (at most 4)", fn, desc->storage_count);
+    if (desc->storage_count && hl_rhi_device_backend(inv->r->dev) == HL_RHI_BACKEND_GLES3)
+        return hl__fail(HL_ERR_UNSUPPORTED, "%s: the gles3 backend has no storage buffers (scene pass storage); use webgpu", fn);
+    _Static_assert(HL__SCENE_STORAGE_MAX == 4, "scene pass storage limits agree");
+    d.storage_count = desc->storage_count;
+    for (uint32_t i = 0; i < desc->storage_count; i++) {
+        const hl_pipeline_storage_binding *b = &desc->storage[i];
+        if (!b->block || !b->block[0] || strlen(b->block) >= sizeof d.storage[i].block)
+            return hl__fail(HL_ERR_VALIDATION, "%s: storage[%u] has no block name (or one of 64 bytes or more)", fn, i);
+        for (uint32_t k = 0; k < i; k++)
+            if (!strcmp(desc->storage[k].block, b->block))
+                return hl__fail(HL_ERR_VALIDATION, "%s: storage block '%s' is given twice", fn, b->block);
+        if ((res = hl__pipeline_buffer_of(inv, b->buffer, fn, &d.storage[i].buffer))) return res;
+        const hl_rhi_buffer_desc *bd = hl_graph_buffer_desc(inv->r->graph, d.storage[i].buffer);
+        uint32_t align = hl_rhi_device_caps(inv->r->dev)->limits.min_storage_buffer_offset_alignment;
+        if (b->offset % align || b->offset >= bd->size || (b->size & 3u) || b->size > bd->size - b->offset)
+            return hl__fail(HL_ERR_VALIDATION, "%s: storage block '%s': range [%llu, +%llu) of a %llu-byte buffer", fn,
+                            b->block, (unsigned long long)b->offset, (unsigned long long)b->size,
+                            (unsigned long long)bd->size);
+        snprintf(d.storage[i].block, sizeof d.storage[i].block, "%s", b->block);
+        d.storage[i].offset = b->offset;
+        d.storage[i].size = b->size;
+    }
     return hl__view_add_scene_pass(inv->r, &d);
 }
 

@@ -58,6 +58,8 @@ typedef struct invocation {
 invocation *hl__pipeline_current(hl_pipeline_context ctx, const char *fn, hl_result *res);
 /* The graph texture of t if t is one of inv's (else HL_ERR_INVALID_STATE). */
 hl_result hl__pipeline_texture_of(invocation *inv, hl_pipeline_texture t, const char *fn, hl_graph_texture *out);
+/* The graph buffer of b if b is one of inv's (else HL_ERR_INVALID_STATE). */
+hl_result hl__pipeline_buffer_of(invocation *inv, hl_pipeline_buffer b, const char *fn, hl_graph_buffer *out);
 /* A texture size: width x height, or relative to the invocation's output (see
  * hl_pipeline_texture_desc); checked against the device. */
 hl_result hl__pipeline_texture_size(const invocation *inv, uint32_t width, uint32_t height, float scale, uint32_t min_size,

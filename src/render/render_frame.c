@@ -183,7 +183,7 @@ static hl_result color_groups(hl_renderer *r, const hl__program *p) {
         hl_rhi_bind_group_entry e = buffer_entry(0, r->object_ubo, sizeof(hl__object_block));
         res = hl__owned_group_get(r, &r->object_group, p, 1, &e, 1, "objects");
     }
-    if (!res && p->group_count > 3) {
+    if (!res && p->group_count > 3 && !p->storage) {
         hl_rhi_bind_group_entry a[2];
         memset(a, 0, sizeof a);
         a[0].binding = 0;
@@ -325,6 +325,10 @@ static hl_result build_draw_as(hl_renderer *r, const hl__view *v, hl_mesh *mesh,
         if (gbuffer) defines |= HL__DEF_GBUFFER;
         res = hl__program_get(r, HL__PROGRAM_FORWARD, defines, &p);
     }
+    if (!res && p->storage && !v->scripted)
+        res = hl__fail(HL_ERR_VALIDATION, "renderer: shader material '%s' reads storage blocks (GLSL ES 3.10): draw it "
+                       "through a pipeline's scene pass that binds them (hl_pipeline_scene_pass_desc.storage)",
+                       hl_material_label(mat));
     if (res || (res = color_groups(r, p))) return res;
     hl__gpu_geometry *g;
     if ((res = hl__gpu_geometry_get(r, geo, &g)) || (res = hl__gpu_material_bind(r, gm, p))) return res;
@@ -385,7 +389,7 @@ static hl_result build_draw_as(hl_renderer *r, const hl__view *v, hl_mesh *mesh,
     pk->dynamic_offsets[1] = rec ? rec->slot * HL__OBJECT_STRIDE : 0;
     pk->bind_groups[2] = gm->group.group;
     pk->bind_group_count = 3;
-    if (p->group_count > 3) {
+    if (p->group_count > 3 && !p->storage) { /* storage programs: the scene pass binds group 3 */
         pk->bind_groups[3] = r->atlas_group.group;
         pk->bind_group_count = 4;
     }
@@ -982,6 +986,7 @@ hl_result hl__view_prepare_derived(hl_renderer *r, hl_render_target *t, uint32_t
 /* The end of hl__view_prepare(_derived) after culling and lights: draws, order, the Frame block's
  * upload, then the view's record as a culling result of the invocation. */
 static hl_result view_finish(hl_renderer *r, hl__view *v, hl_render_target *output, hl_result res, uint32_t *out_view) {
+    v->scripted = true; /* a pipeline's view: storage materials may draw (their pass binds group 3) */
     if (!res) res = view_build_draws(r, v);
     if (!res) res = view_sort(r, v);
     if (!res) res = hl_graph_upload_buffer(r->graph, r->frame_ubo, (uint64_t)v->frame_slot * HL__FRAME_STRIDE,
@@ -1174,12 +1179,67 @@ static hl_result setup_scene(hl_graph_pass_builder *b, void *params, void *user)
         res = hl_graph_depth_attachment(b, p->depth, &d);
     }
     if (!res && v->shadow_count) res = hl_graph_read_texture(b, v->r->views[v->shadow_view].atlas);
+    for (uint32_t i = 0; !res && i < p->storage_count; i++) {
+        bool seen = false;
+        for (uint32_t k = 0; k < i; k++) seen |= p->storage[k].buffer.id == p->storage[i].buffer.id;
+        if (!seen) res = hl_graph_storage_read(b, p->storage[i].buffer);
+    }
     return res;
 }
 
+/* The group 3 the pass made for a storage program (prepare_scene), or {0}. */
+static hl_rhi_bind_group storage_group(const scene_pass *p, const hl__program *prog) {
+    for (uint32_t i = 0; i < p->storage_group_count; i++)
+        if (p->storage_groups[i].program == prog->id) return p->storage_groups[i].group;
+    return (hl_rhi_bind_group){0};
+}
+
+/* Group 3 for every storage program the pass's lists draw: its storage blocks bound to the
+ * pass's buffers by block name. */
+static hl_result prepare_scene(hl_graph_ctx *ctx, void *params, void *user) {
+    (void)user;
+    scene_pass *p = params;
+    hl_renderer *r = p->v->r;
+    p->storage_group_count = 0;
+    for (uint32_t li = 0; li < p->list_count; li++) {
+        const hl__list *l = &r->lists[p->lists[li]];
+        for (uint32_t i = 0; i < l->count; i++) {
+            const hl__draw *d = &r->draws[r->list_items[l->first + i]];
+            const hl__program *prog = d->color_entry ? d->color_entry->program : NULL;
+            if (!prog || !prog->storage || storage_group(p, prog).id) continue;
+            if (p->storage_group_count == 8)
+                return hl__fail(HL_ERR_VALIDATION, "scene pass: more than 8 storage shader programs in one pass");
+            hl_rhi_bind_group_entry e[HL_RHI_MAX_BINDINGS];
+            uint32_t n = 0;
+            const hl_shader_reflection *refl = &prog->prog.reflection;
+            for (uint32_t b = 0; b < refl->block_count; b++) {
+                const hl_shader_block *blk = &refl->blocks[b];
+                if (!blk->storage || blk->group != HL_SHADER_STORAGE_GROUP) continue;
+                const hl__scene_storage *s = NULL;
+                for (uint32_t k = 0; k < p->storage_count && !s; k++)
+                    if (!strcmp(p->storage[k].block, blk->name)) s = &p->storage[k];
+                if (!s)
+                    return hl__fail(HL_ERR_VALIDATION, "scene pass: a shader material reads storage block '%s', which the "
+                                    "pass does not bind (hl_pipeline_scene_pass_desc.storage)", blk->name);
+                memset(&e[n], 0, sizeof e[n]);
+                e[n].binding = blk->binding;
+                e[n].buffer = hl_graph_ctx_buffer(ctx, s->buffer);
+                e[n].offset = s->offset;
+                e[n++].size = s->size;
+            }
+            hl_rhi_bind_group g;
+            hl_result res = hl__frame_group_get(r, prog->bgl[3], e, n, "scene storage", &g);
+            if (res) return res;
+            p->storage_groups[p->storage_group_count].program = prog->id;
+            p->storage_groups[p->storage_group_count++].group = g;
+        }
+    }
+    return HL_OK;
+}
+
 static hl_result scene_add(hl_renderer *r, const scene_pass *sp, const char *name) {
-    hl_graph_pass p = hl_graph_add_pass(r->graph, name, HL_GRAPH_PASS_RENDER, setup_scene, NULL, exec_scene, (void *)sp,
-                                        sizeof *sp);
+    hl_graph_pass p = hl_graph_add_pass(r->graph, name, HL_GRAPH_PASS_RENDER, setup_scene,
+                                        sp->storage_count ? prepare_scene : NULL, exec_scene, (void *)sp, sizeof *sp);
     return p.id ? HL_OK : hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
 }
 
@@ -1215,7 +1275,14 @@ static hl_result draw_list(const scene_pass *p, hl_rhi_cmd *cmd, uint32_t list_i
     for (uint32_t i = 0; !res && i < l->count; i++) {
         uint32_t k = r->list_items[l->first + i];
         const hl__draw *d = &r->draws[k];
-        res = hl_rhi_cmd_draw_packets(cmd, &d->packet, 1, NULL);
+        if (d->color_entry && d->color_entry->program->storage) { /* the pass's storage at group 3 */
+            hl_rhi_draw_packet pk = d->packet;
+            pk.bind_groups[3] = storage_group(p, d->color_entry->program);
+            pk.bind_group_count = 4;
+            res = hl_rhi_cmd_draw_packets(cmd, &pk, 1, NULL);
+        } else {
+            res = hl_rhi_cmd_draw_packets(cmd, &d->packet, 1, NULL);
+        }
         /* executed draws: every one counts as a draw; faces once per mesh (or instanced batch)
            and render call, however many passes, culls or override lists draw it */
         r->stats.draws++;
@@ -1370,6 +1437,32 @@ hl_result hl__view_add_scene_pass(hl_renderer *r, const hl__scene_pass_desc *des
     sp.load_color = desc->load_color;
     sp.load_depth = desc->load_depth;
     sp.color_count = v->color_count;
+    if (desc->storage_count > HL__SCENE_STORAGE_MAX)
+        return hl__fail(HL_ERR_VALIDATION, "scene pass '%s': %u storage buffers (at most %u)", name, desc->storage_count,
+                        HL__SCENE_STORAGE_MAX);
+    memcpy(sp.storage, desc->storage, sizeof sp.storage);
+    sp.storage_count = desc->storage_count;
+    /* every storage program the lists draw must find its blocks in the pass: checked here, by
+       name, so that the error comes before the frame (prepare makes the groups) */
+    for (uint32_t li = 0; li < sp.list_count; li++) {
+        const hl__list *ll = &r->lists[sp.lists[li]];
+        for (uint32_t i = 0; i < ll->count; i++) {
+            const hl__draw *d = &r->draws[r->list_items[ll->first + i]];
+            const hl__program *prog = d->color_entry ? d->color_entry->program : NULL;
+            if (!prog || !prog->storage) continue;
+            const hl_shader_reflection *refl = &prog->prog.reflection;
+            for (uint32_t b = 0; b < refl->block_count; b++) {
+                if (!refl->blocks[b].storage) continue;
+                bool found = false;
+                for (uint32_t k = 0; k < sp.storage_count; k++) found |= !strcmp(sp.storage[k].block, refl->blocks[b].name);
+                if (!found)
+                    return hl__fail(HL_ERR_VALIDATION, "scene pass '%s': shader material '%s' reads storage block '%s', "
+                                    "which the pass does not bind (hl_pipeline_scene_pass_desc.storage)", name,
+                                    d->mesh ? hl_material_label(hl_mesh_material((hl_mesh *)d->mesh)) : "?",
+                                    refl->blocks[b].name);
+            }
+        }
+    }
     if (v->target->layout_only) {
         hl_result res = check_layout_attachments(r, v, desc, name);
         if (res) return res;

@@ -175,6 +175,7 @@ typedef struct hl__program {
     int32_t location[HL_ATTR_COUNT + 4]; /* vertex input locations by semantic, then instance 0..3; -1 absent */
     uint32_t empty_groups; /* bit g: the program uses nothing in group g (shader materials) */
     uint32_t output_mask;  /* bit i: the fragment shader writes colour attachment i */
+    bool storage;          /* shader materials: read-only storage blocks at group 3 (the scene pass's) */
 } hl__program;
 
 /* Everything that shapes a pipeline, compared whole (the struct is zeroed before filling). */
@@ -273,6 +274,15 @@ typedef enum hl__list_sort { HL__SORT_ENGINE = 0, HL__SORT_BACK_TO_FRONT, HL__SO
 typedef void (*hl__generic_fn)(void);
 typedef hl_result (*hl__execute_trampoline)(hl__generic_fn execute, void *user, uint64_t encoder_token);
 
+/* A storage buffer a scene pass binds at group 3 for the storage variants of shader materials
+ * (GLSL ES 3.10 sources), by block name. */
+#define HL__SCENE_STORAGE_MAX 4
+typedef struct hl__scene_storage {
+    char block[64];
+    hl_graph_buffer buffer;
+    uint64_t offset, size; /* size 0: to the end */
+} hl__scene_storage;
+
 typedef struct hl__scene_pass_desc {
     const char *name;
     uint32_t list;
@@ -289,6 +299,8 @@ typedef struct hl__scene_pass_desc {
     hl__generic_fn execute;
     void *user;
     uint32_t lists[4], list_count;
+    hl__scene_storage storage[HL__SCENE_STORAGE_MAX];
+    uint32_t storage_count;
 } hl__scene_pass_desc;
 
 /* A scene pass as recorded (render_frame.c); the last one into a target waits (r->pending)
@@ -308,6 +320,14 @@ typedef struct hl__scene_pass {
        execute): lists[0] the pass's list, then more_lists for an execute callback */
     uint32_t lists[4], list_count;
     uint32_t width, height;        /* the attachments' size (viewport and scissor checks) */
+    hl__scene_storage storage[HL__SCENE_STORAGE_MAX];
+    uint32_t storage_count;
+    /* prepare: group 3 of each storage program the pass draws (by program id) */
+    struct {
+        uint64_t program;
+        hl_rhi_bind_group group;
+    } storage_groups[8];
+    uint32_t storage_group_count;
 } hl__scene_pass;
 
 /* The encoder functions behind hl_pipeline_pass_* (render_frame.c): token must be the running

@@ -113,8 +113,14 @@ static hl_result program_create(hl_renderer *r, hl_material *m, hl__program *p) 
     pd.bindings = plan;
     pd.binding_count = pn;
     pd.label = hl_material_label(m);
+    /* GLSL ES 3.10 sources: a storage variant, its storage blocks read from the scene pass's
+       storage at group 3 (webgpu only: the compile refuses other backends) */
+    const char *v = pd.vertex_source;
+    while (*v == ' ' || *v == '\t' || *v == '\r' || *v == '\n') v++;
+    pd.storage = strncmp(v, "#version 310 es", 15) == 0;
     hl_result res = hl_shader_program_compile(&pd, r->backend, &p->prog);
     if (res) return res;
+    for (uint32_t b = 0; b < p->prog.reflection.block_count; b++) p->storage |= p->prog.reflection.blocks[b].storage;
     hl_rhi_shader_desc sd;
     hl_shader_program_vertex_desc(&p->prog, &sd);
     res = hl_rhi_shader_create(r->dev, &sd, &p->vs);
@@ -122,7 +128,7 @@ static hl_result program_create(hl_renderer *r, hl_material *m, hl__program *p) 
         hl_shader_program_fragment_desc(&p->prog, &sd);
         res = hl_rhi_shader_create(r->dev, &sd, &p->fs);
     }
-    if (!res) res = hl__program_layouts(r, p, 3, "shader material");
+    if (!res) res = hl__program_layouts(r, p, p->storage ? 4u : 3u, "shader material");
     for (uint32_t i = 0; i < HL_ATTR_COUNT + 4; i++) p->location[i] = -1;
     for (uint32_t a = 0; a < na; a++)
         for (uint32_t k = 0; k < p->prog.reflection.input_count; k++)

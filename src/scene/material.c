@@ -162,10 +162,11 @@ hl_result hl_material_create_pbr(const hl_pbr_material_desc *desc, hl_material *
     return HL_OK;
 }
 
-static bool hl__starts_with_version(const char *src) {
+/* 300 or 310 for a source starting (after blank space) with `#version 300 es` / `310 es`; else 0. */
+static int hl__es_version(const char *src) {
     while (*src == ' ' || *src == '\t' || *src == '\r' || *src == '\n')
         ++src;
-    return strncmp(src, "#version 300 es", 15) == 0;
+    return strncmp(src, "#version 300 es", 15) == 0 ? 300 : strncmp(src, "#version 310 es", 15) == 0 ? 310 : 0;
 }
 
 static hl_result hl__add_block(hl_material *m, const char *name, hl_uniform_buffer *ub) {
@@ -250,10 +251,16 @@ static hl_result hl__validate_shader_desc(const char *fn, const hl_shader_materi
         if (strnlen(srcs[i], (size_t)HL_MATERIAL_MAX_SHADER_SOURCE_BYTES + 1) > HL_MATERIAL_MAX_SHADER_SOURCE_BYTES)
             return hl__fail(HL_ERR_VALIDATION, "%s: %s is longer than %u bytes (HL_MATERIAL_MAX_SHADER_SOURCE_BYTES)", fn,
                             names[i], HL_MATERIAL_MAX_SHADER_SOURCE_BYTES);
-    if (!hl__starts_with_version(d->vs))
-        return hl__fail(HL_ERR_VALIDATION, "%s: vs must start with \"#version 300 es\" (GLSL ES 3.00)", fn);
-    if (!hl__starts_with_version(d->fs))
-        return hl__fail(HL_ERR_VALIDATION, "%s: fs must start with \"#version 300 es\" (GLSL ES 3.00)", fn);
+    int vv = hl__es_version(d->vs), fv = hl__es_version(d->fs);
+    if (!vv)
+        return hl__fail(HL_ERR_VALIDATION, "%s: vs must start with \"#version 300 es\" (GLSL ES 3.00; or 310 es: the "
+                        "storage variant)", fn);
+    if (!fv)
+        return hl__fail(HL_ERR_VALIDATION, "%s: fs must start with \"#version 300 es\" (GLSL ES 3.00; or 310 es: the "
+                        "storage variant)", fn);
+    if (vv != fv)
+        return hl__fail(HL_ERR_VALIDATION, "%s: vs is GLSL ES %d.%02d and fs %d.%02d (one version for both)", fn, vv / 100,
+                        vv % 100, fv / 100, fv % 100);
     if (d->attribute_count && !d->attributes)
         return hl__fail(HL_ERR_VALIDATION, "%s: attribute_count is %u but attributes is NULL", fn, d->attribute_count);
     if (d->uniform_block_count && !d->uniform_blocks)

@@ -77,6 +77,8 @@ extern "C" {
 #define HL_SHADER_MAX_UNIFORM_BLOCK_BYTES 65536u
 /* A storage block's fixed part (members before a runtime array) */
 #define HL_SHADER_MAX_STORAGE_BLOCK_BYTES (1u << 27)
+/* The group of storage blocks an explicit plan leaves unnamed (the scene pass storage group). */
+#define HL_SHADER_STORAGE_GROUP 3u
 
 typedef struct hl_shader_define {
     const char *name;
@@ -151,7 +153,9 @@ typedef struct hl_shader_program_desc {
     const char *label;
     /* A storage shader (webgpu only): GLSL ES 3.10 (`#version 310 es`) that may declare
      * `layout(std430) readonly buffer Name { ... };` blocks, bound like uniform blocks (plan kind
-     * HL_RHI_PLAN_UNIFORM_BLOCK, by block name) as read-only storage buffers. No gles3 artifact:
+     * HL_RHI_PLAN_UNIFORM_BLOCK, by block name) as read-only storage buffers. With an explicit
+     * plan, storage blocks it does not name take group HL_SHADER_STORAGE_GROUP, bindings 0.. in
+     * order of appearance (vertex stage first). No gles3 artifact:
      * another backend is HL_ERR_UNSUPPORTED. A buffer block that is not readonly is HL_ERR_SHADER. */
     bool storage;
 } hl_shader_program_desc;

@@ -499,7 +499,7 @@ hl_result hl__build_plan(const hl__sh_stage *const *stages, uint32_t stage_count
     hl_rhi_binding_plan_entry *plan = hl__calloc(max ? max : 1, sizeof *plan);
     if (!plan)
         return hl__fail(HL_ERR_OUT_OF_MEMORY, "binding plan: out of memory");
-    uint32_t n = 0;
+    uint32_t n = 0, next_storage = 0;
     /* blocks first (vertex stage first), then samplers */
     for (int pass = 0; pass < 2; pass++) {
         hl_rhi_binding_plan_kind kind = pass == 0 ? HL_RHI_PLAN_UNIFORM_BLOCK : HL_RHI_PLAN_SAMPLER;
@@ -512,6 +512,12 @@ hl_result hl__build_plan(const hl__sh_stage *const *stages, uint32_t stage_count
                 hl_rhi_binding_plan_entry e = {kind, items[i].name, 0, 0, 0};
                 if (explicit_count) {
                     const hl_rhi_binding_plan_entry *x = hl__plan_find(explicit_plan, explicit_count, kind, items[i].name);
+                    if (!x && pass == 0 && items[i].storage) { /* storage blocks: group 3 in order */
+                        e.group = HL_SHADER_STORAGE_GROUP;
+                        e.binding = next_storage++;
+                        plan[n++] = e;
+                        continue;
+                    }
                     if (!x) {
                         hl__free(plan);
                         return hl__fail(HL_ERR_VALIDATION,
