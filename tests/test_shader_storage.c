@@ -1,7 +1,7 @@
 /* Storage shaders (hl_shader_program_desc.storage): GLSL ES 3.10 with read-only std430 buffer
  * blocks, compiled for webgpu through the same toolchain (budget, rewrite to Vulkan GLSL,
  * glslang, SPIRV-Cross). Checks the reflection (storage blocks with group, binding, stages, the
- * fixed part's size; a uniform block beside them), the layout entries (read-only storage, no
+ * fixed part's size plus one runtime-array element; a uniform block beside them), the layout entries (read-only storage, no
  * dynamic offset), __VERSION__ 310 in the budget and glslang alike, gl_VertexID/gl_InstanceID,
  * and the refusals: a writable buffer block, a 3.00 source marked storage, a 3.10 source not
  * marked storage, a buffer block in a 3.00 source, gles3. */
@@ -59,8 +59,8 @@ static void test_reflection(void) {
     HL_CHECK(bodies && vis && params && pal);
     if (bodies && vis && params && pal) {
         HL_CHECK(bodies->storage && vis->storage && pal->storage && !params->storage);
-        HL_CHECK_EQ(bodies->size, 0);  /* a runtime array only */
-        HL_CHECK_EQ(vis->size, 4);     /* count; the runtime array adds nothing */
+        HL_CHECK_EQ(bodies->size, 32); /* a runtime array only: one element (Body: 32 bytes) */
+        HL_CHECK_EQ(vis->size, 8);     /* count, then one element of the runtime array */
         HL_CHECK_EQ(pal->size, 64);
         HL_CHECK_EQ(params->size, 80);
         HL_CHECK_EQ(bodies->stages, HL_RHI_STAGE_VERTEX);

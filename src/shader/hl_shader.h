@@ -112,7 +112,8 @@ typedef struct hl_shader_block {
     uint32_t group, binding;
     uint32_t size; /* std140 size in bytes */
     uint32_t stages; /* HL_RHI_STAGE_* that use it */
-    bool storage;    /* a read-only storage block (storage shaders): size is its fixed part (std430) */
+    bool storage;    /* a read-only storage block (storage shaders): size is its fixed part plus one element of
+                        a runtime array (std430; WebGPU's minimum binding size) */
     hl_shader_block_member *members;
     uint32_t member_count;
 } hl_shader_block;

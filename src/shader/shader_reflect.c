@@ -66,7 +66,7 @@ static hl_result reflect_block(spvc_compiler comp, const spvc_reflected_resource
         return hl__fail(HL_ERR_SHADER, "reflection: size of uniform block '%s' unknown", b->name);
     /* std140: a block's size is rounded up to its base alignment, which is at least 16 (what
      * GL reports as GL_UNIFORM_BLOCK_DATA_SIZE and what a WebGPU binding must cover). A storage
-     * block (std430) is its members' extent, a runtime array counted with no element. */
+     * block (std430) is its members' extent, a runtime array counted with one element (below). */
     b->size = storage ? (uint32_t)size : (uint32_t)((size + 15u) & ~(size_t)15u);
     if (storage && size > HL_SHADER_MAX_STORAGE_BLOCK_BYTES)
         return hl__fail(HL_ERR_SHADER, "storage block '%s': its fixed part is larger than %u bytes", b->name,
@@ -114,7 +114,26 @@ static hl_result reflect_block(spvc_compiler comp, const spvc_reflected_resource
                             storage ? "HL_SHADER_MAX_STORAGE_BLOCK_BYTES" : "HL_SHADER_MAX_UNIFORM_BLOCK_BYTES");
         end = m->offset + bytes;
     }
-    if (storage) return HL_OK;
+    if (storage) {
+        /* a runtime array last: WebGPU's minimum binding covers its first element */
+        const hl_shader_block_member *last = &b->members[n - 1];
+        spvc_type lt = spvc_compiler_get_type_handle(comp, spvc_type_get_member_type(st, n - 1));
+        if (spvc_type_get_num_array_dimensions(lt) > 0 && !last->array_size && last->array_stride)
+            b->size = last->offset + last->array_stride;
+        /* rounded up to the block's alignment (std430: a member's vector alignment, 16 for vec3,
+           vec4, matrices and structs), as WGSL sizes the struct */
+        uint32_t align = 4;
+        for (unsigned i = 0; i < n; i++) {
+            spvc_type mt = spvc_compiler_get_type_handle(comp, spvc_type_get_member_type(st, i));
+            unsigned vec = spvc_type_get_vector_size(mt);
+            uint32_t a = spvc_type_get_basetype(mt) == SPVC_BASETYPE_STRUCT || spvc_type_get_columns(mt) > 1 || vec >= 3
+                             ? 16u
+                             : vec == 2 ? 8u : 4u;
+            align = a > align ? a : align;
+        }
+        b->size = (b->size + align - 1) & ~(align - 1);
+        return HL_OK;
+    }
     if (size > HL_SHADER_MAX_UNIFORM_BLOCK_BYTES || end > b->size)
         return hl__fail(HL_ERR_SHADER, "uniform block '%s': larger than %u bytes (HL_SHADER_MAX_UNIFORM_BLOCK_BYTES)",
                         b->name, (unsigned)HL_SHADER_MAX_UNIFORM_BLOCK_BYTES);

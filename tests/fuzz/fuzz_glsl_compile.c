@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         const hl_shader_reflection *rf = &p.reflection;
         for (uint32_t i = 0; i < rf->block_count; i++) {
             if (rf->blocks[i].storage && !d.storage) __builtin_trap();
-            if (rf->blocks[i].storage) continue; /* size: the fixed part (a runtime array adds none) */
+            if (rf->blocks[i].storage) continue; /* size: the fixed part and one runtime-array element */
             for (uint32_t m = 0; m < rf->blocks[i].member_count; m++)
                 if ((uint64_t)rf->blocks[i].members[m].offset + rf->blocks[i].members[m].size > rf->blocks[i].size)
                     __builtin_trap();
