@@ -46,7 +46,7 @@ typedef struct mode {
 
 static int make(uint32_t count, bool cpu_cull, uint32_t w, uint32_t h, uint32_t frames, mode *m) {
     memset(m, 0, sizeof *m);
-    hl_gpu_example_desc ed = {HL_GPU_EXAMPLE_CULLING, count, cpu_cull};
+    hl_gpu_example_desc ed = {HL_GPU_EXAMPLE_CULLING, count, cpu_cull, false};
     hl_renderer_desc rd = {0};
     rd.width = w;
     rd.height = h;

@@ -34,7 +34,7 @@ typedef struct example {
 
 static bool make(uint32_t w, uint32_t h, bool cpu_cull, example *e) {
     memset(e, 0, sizeof *e);
-    hl_gpu_example_desc ed = {HL_GPU_EXAMPLE_CULLING, INSTANCES, cpu_cull};
+    hl_gpu_example_desc ed = {HL_GPU_EXAMPLE_CULLING, INSTANCES, cpu_cull, false};
     HL_CHECK_OK(hl_gpu_example_create(&ed, &e->ex));
     hl_renderer_desc rd = {0};
     rd.width = w;
@@ -125,7 +125,7 @@ static void run(uint32_t w, uint32_t h) {
 }
 
 static void test_gles3(void) {
-    hl_gpu_example_desc ed = {HL_GPU_EXAMPLE_CULLING, 1000, false};
+    hl_gpu_example_desc ed = {HL_GPU_EXAMPLE_CULLING, 1000, false, false};
     hl_gpu_example *ex = NULL;
     HL_CHECK_OK(hl_gpu_example_create(&ed, &ex));
     hl_renderer_desc rd = {0};

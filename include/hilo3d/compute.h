@@ -13,8 +13,8 @@
  * Storage buffers (below) hold data across frames; inside a pipeline's record, compute passes
  * dispatch kernels over them and over the frame's buffers and textures (hilo3d/pipeline.h:
  * hl_pipeline_add_compute_pass).
- * Status (issue 9): graphics passes that read storage (GPU-driven draws, the scene pass storage
- * variant) are not there yet.
+ * Storage graphics shaders (below) draw GPU-driven passes; shader materials in GLSL ES 3.10 read
+ * a scene pass's storage (hl_pipeline_scene_pass_desc.storage).
  *
  * On gles3 every call here is HL_ERR_UNSUPPORTED before any GL call (OpenGL ES 3.0 has no
  * compute shaders): no emulation. Threading and ownership: as render targets (renderer.h): a

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hilo3d/scene.h"
 #include "hl_gpu_examples.h"
 
 #define MAX_COUNT (1u << 22)
@@ -134,6 +135,122 @@ const char *const hl_gpu_cube_fs =
 const uint32_t hl_gpu_cube_indices[36] = {0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4,
                                     2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5};
 
+/* ---- forward+ -------------------------------------------------------------------------------------- */
+static const char *k_depth_vs = "#version 300 es\n"
+                                "layout(std140) uniform Frame { mat4 u_viewProj; vec4 u_cameraPos; };\n"
+                                "layout(std140) uniform Object { mat4 u_model; mat4 u_normalMatrix; };\n"
+                                "in vec3 a_position;\n"
+                                "void main() { gl_Position = u_viewProj * u_model * vec4(a_position, 1.0); }\n";
+static const char *k_depth_fs = "#version 300 es\n"
+                                "precision highp float;\n"
+                                "layout(location = 0) out vec4 o_depth;\n"
+                                "void main() { o_depth = vec4(1.0 / gl_FragCoord.w, 0.0, 0.0, 1.0); }\n";
+static const char *k_lit_vs = "#version 310 es\n"
+                              "layout(std140) uniform Frame { mat4 u_viewProj; vec4 u_cameraPos; };\n"
+                              "layout(std140) uniform Object { mat4 u_model; mat4 u_normalMatrix; };\n"
+                              "in vec3 a_position;\n"
+                              "in vec3 a_normal;\n"
+                              "out vec3 v_pos;\n"
+                              "out vec3 v_normal;\n"
+                              "void main() {\n"
+                              "    vec4 w = u_model * vec4(a_position, 1.0);\n"
+                              "    v_pos = w.xyz;\n"
+                              "    v_normal = mat3(u_normalMatrix) * a_normal;\n"
+                              "    gl_Position = u_viewProj * w;\n"
+                              "}\n";
+static const char *k_lit_fs_head = "#version 310 es\n"
+                                   "precision highp float;\n"
+                                   "struct Light { vec4 p; vec4 c; };\n"
+                                   "layout(std430) readonly buffer Lights { uvec4 header; Light lights[]; };\n";
+static const char *k_tiled_fs_body =
+    "layout(std430) readonly buffer Tiles { uvec4 grid; uint lists[]; };\n" /* grid.x: tiles per row */
+    "in vec3 v_pos;\n"
+    "in vec3 v_normal;\n"
+    "layout(location = 0) out vec4 o_color;\n"
+    "vec3 shade(Light l, vec3 n) {\n"
+    "    vec3 d = l.p.xyz - v_pos;\n"
+    "    float dist = length(d);\n"
+    "    float a = max(1.0 - dist / l.p.w, 0.0);\n"
+    "    return l.c.rgb * a * a * max(dot(n, d / max(dist, 1e-4)), 0.0);\n"
+    "}\n"
+    "void main() {\n"
+    "    vec3 n = normalize(v_normal);\n"
+    "    uvec2 t = uvec2(gl_FragCoord.xy) / 16u;\n"
+    "    uint base = (t.y * grid.x + t.x) * 256u;\n"
+    "    vec3 c = vec3(0.02);\n"
+    "    uint count = lists[base];\n"
+    "    for (uint i = 0u; i < count; i++) c += shade(lights[lists[base + 1u + i]], n);\n"
+    "    o_color = vec4(c, 1.0);\n"
+    "}\n";
+static const char *k_brute_fs_body = "in vec3 v_pos;\n"
+                                     "in vec3 v_normal;\n"
+                                     "layout(location = 0) out vec4 o_color;\n"
+                                     "vec3 shade(Light l, vec3 n) {\n"
+                                     "    vec3 d = l.p.xyz - v_pos;\n"
+                                     "    float dist = length(d);\n"
+                                     "    float a = max(1.0 - dist / l.p.w, 0.0);\n"
+                                     "    return l.c.rgb * a * a * max(dot(n, d / max(dist, 1e-4)), 0.0);\n"
+                                     "}\n"
+                                     "void main() {\n"
+                                     "    vec3 n = normalize(v_normal);\n"
+                                     "    vec3 c = vec3(0.02);\n"
+                                     "    for (uint i = 0u; i < header.x; i++) c += shade(lights[i], n);\n"
+                                     "    o_color = vec4(c, 1.0);\n"
+                                     "}\n";
+static const char *k_cull =
+    "struct Params { view_proj: mat4x4<f32>, size: vec4<u32>, }\n" /* width, height, tiles x, tiles y */
+    "struct Light { p: vec4<f32>, c: vec4<f32>, }\n"
+    "struct Lights { header: vec4<u32>, lights: array<Light>, }\n"
+    "@group(0) @binding(0) var<uniform> params: Params;\n"
+    "@group(0) @binding(1) var depth: texture_2d<f32>;\n"
+    "@group(0) @binding(2) var<storage, read> lights: Lights;\n"
+    "@group(0) @binding(3) var<storage, read_write> tiles: array<u32>;\n"
+    "@compute @workgroup_size(8, 8)\n"
+    "fn main(@builtin(global_invocation_id) id: vec3<u32>) {\n"
+    "    let tx = id.x; let ty = id.y;\n"
+    "    if (tx >= params.size.z || ty >= params.size.w) { return; }\n"
+    "    if (tx == 0u && ty == 0u) { tiles[0] = params.size.z; }\n"
+    "    var lo = 1e30; var hi = 0.0;\n"
+    "    for (var y = ty * 16u; y < min(ty * 16u + 16u, params.size.y); y = y + 1u) {\n"
+    "        for (var x = tx * 16u; x < min(tx * 16u + 16u, params.size.x); x = x + 1u) {\n"
+    "            let d = textureLoad(depth, vec2<i32>(i32(x), i32(y)), 0).x;\n"
+    "            lo = min(lo, d); hi = max(hi, d);\n"
+    "        }\n"
+    "    }\n"
+    "    let base = 4u + (ty * params.size.z + tx) * 256u;\n"
+    "    var count = 0u;\n"
+    "    let w = f32(params.size.x); let h = f32(params.size.y);\n"
+    "    for (var i = 0u; i < lights.header.x; i = i + 1u) {\n"
+    "        let l = lights.lights[i];\n"
+    "        var x0 = 1e30; var x1 = -1e30; var y0 = 1e30; var y1 = -1e30; var w0 = 1e30; var w1 = -1e30;\n"
+    "        var behind = false;\n"
+    "        for (var k = 0u; k < 8u; k = k + 1u) {\n"
+    "            let s = vec3<f32>(f32(k & 1u), f32((k >> 1u) & 1u), f32((k >> 2u) & 1u)) * 2.0 - 1.0;\n"
+    "            let c = params.view_proj * vec4<f32>(l.p.xyz + s * l.p.w, 1.0);\n"
+    "            if (c.w <= 1e-3) { behind = true; }\n"
+    "            let px = (c.x / c.w * 0.5 + 0.5) * w; let py = (0.5 - c.y / c.w * 0.5) * h;\n"
+    "            x0 = min(x0, px); x1 = max(x1, px); y0 = min(y0, py); y1 = max(y1, py);\n"
+    "            w0 = min(w0, c.w); w1 = max(w1, c.w);\n"
+    "        }\n"
+    "        var keep = behind;\n"
+    "        if (!behind) {\n"
+    "            let fx = f32(tx * 16u); let fy = f32(ty * 16u);\n"
+    "            keep = x1 >= fx - 1.0 && x0 <= fx + 17.0 && y1 >= fy - 1.0 && y0 <= fy + 17.0 && w1 >= lo * 0.999 &&\n"
+    "                   w0 <= hi * 1.001;\n"
+    "        }\n"
+    "        if (keep && count < 255u) { tiles[base + 1u + count] = i; count = count + 1u; }\n"
+    "    }\n"
+    "    tiles[base] = count;\n"
+    "}\n";
+static const hl_compute_binding k_cull_abi[] = {
+    {"params", 0, 0, HL_COMPUTE_UNIFORM_BUFFER, 80},
+    {"depth", 0, 1, HL_COMPUTE_SAMPLED_TEXTURE_2D, 0},
+    {"lights", 0, 2, HL_COMPUTE_STORAGE_READ, 48},
+    {"tiles", 0, 3, HL_COMPUTE_STORAGE_READ_WRITE, 4},
+};
+
+enum { FP_LIGHTS = 256, FP_TILE = 16 };
+
 struct hl_gpu_example {
     hl_gpu_example_desc desc;
     hl_pipeline_factory factory;
@@ -147,11 +264,16 @@ struct hl_gpu_example {
     uint32_t cpu_count;
     float view_proj[16], planes[24];
     uint32_t width, height;
+    /* the example's scene (hl_gpu_example_scene) */
+    hl_stage *stage;
+    hl_camera *camera;
+    hl_material *depth_mat, *lit_mat; /* forward-plus */
 };
 
 hl_result hl_gpu_example_parse(const char *name, hl_gpu_example_kind *out) {
     if (name && !strcmp(name, "particles")) *out = HL_GPU_EXAMPLE_PARTICLES;
     else if (name && !strcmp(name, "gpu-culling")) *out = HL_GPU_EXAMPLE_CULLING;
+    else if (name && !strcmp(name, "forward-plus")) *out = HL_GPU_EXAMPLE_FORWARD_PLUS;
     else return HL_ERR_VALIDATION;
     return HL_OK;
 }
@@ -161,8 +283,7 @@ static hl_result runtime_record(hl_pipeline_context ctx, void *state);
 static hl_result factory_create(const hl_pipeline_caps *caps, void *user, hl_pipeline_runtime **out) {
     (void)caps;
     hl_gpu_example *ex = user;
-    hl_pipeline_runtime_desc d = {ex->desc.kind == HL_GPU_EXAMPLE_PARTICLES ? "particles" : "gpu-culling", ex,
-                                  runtime_record, NULL};
+    hl_pipeline_runtime_desc d = {ex->factory.name, ex, runtime_record, NULL};
     return hl_pipeline_runtime_create(&d, out);
 }
 
@@ -170,14 +291,17 @@ hl_result hl_gpu_example_create(const hl_gpu_example_desc *desc, hl_gpu_example 
     if (!desc || !out) return HL_ERR_VALIDATION;
     *out = NULL;
     uint32_t n = desc->count ? desc->count : desc->kind == HL_GPU_EXAMPLE_PARTICLES ? 65536u : 100000u;
-    if ((unsigned)desc->kind > HL_GPU_EXAMPLE_CULLING || n > MAX_COUNT) return HL_ERR_VALIDATION;
+    if (desc->kind == HL_GPU_EXAMPLE_FORWARD_PLUS) n = desc->count ? desc->count : FP_LIGHTS;
+    if ((unsigned)desc->kind > HL_GPU_EXAMPLE_FORWARD_PLUS || n > MAX_COUNT ||
+        (desc->kind == HL_GPU_EXAMPLE_FORWARD_PLUS && n > 4096))
+        return HL_ERR_VALIDATION;
     hl_gpu_example *ex = calloc(1, sizeof *ex);
     if (!ex) return HL_ERR_OUT_OF_MEMORY;
     ex->desc = *desc;
     ex->desc.count = n;
     ex->reqs.capabilities = HL_PIPELINE_CAP_COMPUTE | HL_PIPELINE_CAP_STORAGE_BUFFERS;
-    ex->factory = (hl_pipeline_factory){ex->desc.kind == HL_GPU_EXAMPLE_PARTICLES ? "particles" : "gpu-culling",
-                                        &ex->reqs, factory_create, ex};
+    static const char *const names[] = {"particles", "gpu-culling", "forward-plus"};
+    ex->factory = (hl_pipeline_factory){names[ex->desc.kind], &ex->reqs, factory_create, ex};
     *out = ex;
     return HL_OK;
 }
@@ -232,6 +356,39 @@ hl_result hl_gpu_example_setup(hl_gpu_example *ex, hl_renderer *r) {
         if (!res) res = hl_gpu_kernel_create(r, hl_gpu_particles_step_wgsl, hl_gpu_particles_step_abi, 2, 256, "integrate", &ex->k0);
         if (!res) res = hl_gpu_kernel_create(r, hl_gpu_particles_compact_wgsl, hl_gpu_particles_compact_abi, 3, 256, "compact", &ex->k1);
         if (!res) res = hl_storage_shader_create(r, &sd, &ex->shader);
+        return res;
+    }
+    if (ex->desc.kind == HL_GPU_EXAMPLE_FORWARD_PLUS) {
+        /* lights above the floor: [-14, 14] x [0.3, 2.5] x [-14, 14], radius 1.5..4 */
+        float *lights = calloc(4 + (size_t)n * 8, sizeof(float));
+        if (!lights) return HL_ERR_OUT_OF_MEMORY;
+        memcpy(lights, &n, 4);
+        for (uint32_t i = 0; i < n; i++) {
+            float *l = lights + 4 + (size_t)i * 8, u[8];
+            for (int k = 0; k < 8; k++) u[k] = (float)lcg(&seed) / 16777216.0f;
+            l[0] = -14.0f + 28.0f * u[0], l[1] = 0.3f + 2.2f * u[1], l[2] = -14.0f + 28.0f * u[2];
+            l[3] = 1.5f + 2.5f * u[3];
+            l[4] = 0.2f + 0.6f * u[4], l[5] = 0.2f + 0.6f * u[5], l[6] = 0.2f + 0.6f * u[6], l[7] = 1.0f;
+        }
+        hl_storage_buffer_desc ld = {16 + (uint64_t)n * 32, 0, HL_STORAGE_RECOVERY_CPU_SHADOW, lights, "lights"};
+        res = hl_storage_buffer_create(r, &ld, &ex->data);
+        free(lights);
+        uint32_t tiles = ((ex->width + FP_TILE - 1) / FP_TILE) * ((ex->height + FP_TILE - 1) / FP_TILE);
+        hl_storage_buffer_desc td = {16 + (uint64_t)tiles * 256 * 4, 0, HL_STORAGE_RECOVERY_REINITIALIZE, NULL, "tiles"};
+        if (!res) res = hl_storage_buffer_create(r, &td, &ex->visible);
+        if (!res && !ex->desc.brute_force) {
+            hl_compute_shader_desc cd = {0};
+            cd.wgsl = k_cull;
+            cd.workgroup_size[0] = cd.workgroup_size[1] = 8;
+            cd.bindings = k_cull_abi;
+            cd.binding_count = 4;
+            cd.label = "light culling";
+            hl_compute_shader *cs = NULL;
+            res = hl_compute_shader_create(r, &cd, &cs);
+            hl_compute_kernel_desc kd = {cs, NULL, 0, "light culling"};
+            if (!res) res = hl_compute_kernel_create(r, &kd, &ex->k0);
+            hl_compute_shader_destroy(r, cs);
+        }
         return res;
     }
     ex->spheres = malloc((size_t)n * 16);
@@ -300,7 +457,7 @@ bool hl_gpu_sphere_in_frustum(const float pl[24], const float s[4]) {
 
 hl_result hl_gpu_example_frame(hl_gpu_example *ex, uint32_t frame) {
     if (!ex || !ex->r) return ex ? HL_ERR_INVALID_STATE : HL_ERR_VALIDATION; /* setup first */
-    if (ex->desc.kind == HL_GPU_EXAMPLE_PARTICLES) return HL_OK;
+    if (ex->desc.kind != HL_GPU_EXAMPLE_CULLING) return HL_OK;
     float a = 0.6f + 0.01f * (float)frame, eye[3] = {70.0f * sinf(a), 25.0f, 70.0f * cosf(a)};
     hl_gpu_look_at((float)ex->width / (float)ex->height, 0.9f, eye, ex->view_proj);
     hl_gpu_frustum_planes(ex->view_proj, ex->planes);
@@ -452,16 +609,162 @@ static hl_result record_culling(hl_pipeline_context ctx, hl_gpu_example *ex, hl_
     return hl_pipeline_add_gpu_draw_pass(ctx, &g);
 }
 
+/* depth prepass -> tile light culling -> the scene lit from each tile's list (or every light) */
+static hl_result record_forward_plus(hl_pipeline_context ctx, hl_gpu_example *ex) {
+    hl_pipeline_buffer lights, tiles = {0};
+    hl_result res = hl_pipeline_import_storage_buffer(ctx, ex->data, &lights);
+    hl_pipeline_culling main_c;
+    if (!res) res = hl_pipeline_cull(ctx, NULL, &main_c);
+    if (res) return res;
+    if (!ex->desc.brute_force) {
+        hl_pipeline_cull_desc cd = {0};
+        cd.color_count = 1;
+        cd.color_formats[0] = HL_PIPELINE_FORMAT_RGBA16F;
+        hl_pipeline_culling pc;
+        hl_pipeline_renderer_list pl;
+        hl_pipeline_texture view_depth, depth;
+        hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA16F, ex->width, ex->height, 0, 0, "view depth", 1, 0};
+        hl_pipeline_texture_desc dd = {HL_PIPELINE_FORMAT_DEPTH24_PLUS, ex->width, ex->height, 0, 0, "prepass depth", 1, 0};
+        if ((res = hl_pipeline_cull(ctx, &cd, &pc))) return res;
+        hl_pipeline_renderer_list_desc ld = {0};
+        ld.culling = pc;
+        ld.queue = HL_PIPELINE_QUEUE_ALL;
+        ld.override_material = ex->depth_mat;
+        if ((res = hl_pipeline_create_renderer_list(ctx, &ld, &pl)) ||
+            (res = hl_pipeline_create_texture(ctx, &td, &view_depth)) || (res = hl_pipeline_create_texture(ctx, &dd, &depth)))
+            return res;
+        hl_pipeline_scene_pass_desc pd = {0};
+        pd.name = "depth prepass";
+        pd.list = pl;
+        pd.color[0] = view_depth;
+        pd.depth = depth;
+        if ((res = hl_pipeline_add_scene_pass(ctx, &pd))) return res;
+        hl_stage *stage;
+        hl_camera *cam;
+        if ((res = hl_pipeline_context_scene(ctx, &stage, &cam))) return res;
+        struct {
+            float view_proj[16];
+            uint32_t size[4];
+        } params;
+        memcpy(params.view_proj, hl_camera_view_projection(cam), sizeof params.view_proj);
+        params.size[0] = ex->width, params.size[1] = ex->height;
+        params.size[2] = (ex->width + FP_TILE - 1) / FP_TILE, params.size[3] = (ex->height + FP_TILE - 1) / FP_TILE;
+        if ((res = hl_pipeline_import_storage_buffer(ctx, ex->visible, &tiles))) return res;
+        hl_pipeline_compute_resource cr[4] = {{0}};
+        cr[0].name = "params";
+        cr[0].data = &params;
+        cr[0].data_size = sizeof params;
+        cr[1].name = "depth";
+        cr[1].texture = view_depth;
+        cr[2].name = "lights";
+        cr[2].buffer = lights;
+        cr[3].name = "tiles";
+        cr[3].buffer = tiles;
+        cr[3].overwrite = true;
+        hl_pipeline_compute_pass_desc kd = {0};
+        kd.name = "light culling";
+        kd.kernel = ex->k0;
+        kd.resources = cr;
+        kd.resource_count = 4;
+        kd.groups[0] = (params.size[2] + 7) / 8;
+        kd.groups[1] = (params.size[3] + 7) / 8;
+        if ((res = hl_pipeline_add_compute_pass(ctx, &kd))) return res;
+    }
+    hl_pipeline_renderer_list_desc ld = {0};
+    ld.culling = main_c;
+    ld.queue = HL_PIPELINE_QUEUE_ALL;
+    ld.override_material = ex->lit_mat;
+    hl_pipeline_renderer_list l;
+    if ((res = hl_pipeline_create_renderer_list(ctx, &ld, &l))) return res;
+    hl_pipeline_scene_pass_desc pd = {0};
+    pd.name = ex->desc.brute_force ? "every light" : "forward+";
+    pd.list = l;
+    pd.storage[0] = (hl_pipeline_storage_binding){"Lights", lights, 0, 0};
+    pd.storage[1] = (hl_pipeline_storage_binding){"Tiles", tiles, 0, 0};
+    pd.storage_count = ex->desc.brute_force ? 1 : 2;
+    return hl_pipeline_add_scene_pass(ctx, &pd);
+}
+
 static hl_result runtime_record(hl_pipeline_context ctx, void *state) {
     hl_gpu_example *ex = state;
+    if (ex->desc.kind == HL_GPU_EXAMPLE_FORWARD_PLUS) return record_forward_plus(ctx, ex);
     hl_pipeline_texture out;
     hl_result res = hl_pipeline_output_texture(ctx, 0, &out);
     if (res) return res;
     return ex->desc.kind == HL_GPU_EXAMPLE_PARTICLES ? record_particles(ctx, ex, out) : record_culling(ctx, ex, out);
 }
 
+static hl_material *shader_material(const char *vs, const char *fs, bool normal, const char *label) {
+    hl_material_attribute attrs[2] = {{"a_position", HL_ATTR_POSITION}, {"a_normal", HL_ATTR_NORMAL}};
+    hl_shader_material_desc sd = {0};
+    sd.vs = vs;
+    sd.fs = fs;
+    sd.attributes = attrs;
+    sd.attribute_count = normal ? 2 : 1;
+    sd.label = label;
+    hl_material *m = NULL;
+    return hl_material_create_shader(&sd, &m) ? NULL : m;
+}
+
+/* forward-plus: a 30 x 30 floor (y = 0) and 9 boxes seen from above and behind */
+static hl_result fplus_scene(hl_gpu_example *ex, hl_stage *stage) {
+    char fs[4096];
+    snprintf(fs, sizeof fs, "%s%s", k_lit_fs_head, ex->desc.brute_force ? k_brute_fs_body : k_tiled_fs_body);
+    ex->depth_mat = shader_material(k_depth_vs, k_depth_fs, false, "view depth");
+    ex->lit_mat = shader_material(k_lit_vs, fs, true, ex->desc.brute_force ? "every light" : "forward+");
+    hl_basic_material_desc bd = {0};
+    bd.color = (hl_color){1, 1, 1, 1};
+    hl_material *plain = NULL;
+    hl_geometry *floor_g = NULL, *box_g = NULL;
+    hl_plane_desc fd = {30.0f, 30.0f, 1, 1};
+    hl_box_desc xd = {1.5f, 2.0f, 1.5f};
+    hl_result res = !ex->depth_mat || !ex->lit_mat ? HL_ERR_VALIDATION : hl_material_create_basic(&bd, &plain);
+    if (!res) res = hl_geometry_create_plane(&fd, &floor_g);
+    if (!res) res = hl_geometry_create_box(&xd, &box_g);
+    for (int i = -1; !res && i < 9; i++) {
+        hl_mesh_desc md = {0};
+        md.geometry = i < 0 ? floor_g : box_g;
+        md.material = plain;
+        hl_mesh *m = NULL;
+        if ((res = hl_mesh_create(&md, &m))) break;
+        if (i < 0) hl_node_set_rotation(hl_mesh_node(m), (hl_quat){-0.70710678f, 0, 0, 0.70710678f}); /* +Z -> +Y */
+        else hl_node_set_translation(hl_mesh_node(m), (hl_vec3){-8.0f + 2.0f * (float)i, 1.0f, -2.0f + (float)(i % 3)});
+        res = hl_stage_add(stage, hl_mesh_node(m));
+    }
+    hl_geometry_release(floor_g);
+    hl_geometry_release(box_g);
+    hl_material_release(plain);
+    return res;
+}
+
+hl_result hl_gpu_example_scene(hl_gpu_example *ex, hl_stage **stage, hl_camera **camera) {
+    if (!ex || !stage || !camera || !ex->r) return ex && !ex->r ? HL_ERR_INVALID_STATE : HL_ERR_VALIDATION;
+    if (!ex->stage) {
+        hl_result res = hl_stage_create(&ex->stage);
+        if (res) return res;
+        hl_stage_set_clear_color(ex->stage, (hl_color){0, 0, 0, 1});
+        hl_camera_desc cd = {0};
+        cd.projection = HL_PROJECTION_PERSPECTIVE;
+        cd.fov_y_deg = 60.0f;
+        cd.aspect = (float)ex->width / (float)ex->height;
+        cd.near_plane = 0.5f;
+        cd.far_plane = 100.0f;
+        if ((res = hl_camera_create(&cd, &ex->camera))) return res;
+        hl_node_set_translation(hl_camera_node(ex->camera), (hl_vec3){0, 12, 16});
+        hl_node_look_at(hl_camera_node(ex->camera), (hl_vec3){0, 0, 0}, (hl_vec3){0, 1, 0});
+        if ((res = hl_stage_add(ex->stage, hl_camera_node(ex->camera)))) return res;
+        if (ex->desc.kind == HL_GPU_EXAMPLE_FORWARD_PLUS && (res = fplus_scene(ex, ex->stage))) return res;
+    }
+    *stage = ex->stage;
+    *camera = ex->camera;
+    return HL_OK;
+}
+
 void hl_gpu_example_destroy(hl_gpu_example *ex) {
     if (!ex) return;
+    hl_stage_destroy(ex->stage);
+    hl_material_release(ex->depth_mat);
+    hl_material_release(ex->lit_mat);
     free(ex->spheres);
     free(ex->list);
     free(ex);

@@ -10,6 +10,12 @@
  *                arguments; a GPU-driven pass draws a lit cube per visible instance (depth
  *                tested). With cpu_cull the CPU tests the spheres and uploads the list, and the
  *                same pass draws it directly: the baseline of the benchmark.
+ *   forward-plus N point lights (default 256, at most 4096) over a floor and nine boxes: a depth
+ *                prepass (an override material writes the view depth into an RGBA16F texture), a
+ *                compute pass keeps per 16x16 tile the lights whose projected bounding box
+ *                overlaps the tile on screen and in depth (conservative), and the scene pass
+ *                draws the meshes with a storage material (GLSL ES 3.10) looping over its tile's
+ *                list from group-3 storage. brute_force: the same material over every light.
  *
  * Usage: create the example, make a renderer with hl_gpu_example_factory (its requirements,
  * compute and storage buffers, make HL_BACKEND_AUTO choose webgpu; gles3 refuses), call
@@ -24,23 +30,28 @@
 typedef enum hl_gpu_example_kind {
     HL_GPU_EXAMPLE_PARTICLES = 0,
     HL_GPU_EXAMPLE_CULLING,
+    HL_GPU_EXAMPLE_FORWARD_PLUS,
 } hl_gpu_example_kind;
 
 typedef struct hl_gpu_example_desc {
     hl_gpu_example_kind kind;
     uint32_t count; /* bodies or instances; 0: 65,536 or 100,000; at most 4,194,304 */
     bool cpu_cull;  /* gpu-culling: cull on the CPU and draw the uploaded list directly */
+    bool brute_force; /* forward-plus: every pixel loops over every light (no prepass, no culling) */
 } hl_gpu_example_desc;
 
 typedef struct hl_gpu_example hl_gpu_example;
 
-/* "particles" / "gpu-culling" -> kind; HL_ERR_VALIDATION otherwise. Errors of these helpers are
+/* "particles" / "gpu-culling" / "forward-plus" -> kind; HL_ERR_VALIDATION otherwise. Errors of these helpers are
  * codes only (the engine's message, when an engine call failed, is hl_last_error()). */
 hl_result hl_gpu_example_parse(const char *name, hl_gpu_example_kind *out);
 hl_result hl_gpu_example_create(const hl_gpu_example_desc *desc, hl_gpu_example **out);
 const hl_pipeline_factory *hl_gpu_example_factory(hl_gpu_example *ex);
 /* Kernels, shaders and buffers on r (a renderer made with the example's factory). */
 hl_result hl_gpu_example_setup(hl_gpu_example *ex, hl_renderer *r);
+/* The stage and camera to render (made on the first call, after setup; owned by the example):
+ * forward-plus's floor and boxes, an empty stage for the others (they draw from storage). */
+hl_result hl_gpu_example_scene(hl_gpu_example *ex, hl_stage **stage, hl_camera **camera);
 /* Before the render call of frame `frame` (0, 1, ...): the camera of that frame (gpu-culling
  * orbits the origin), and with cpu_cull the CPU's culling and the list's upload. */
 hl_result hl_gpu_example_frame(hl_gpu_example *ex, uint32_t frame);
@@ -54,7 +65,9 @@ void hl_gpu_example_destroy(hl_gpu_example *ex);
 /* The example's storage buffers (NULL before setup or when the example has none):
  * DATA bodies (32 bytes: position, velocity) or spheres (16: centre, radius); ARGS the indirect
  * arguments (particles: 4 u32 for a draw, gpu-culling: 5 for an indexed draw); VISIBLE the
- * compacted indices. */
+ * compacted indices. forward-plus: DATA the lights (a uvec4 header holding the count, then
+ * 32 bytes per light: position + radius, colour), VISIBLE the tile lists (a uvec4 header holding
+ * the tiles per row, then 256 u32 per tile: the count and the light indices). */
 typedef enum hl_gpu_example_buffer_kind {
     HL_GPU_EXAMPLE_DATA = 0,
     HL_GPU_EXAMPLE_ARGS,

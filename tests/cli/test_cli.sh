@@ -93,7 +93,7 @@ expect_err "usage: hilo3d COMMAND" "no command prints the usage"
 # Every command's --help: usage line, each option with its default, exit 0, nothing on stderr.
 declare -A HELP_LINES=(
     [info]='--json|(default: off)'
-    [render]='--backend auto|webgpu|gles3|(default: auto);--width W|(default: 1280);--height H|(default: 720);--samples N|(default: 4);--pipeline forward|forward-post|deferred|(default: forward);--example none|particles|gpu-culling|(default: none);--count N|(default: 0);--frames N|(default: 3);--out FILE.png|(default: out/demo.png)'
+    [render]='--backend auto|webgpu|gles3|(default: auto);--width W|(default: 1280);--height H|(default: 720);--samples N|(default: 4);--pipeline forward|forward-post|deferred|(default: forward);--example none|particles|gpu-culling|forward-plus|(default: none);--count N|(default: 0);--frames N|(default: 3);--out FILE.png|(default: out/demo.png)'
     [rhi-demo]='--backend auto|webgpu|gles3|(default: auto);--width W|(default: 512);--height H|(default: 512);--samples N|(default: 4);--out FILE.png|(default: out/demo.png)'
     [graph-dump]='--pipeline forward|forward-post|deferred|(default: the example deferred frame);--backend auto|webgpu|gles3|(default: auto);--width W|(default: 1920);--height H|(default: 1080);--out FILE.dot|(default: standard output)'
 )
@@ -146,7 +146,7 @@ usage_cases=(
     "render --backend null|--backend 'null' is not one of"
     "render --pipeline forward-pre|--pipeline 'forward-pre' is not one of forward|forward-post|deferred"
     "render --pipeline|option '--pipeline' needs a value"
-    "render --example particle|--example 'particle' is not one of none|particles|gpu-culling"
+    "render --example particle|--example 'particle' is not one of none|particles|gpu-culling|forward-plus"
     "render --count 4194305|--count '4194305' must be an integer in [0, 4194304]"
     "render --out=|--out needs a non-empty value"
     "render --help=yes|option '--help' takes no value"
@@ -207,8 +207,8 @@ for be in gles3 webgpu; do
 done
 
 # the GPU-driven examples (webgpu only): PNGs of odd sizes; gles3 refuses naming the requirement
-for ex in particles gpu-culling; do
-    run render --example "$ex" --backend webgpu --width 45 --height 31 --frames 2 --count 5000 --out "$TMP/ex/$ex.png"
+for ex in particles gpu-culling forward-plus; do
+    run render --example "$ex" --backend webgpu --width 45 --height 31 --frames 2 --count 500 --out "$TMP/ex/$ex.png"
     expect_rc 0 "render --example $ex"
     expect_out "pipeline: $ex" "render --example $ex"
     png_check "$TMP/ex/$ex.png" 45 31

@@ -39,7 +39,7 @@ int hl_cli_render(int argc, char **argv) {
                   "the CPU frame times and the renderer statistics of the last frame.\n"};
     static const char *const backends[] = {"auto", "webgpu", "gles3", NULL};
     static const char *const pipelines[] = HL_CLI_PIPELINES;
-    static const char *const examples[] = {"none", "particles", "gpu-culling", NULL};
+    static const char *const examples[] = {"none", "particles", "gpu-culling", "forward-plus", NULL};
     const char *pipeline_name = "forward";
     const char *example_name = "none";
     uint32_t count = 0;
@@ -67,7 +67,8 @@ int hl_cli_render(int argc, char **argv) {
         {.name = "example", .kind = HL_CLI_CHOICE,
          .help = "a GPU-driven example instead of the demo scene (webgpu only; --samples is 1): particles "
                  "(65,536 bodies simulated, compacted and drawn on the GPU), gpu-culling (100,000 instances culled "
-                 "on the GPU, drawn from indirect arguments)",
+                 "on the GPU, drawn from indirect arguments), forward-plus (256 point lights culled per screen tile "
+                 "by a compute pass, the scene lit from the tile lists)",
          .value = &example_name, .choices = examples},
         {.name = "count", .kind = HL_CLI_U32, .metavar = "N",
          .help = "bodies or instances of --example (0: the example's default)", .value = &count, .lo = 0,
@@ -122,11 +123,16 @@ int hl_cli_render(int argc, char **argv) {
         hl_cli_error("example %s: %s: %s", example_name, hl_result_name(res), hl_last_error());
     hl_scene_demo demo;
     memset(&demo, 0, sizeof demo);
-    if (!res) res = hl_scene_demo_create((float)rd.width / (float)rd.height, &demo);
+    hl_stage *stage = NULL;
+    hl_camera *camera = NULL;
+    if (!res && ex && (res = hl_gpu_example_scene(ex, &stage, &camera)))
+        hl_cli_error("example %s: %s: %s", example_name, hl_result_name(res), hl_last_error());
+    if (!res && !ex) res = hl_scene_demo_create((float)rd.width / (float)rd.height, &demo);
+    if (!res && !ex) stage = demo.stage, camera = demo.camera;
     double first_ms = 0, sum_ms = 0;
     for (uint32_t f = 0; !res && f < frames; f++) {
         if (ex && (res = hl_gpu_example_frame(ex, f))) break;
-        res = hl_renderer_render(r, demo.stage, demo.camera);
+        res = hl_renderer_render(r, stage, camera);
         double ms = (double)hl_renderer_stats(r)->cpu_ns / 1e6;
         if (f == 0) first_ms = ms;
         else sum_ms += ms;
