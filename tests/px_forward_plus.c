@@ -84,6 +84,7 @@ static void run(uint32_t w, uint32_t h) {
         uint32_t most = 0;
         for (uint32_t i = 0; i < tiles; i++) {
             uint32_t c = t[4 + i * 256];
+            c = c == 0xFFFFFFFFu ? LIGHTS : c; /* overflowed: every light */
             sum += c;
             most = c > most ? c : most;
         }

@@ -179,7 +179,11 @@ static const char *k_tiled_fs_body =
     "    uint base = (t.y * grid.x + t.x) * 256u;\n"
     "    vec3 c = vec3(0.02);\n"
     "    uint count = lists[base];\n"
-    "    for (uint i = 0u; i < count; i++) c += shade(lights[lists[base + 1u + i]], n);\n"
+    "    if (count == 0xFFFFFFFFu) {\n" /* the tile's list overflowed: every light */
+    "        for (uint i = 0u; i < header.x; i++) c += shade(lights[i], n);\n"
+    "    } else {\n"
+    "        for (uint i = 0u; i < count; i++) c += shade(lights[lists[base + 1u + i]], n);\n"
+    "    }\n"
     "    o_color = vec4(c, 1.0);\n"
     "}\n";
 static const char *k_brute_fs_body = "in vec3 v_pos;\n"
@@ -238,7 +242,10 @@ static const char *k_cull =
     "            keep = x1 >= fx - 1.0 && x0 <= fx + 17.0 && y1 >= fy - 1.0 && y0 <= fy + 17.0 && w1 >= lo * 0.999 &&\n"
     "                   w0 <= hi * 1.001;\n"
     "        }\n"
-    "        if (keep && count < 255u) { tiles[base + 1u + count] = i; count = count + 1u; }\n"
+    "        if (keep) {\n"
+    "            if (count == 255u) { count = 0xFFFFFFFFu; break; }\n" /* overflow: the tile shades every light */
+    "            tiles[base + 1u + count] = i; count = count + 1u;\n"
+    "        }\n"
     "    }\n"
     "    tiles[base] = count;\n"
     "}\n";

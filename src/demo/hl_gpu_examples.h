@@ -15,7 +15,8 @@
  *                compute pass keeps per 16x16 tile the lights whose projected bounding box
  *                overlaps the tile on screen and in depth (conservative), and the scene pass
  *                draws the meshes with a storage material (GLSL ES 3.10) looping over its tile's
- *                list from group-3 storage. brute_force: the same material over every light.
+ *                list from group-3 storage (a tile with more than 255 lights is marked and
+ *                shades with every light). brute_force: the same material over every light.
  *
  * Usage: create the example, make a renderer with hl_gpu_example_factory (its requirements,
  * compute and storage buffers, make HL_BACKEND_AUTO choose webgpu; gles3 refuses), call
@@ -67,7 +68,8 @@ void hl_gpu_example_destroy(hl_gpu_example *ex);
  * arguments (particles: 4 u32 for a draw, gpu-culling: 5 for an indexed draw); VISIBLE the
  * compacted indices. forward-plus: DATA the lights (a uvec4 header holding the count, then
  * 32 bytes per light: position + radius, colour), VISIBLE the tile lists (a uvec4 header holding
- * the tiles per row, then 256 u32 per tile: the count and the light indices). */
+ * the tiles per row, then 256 u32 per tile: the count, 0xFFFFFFFF when more than 255 lights
+ * overlap it, and the light indices). */
 typedef enum hl_gpu_example_buffer_kind {
     HL_GPU_EXAMPLE_DATA = 0,
     HL_GPU_EXAMPLE_ARGS,
