@@ -1,5 +1,5 @@
-/* The GPU-driven examples under random variation (webgpu; gles3: nothing to run, the examples'
- * pipelines require compute: px_gpu_culling and px_forward_plus test that refusal).
+/* The GPU-driven examples under random variation (webgpu; gles3: each example's renderer is
+ * refused, its pipeline requiring compute).
  *
  * For each of a fixed list of seeds (one line reproduces a failure: the seed and its draw): a
  * target size from 1x1 to 300x300 at any aspect, an instance or light count (1 .. 150,000
@@ -131,7 +131,21 @@ static void particles(uint32_t seed, uint32_t w, uint32_t h) {
 }
 
 int main(int argc, char **argv) {
-    if (backend_of(argc, argv) == HL_BACKEND_GLES3) return hl_test_finish();
+    if (backend_of(argc, argv) == HL_BACKEND_GLES3) { /* every example's pipeline requires compute */
+        for (int k = 0; k < 3; k++) {
+            hl_gpu_example_desc ed = {(hl_gpu_example_kind)k, 16, false, false};
+            hl_gpu_example *ex = NULL;
+            HL_CHECK_OK(hl_gpu_example_create(&ed, &ex));
+            hl_renderer_desc rd = {0};
+            rd.width = rd.height = 8;
+            rd.backend = HL_BACKEND_GLES3;
+            rd.pipeline = hl_gpu_example_factory(ex);
+            hl_renderer *r = NULL;
+            HL_CHECK_RESULT(hl_renderer_create(&rd, &r), HL_ERR_UNSUPPORTED);
+            hl_gpu_example_destroy(ex);
+        }
+        return hl_test_finish();
+    }
     uint32_t seeds = getenv("HL_GPU_RANDOM_SEEDS") ? (uint32_t)strtoul(getenv("HL_GPU_RANDOM_SEEDS"), NULL, 10) : 12;
     for (uint32_t seed = 1; seed <= seeds; seed++) {
         g_rng = seed * 2654435761u;
