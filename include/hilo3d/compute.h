@@ -119,7 +119,9 @@ hl_result hl_compute_kernel_destroy(hl_renderer *r, hl_compute_kernel *k);
  * whether that submission has finished, hl_storage_buffer_read_wait waits for it (at most
  * timeout_ms), copies the bytes out of the mapped staging buffer and ends the read. One read
  * may be pending per renderer: a second hl_storage_buffer_read before the wait is
- * HL_ERR_INVALID_STATE. A wait that times out keeps the read pending (wait again).
+ * HL_ERR_INVALID_STATE. A wait that times out keeps the read pending (wait again). A read's
+ * frame replaces the renderer's last render frame in its graph: hl_renderer_write_graph_dot has
+ * nothing to write until the next render.
  *
  * Recovery policy (used when the device is lost; recorded now): CPU_SHADOW keeps a CPU copy of
  * everything written from the CPU, REINITIALIZE keeps only the initial contents. GPU writes

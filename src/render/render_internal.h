@@ -519,6 +519,7 @@ struct hl_renderer {
     bool in_frame;
     bool in_record; /* the pipeline host's record callback is running */
     bool graph_ok;  /* the graph holds the last frame, which succeeded (hl_renderer_write_graph_dot) */
+    bool graph_read; /* a storage read's frame replaced the last render frame in the graph */
     hl__scene_pass pending_scene; /* hl__scene_flush */
     char pending_scene_name[64];
     bool has_pending_scene;

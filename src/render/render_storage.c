@@ -282,6 +282,7 @@ hl_result hl_storage_buffer_read(hl_renderer *r, hl_storage_buffer *b, uint64_t 
     /* a graph frame of its own: pending CPU writes, then the copy */
     r->storage_frame++;
     r->graph_ok = false;
+    r->graph_read = true;
     hl_graph_begin(r->graph);
     read_pass p = {{0}, {0}, offset, size};
     res = hl__storage_import(r, b, fn, &p.src);

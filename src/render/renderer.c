@@ -590,6 +590,7 @@ static hl_result frame_finish(hl_renderer *r, hl_result res) {
         hl_graph_begin(r->graph); /* drop what was recorded */
     }
     r->graph_ok = !res;
+    r->graph_read = false;
     if (!res) {
         const hl_graph_stats *gs = hl_graph_get_stats(r->graph);
         r->stats.graph_compile_ns = gs->compile_ns;
@@ -738,7 +739,9 @@ hl_result hl_renderer_write_graph_dot(hl_renderer *r, FILE *f) {
         return hl__fail(HL_ERR_INVALID_STATE, "hl_renderer_write_graph_dot: inside a frame");
     if (!r->graph_ok)
         return hl__fail(HL_ERR_INVALID_STATE, "hl_renderer_write_graph_dot: %s",
-                        r->stats.frame_index ? "the last frame failed" : "no frame rendered yet");
+                        r->graph_read            ? "a storage buffer read replaced the last frame's graph"
+                        : r->stats.frame_index ? "the last frame failed"
+                                               : "no frame rendered yet");
     res = hl_graph_write_dot(r->graph, f);
     if (!res && ferror(f)) res = hl__fail(HL_ERR_IO, "hl_renderer_write_graph_dot: the write failed");
     return res;
