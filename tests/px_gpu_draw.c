@@ -11,7 +11,9 @@
  * of an RGBA8 unorm target; blends of such values within +-1). Refusals by name: a missing or
  * unknown block, depth without a depth texture, a direct draw of 0, an indirect range past the
  * buffer, a shader with a sampler, a uniform block other than Params, a writable buffer block,
- * another renderer's shader.
+ * another renderer's shader. Explicit vertex buffers (per-vertex corners, per-instance bounds and
+ * UNORM8X4 colours interleaved) draw the same rects, exactly; an input without an attribute is
+ * refused by name.
  * gles3: hl_storage_shader_create and the pass are HL_ERR_UNSUPPORTED with no GL call. */
 #include <stdlib.h>
 #include <string.h>
@@ -372,6 +374,123 @@ static void test_misuse(void) {
     hl_renderer_destroy(r);
 }
 
+/* Explicit vertex buffers: a unit quad (6 float2 corners, per vertex) placed per instance by
+ * float4 bounds and a UNORM8X4 colour (per instance, one interleaved buffer): the same rects as
+ * the pulled draws, the same CPU reference. */
+static const char *k_attr_vs = "#version 310 es\n"
+                               "layout(std140) uniform Params { vec4 size; };\n"
+                               "in vec2 a_corner;\n"
+                               "in vec4 a_bounds;\n"
+                               "in vec4 a_color;\n"
+                               "out vec4 v_color;\n"
+                               "void main() {\n"
+                               "    vec2 px = mix(a_bounds.xy, a_bounds.zw, a_corner);\n"
+                               "    gl_Position = vec4(px.x / size.x * 2.0 - 1.0, 1.0 - px.y / size.y * 2.0, 0.5, 1.0);\n"
+                               "    v_color = a_color;\n"
+                               "}\n";
+
+typedef struct attr_st {
+    hl_render_target *target;
+    hl_storage_shader *shader;
+    hl_storage_buffer *corners, *inst;
+    uint32_t w, h, count;
+    bool misuse;
+    hl_result code;
+    char msg[200];
+} attr_st;
+
+static hl_result attr_record(hl_pipeline_context ctx, void *state) {
+    attr_st *s = state;
+    hl_pipeline_texture img;
+    hl_pipeline_buffer corners, inst;
+    hl_result res = hl_pipeline_import_render_target(ctx, s->target, 0, &img);
+    if (!res) res = hl_pipeline_import_storage_buffer(ctx, s->corners, &corners);
+    if (!res) res = hl_pipeline_import_storage_buffer(ctx, s->inst, &inst);
+    if (res) return res;
+    float size[4] = {(float)s->w, (float)s->h, 0, 0};
+    hl_pipeline_gpu_draw_pass_desc g = {0};
+    g.name = "attributes";
+    g.shader = s->shader;
+    g.params = size;
+    g.params_size = sizeof size;
+    g.color[0] = img;
+    g.color_count = 1;
+    g.clear_color[0] = 0.2f;
+    g.clear_color[3] = 1.0f;
+    g.vertex[0] = (hl_pipeline_vertex_attribute){"a_corner", corners, 0, 8, HL_PIPELINE_VERTEX_FLOAT32X2, false};
+    g.vertex[1] = (hl_pipeline_vertex_attribute){"a_bounds", inst, 0, 20, HL_PIPELINE_VERTEX_FLOAT32X4, true};
+    g.vertex[2] = (hl_pipeline_vertex_attribute){"a_color", inst, 16, 20, HL_PIPELINE_VERTEX_UNORM8X4, true};
+    g.vertex_count = 3;
+    g.count = 6;
+    g.instance_count = s->count;
+    if (s->misuse) {
+        hl_pipeline_gpu_draw_pass_desc b = g;
+        b.vertex_count = 2;
+        s->code = hl_pipeline_add_gpu_draw_pass(ctx, &b);
+        snprintf(s->msg, sizeof s->msg, "%s", s->code ? hl_last_error() : "");
+        return HL_OK;
+    }
+    return hl_pipeline_add_gpu_draw_pass(ctx, &g);
+}
+
+static void test_vertex_buffers(uint32_t w, uint32_t h, uint32_t count) {
+    attr_st s;
+    memset(&s, 0, sizeof s);
+    s.w = w, s.h = h, s.count = count;
+    hl_test_runtime rt = {"gpu-draw-attributes", attr_record, &s};
+    hl_pipeline_factory f;
+    hl_test_runtime_factory(&rt, &f);
+    hl_renderer *r = make_renderer_with(16, 16, 1, &f);
+    if (!r) return;
+    rect *q = calloc(count, sizeof *q);
+    uint8_t *inst = calloc(count, 20), *img = malloc((size_t)w * h * 4), *want = malloc((size_t)w * h * 4);
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t x0 = rnd(w), y0 = rnd(h);
+        float b[4] = {(float)x0, (float)y0, (float)(x0 + 1 + rnd(w - x0)), (float)(y0 + 1 + rnd(h - y0))};
+        uint8_t c[4] = {(uint8_t)rnd(256), (uint8_t)rnd(256), (uint8_t)rnd(256), 255};
+        memcpy(q[i].bounds, b, sizeof b);
+        for (int k = 0; k < 4; k++) q[i].color[k] = (float)c[k] / 255.0f;
+        memcpy(inst + i * 20, b, 16);
+        memcpy(inst + i * 20 + 16, c, 4);
+    }
+    static const float corners[12] = {0, 0, 1, 0, 0, 1, 0, 1, 1, 0, 1, 1};
+    hl_render_target_desc td = {w, h, 1, {HL_TARGET_RGBA8}, 1, true, {0, 0, 0, 0}, "attributes"};
+    HL_CHECK_OK(hl_render_target_create(r, &td, &s.target));
+    hl_storage_shader_desc sd = {k_attr_vs, k_fs, "attributes"};
+    hl_result sr = hl_storage_shader_create(r, &sd, &s.shader);
+    HL_CHECK_MSG(sr == HL_OK, "%s", hl_last_error());
+    hl_storage_buffer_desc cd = {sizeof corners, HL_STORAGE_USAGE_VERTEX, HL_STORAGE_RECOVERY_CPU_SHADOW, corners, "corners"};
+    HL_CHECK_OK(hl_storage_buffer_create(r, &cd, &s.corners));
+    hl_storage_buffer_desc id = {(uint64_t)count * 20, HL_STORAGE_USAGE_VERTEX, HL_STORAGE_RECOVERY_CPU_SHADOW, inst,
+                                 "instances"};
+    HL_CHECK_OK(hl_storage_buffer_create(r, &id, &s.inst));
+    hl_stage *stage = NULL;
+    HL_CHECK_OK(hl_stage_create(&stage));
+    hl_camera *cam = front_camera(stage);
+    if (q && inst && img && want && s.target && s.shader && s.corners && s.inst) {
+        hl_result res = hl_renderer_render(r, stage, cam);
+        HL_CHECK_MSG(res == HL_OK, "attributes %ux%u: %s", w, h, hl_last_error());
+        HL_CHECK_OK(hl_render_target_read(r, s.target, 0, img, (size_t)w * h * 4));
+        st ref;
+        memset(&ref, 0, sizeof ref);
+        ref.w = w, ref.h = h, ref.count = count, ref.blend = HL_PIPELINE_BLEND_OPAQUE;
+        reference(&ref, q, want);
+        int worst = 0;
+        for (size_t i = 0; i < (size_t)w * h * 4; i++) worst = abs(img[i] - want[i]) > worst ? abs(img[i] - want[i]) : worst;
+        HL_CHECK_MSG(worst == 0, "attributes %ux%u, %u rects: worst %d/255", w, h, count, worst);
+        s.misuse = true;
+        HL_CHECK_OK(hl_renderer_render(r, stage, cam));
+        HL_CHECK_MSG(s.code == HL_ERR_VALIDATION && strstr(s.msg, "vertex input 'a_color' of shader 'attributes' has no "
+                                                                   "attribute"), "%d '%s'", (int)s.code, s.msg);
+    }
+    free(q);
+    free(inst);
+    free(img);
+    free(want);
+    hl_stage_destroy(stage);
+    hl_renderer_destroy(r);
+}
+
 static void test_gles3(void) {
     st s;
     memset(&s, 0, sizeof s);
@@ -415,5 +534,7 @@ int main(int argc, char **argv) {
     run_case(33, 17, 24, F_DIRECT, HL_PIPELINE_BLEND_OPAQUE, false, true, false);
     run_case(33, 17, 10, F_INDEXED_INDIRECT, HL_PIPELINE_BLEND_ALPHA, false, false, true);
     test_misuse();
+    test_vertex_buffers(40, 30, 12);
+    test_vertex_buffers(7, 19, 30);
     return hl_test_finish();
 }

@@ -588,6 +588,29 @@ typedef enum hl_pipeline_blend {
 
 #define HL_PIPELINE_GPU_DRAW_MAX_BUFFERS 8
 
+/* Vertex attributes of a GPU-driven draw (explicit vertex buffers, beside or instead of pulling
+ * from storage): each `in` variable of the storage shader's vertex stage by name, from a buffer
+ * of the frame (an imported storage buffer made with HL_STORAGE_USAGE_VERTEX, or a transient).
+ * Float inputs take the FLOAT32 formats of their component count or UNORM8X4 for vec4; uint
+ * inputs UINT32. */
+typedef enum hl_pipeline_vertex_format {
+    HL_PIPELINE_VERTEX_FLOAT32 = 1,
+    HL_PIPELINE_VERTEX_FLOAT32X2,
+    HL_PIPELINE_VERTEX_FLOAT32X3,
+    HL_PIPELINE_VERTEX_FLOAT32X4,
+    HL_PIPELINE_VERTEX_UNORM8X4,
+    HL_PIPELINE_VERTEX_UINT32,
+} hl_pipeline_vertex_format;
+
+typedef struct hl_pipeline_vertex_attribute {
+    const char *name;          /* the vertex shader's input */
+    hl_pipeline_buffer buffer;
+    uint64_t offset;           /* of the first element: a multiple of 4 */
+    uint32_t stride;           /* bytes from one element to the next: a multiple of 4, 4..2048 */
+    hl_pipeline_vertex_format format;
+    bool per_instance;         /* one element per instance instead of per vertex */
+} hl_pipeline_vertex_attribute;
+
 typedef struct hl_pipeline_gpu_draw_pass_desc {
     const char *name; /* default "gpu draw" */
     hl_storage_shader *shader;
@@ -603,6 +626,8 @@ typedef struct hl_pipeline_gpu_draw_pass_desc {
     bool load_depth;           /* false: clear to 1 */
     hl_pipeline_blend blend;
     bool depth_test, depth_write, cull_back;
+    hl_pipeline_vertex_attribute vertex[8]; /* one per input of the vertex shader (none: pulling only) */
+    uint32_t vertex_count;
     hl_pipeline_buffer index_buffer; /* zero: not indexed */
     uint32_t count;                  /* vertices (or indices) of a direct draw */
     uint32_t instance_count;         /* direct draws; 0 = 1 */

@@ -143,6 +143,24 @@ hl_result hl_pipeline_add_gpu_draw_pass(hl_pipeline_context ctx, const hl_pipeli
     d.depth_test = desc->depth_test;
     d.depth_write = desc->depth_write;
     d.cull_back = desc->cull_back;
+    if (desc->vertex_count > 8) return hl__fail(HL_ERR_VALIDATION, "%s: vertex_count %u (at most 8)", fn, desc->vertex_count);
+    static const hl_rhi_vertex_format formats[] = {HL_RHI_VERTEX_FORMAT_INVALID, HL_RHI_VERTEX_FLOAT32,
+                                                   HL_RHI_VERTEX_FLOAT32X2,      HL_RHI_VERTEX_FLOAT32X3,
+                                                   HL_RHI_VERTEX_FLOAT32X4,      HL_RHI_VERTEX_UNORM8X4,
+                                                   HL_RHI_VERTEX_UINT32};
+    d.vertex_count = desc->vertex_count;
+    for (uint32_t i = 0; i < desc->vertex_count; i++) {
+        const hl_pipeline_vertex_attribute *a = &desc->vertex[i];
+        if ((unsigned)a->format == 0 || (unsigned)a->format > HL_PIPELINE_VERTEX_UINT32)
+            return hl__fail(HL_ERR_VALIDATION, "%s: vertex[%u] ('%s') has format %d", fn, i, a->name ? a->name : "",
+                            (int)a->format);
+        d.vertex[i].name = a->name;
+        d.vertex[i].offset = a->offset;
+        d.vertex[i].stride = a->stride;
+        d.vertex[i].format = formats[a->format];
+        d.vertex[i].per_instance = a->per_instance;
+        if ((res = hl__pipeline_buffer_of(inv, a->buffer, fn, &d.vertex[i].buffer))) return res;
+    }
     if (desc->index_buffer.id && (res = hl__pipeline_buffer_of(inv, desc->index_buffer, fn, &d.index))) return res;
     d.count = desc->count;
     d.instance_count = desc->instance_count;

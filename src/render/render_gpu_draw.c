@@ -36,9 +36,9 @@ static hl_result check_interface(const hl__program *p, const char *fn, const cha
     }
     if (storage > 8)
         return hl__fail(HL_ERR_VALIDATION, "%s: '%s': %u storage blocks (at most 8)", fn, label, storage);
-    if (refl->input_count)
-        return hl__fail(HL_ERR_VALIDATION, "%s: '%s': vertex input '%s' (storage shaders pull vertices from storage)", fn,
-                        label, refl->inputs[0].name);
+    if (refl->input_count > HL_ATTR_COUNT)
+        return hl__fail(HL_ERR_VALIDATION, "%s: '%s': %u vertex inputs (at most %u)", fn, label, refl->input_count,
+                        (unsigned)HL_ATTR_COUNT);
     return HL_OK;
 }
 
@@ -78,6 +78,9 @@ hl_result hl_storage_shader_create(hl_renderer *r, const hl_storage_shader_desc 
         }
     }
     if (!res) res = hl__program_layouts(r, p, 1, s->label);
+    /* vertex inputs: attribute slot i is the shader's i-th input (by location) */
+    for (uint32_t i = 0; !res && i < p->prog.reflection.input_count; i++)
+        p->location[i] = (int32_t)p->prog.reflection.inputs[i].location;
     if (res) {
         hl__program_release(r, p);
         hl__free(s);
@@ -150,6 +153,9 @@ typedef struct gd_pass {
     hl_graph_buffer index, indirect;
     uint64_t indirect_offset;
     uint32_t count, instances;
+    hl_graph_buffer vertex[HL_ATTR_COUNT]; /* by input (slot order of the pipeline) */
+    uint64_t vertex_offset[HL_ATTR_COUNT];
+    uint32_t vertex_count;
 } gd_pass;
 
 static hl_result setup_gd(hl_graph_pass_builder *b, void *params, void *user) {
@@ -175,6 +181,11 @@ static hl_result setup_gd(hl_graph_pass_builder *b, void *params, void *user) {
         d.depth_clear_value = 1.0f;
         res = hl_graph_depth_attachment(b, p->depth, &d);
     }
+    for (uint32_t i = 0; !res && i < p->vertex_count; i++) {
+        bool seen = false;
+        for (uint32_t k = 0; k < i; k++) seen |= p->vertex[k].id == p->vertex[i].id;
+        if (!seen) res = hl_graph_vertex_read(b, p->vertex[i]);
+    }
     if (!res && p->index.id) res = hl_graph_index_read(b, p->index);
     if (!res && p->indirect.id) res = hl_graph_indirect_read(b, p->indirect);
     return res;
@@ -196,6 +207,8 @@ static hl_result exec_gd(hl_graph_ctx *ctx, void *params, void *user) {
     if (res) return res;
     res = hl_rhi_cmd_set_pipeline(cmd, p->pipeline);
     if (!res) res = hl_rhi_cmd_set_bind_group(cmd, 0, p->group, NULL, 0);
+    for (uint32_t i = 0; !res && i < p->vertex_count; i++)
+        res = hl_rhi_cmd_set_vertex_buffer(cmd, i, hl_graph_ctx_buffer(ctx, p->vertex[i]), p->vertex_offset[i]);
     if (!res && p->index.id) res = hl_rhi_cmd_set_index_buffer(cmd, hl_graph_ctx_buffer(ctx, p->index), HL_RHI_INDEX_UINT32, 0);
     if (!res) {
         hl_rhi_buffer ind = p->indirect.id ? hl_graph_ctx_buffer(ctx, p->indirect) : (hl_rhi_buffer){0};
@@ -322,6 +335,58 @@ hl_result hl__add_gpu_draw_pass(hl_renderer *r, const hl__gpu_draw_desc *d) {
         return hl__fail(HL_ERR_VALIDATION, "gpu draw pass '%s': count 0 on a direct draw", name);
     }
     if (d->blend > HL__BLEND_ADDITIVE) return hl__fail(HL_ERR_VALIDATION, "gpu draw pass '%s': blend %u", name, d->blend);
+    /* vertex attributes: each input of the shader from one attribute of the call, by name */
+    for (uint32_t i = 0; i < d->vertex_count; i++) {
+        const char *an = d->vertex[i].name ? d->vertex[i].name : "";
+        uint32_t k2 = 0;
+        while (k2 < refl->input_count && strcmp(refl->inputs[k2].name, an)) k2++;
+        if (k2 == refl->input_count)
+            return hl__fail(HL_ERR_VALIDATION, "gpu draw pass '%s': vertex attribute '%s' is no input of shader '%s'", name,
+                            an, s->label);
+        for (uint32_t j = 0; j < i; j++)
+            if (d->vertex[j].name && !strcmp(d->vertex[j].name, an))
+                return hl__fail(HL_ERR_VALIDATION, "gpu draw pass '%s': vertex attribute '%s' is given twice", name, an);
+    }
+    for (uint32_t in = 0; in < refl->input_count; in++) {
+        const hl_shader_io *io = &refl->inputs[in];
+        uint32_t i = 0;
+        while (i < d->vertex_count && (!d->vertex[i].name || strcmp(d->vertex[i].name, io->name))) i++;
+        if (i == d->vertex_count)
+            return hl__fail(HL_ERR_VALIDATION, "gpu draw pass '%s': vertex input '%s' of shader '%s' has no attribute",
+                            name, io->name, s->label);
+        hl_rhi_vertex_format f = d->vertex[i].format;
+        uint32_t comps = io->type >= HL_SHADER_TYPE_FLOAT && io->type <= HL_SHADER_TYPE_VEC4
+                             ? (uint32_t)(io->type - HL_SHADER_TYPE_FLOAT) + 1u
+                             : 0u;
+        bool ok = comps ? (f >= HL_RHI_VERTEX_FLOAT32 && f <= HL_RHI_VERTEX_FLOAT32X4 &&
+                           (uint32_t)(f - HL_RHI_VERTEX_FLOAT32) + 1u == comps) ||
+                              (f == HL_RHI_VERTEX_UNORM8X4 && comps == 4)
+                        : io->type == HL_SHADER_TYPE_UINT && f == HL_RHI_VERTEX_UINT32;
+        if (!ok)
+            return hl__fail(HL_ERR_VALIDATION, "gpu draw pass '%s': vertex input '%s' is %s; the attribute's format does "
+                            "not fit it", name, io->name, hl_shader_type_name(io->type));
+        uint32_t stride = d->vertex[i].stride, fsize = hl_rhi_vertex_format_size(f);
+        uint64_t total = 0;
+        hl_result res = buffer_size(r, d->vertex[i].buffer, name, io->name, &total);
+        if (res) return res;
+        if (!stride || (stride & 3u) || stride > 2048u || (d->vertex[i].offset & 3u) || d->vertex[i].offset > total)
+            return hl__fail(HL_ERR_VALIDATION, "gpu draw pass '%s': vertex attribute '%s': stride %u, offset %llu (multiples "
+                            "of 4; stride 4..2048; offset within the buffer)", name, io->name, stride,
+                            (unsigned long long)d->vertex[i].offset);
+        /* direct, non-indexed draws: the elements read are known */
+        uint32_t n = d->vertex[i].per_instance ? (d->instance_count ? d->instance_count : 1u) : d->count;
+        if (!d->indirect.id && !d->index.id && n &&
+            d->vertex[i].offset + (uint64_t)(n - 1) * stride + fsize > total)
+            return hl__fail(HL_ERR_VALIDATION, "gpu draw pass '%s': vertex attribute '%s': %u elements of stride %u from "
+                            "offset %llu pass the buffer's %llu bytes", name, io->name, n, stride,
+                            (unsigned long long)d->vertex[i].offset, (unsigned long long)total);
+        k.attr_format[in] = f;
+        k.attr_stride[in] = stride;
+        if (d->vertex[i].per_instance) k.attr_instance |= (uint8_t)(1u << in);
+        p.vertex[in] = d->vertex[i].buffer;
+        p.vertex_offset[in] = d->vertex[i].offset;
+    }
+    p.vertex_count = refl->input_count;
     k.program_id = prog->id;
     k.color_count = d->color_count;
     k.sample_count = 1;

@@ -188,7 +188,9 @@ typedef struct hl__pipeline_key {
     uint32_t color_count;
     uint32_t depth_format;
     uint32_t sample_count;
-    uint8_t blend, depth_test, depth_write, cull, instanced, shadow, pad[2]; /* blend: 0 none, 1 alpha, HL__BLEND_ADDITIVE */
+    uint8_t blend, depth_test, depth_write, cull, instanced, shadow; /* blend: 0 none, 1 alpha, HL__BLEND_ADDITIVE */
+    uint8_t attr_instance; /* GPU-driven draws: bit a, attribute a steps per instance */
+    uint8_t pad;
 } hl__pipeline_key;
 #define HL__BLEND_ADDITIVE 2
 
@@ -714,6 +716,15 @@ typedef struct hl__gpu_draw_desc {
     uint32_t count, instance_count;
     hl_graph_buffer indirect;
     uint64_t indirect_offset;
+    struct {
+        const char *name;
+        hl_graph_buffer buffer;
+        uint64_t offset;
+        uint32_t stride;
+        hl_rhi_vertex_format format;
+        bool per_instance;
+    } vertex[8];
+    uint32_t vertex_count;
 } hl__gpu_draw_desc;
 hl_result hl__add_gpu_draw_pass(hl_renderer *r, const hl__gpu_draw_desc *d);
 void hl__storage_shaders_free(hl_renderer *r);

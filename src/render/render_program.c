@@ -264,7 +264,7 @@ static hl_result pipeline_create(hl_renderer *r, const hl__program *p, const hl_
     for (uint32_t a = 0; a < HL_ATTR_COUNT; a++) {
         if (p->location[a] < 0) continue;
         attrs[na] = (hl_rhi_vertex_attribute){(hl_rhi_vertex_format)k->attr_format[a], 0, (uint32_t)p->location[a]};
-        vbl[nb++] = (hl_rhi_vertex_buffer_layout){k->attr_stride[a], false, &attrs[na], 1};
+        vbl[nb++] = (hl_rhi_vertex_buffer_layout){k->attr_stride[a], (k->attr_instance >> a) & 1u, &attrs[na], 1};
         na++;
     }
     if (k->instanced) {
