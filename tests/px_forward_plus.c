@@ -19,39 +19,17 @@
 #include "hilo3d/compute.h"
 #include "hilo3d/renderer.h"
 #include "hilo3d/scene.h"
-#include "hl_gpu_examples.h"
+#include "hl_test_gpu.h"
 #include "hl_test.h"
 #include "hl_test_render.h"
 
 enum { LIGHTS = 256, TILE = 16 };
 
-typedef struct example {
-    hl_gpu_example *ex;
-    hl_renderer *r;
-    hl_stage *stage;
-    hl_camera *camera;
-} example;
+typedef hl_test_gpu_example example;
 
 static bool make(uint32_t w, uint32_t h, bool brute, example *e) {
-    memset(e, 0, sizeof *e);
     hl_gpu_example_desc ed = {HL_GPU_EXAMPLE_FORWARD_PLUS, LIGHTS, false, brute};
-    HL_CHECK_OK(hl_gpu_example_create(&ed, &e->ex));
-    hl_renderer_desc rd = {0};
-    rd.width = w;
-    rd.height = h;
-    rd.sample_count = 1;
-    rd.backend = hl_test_render_backend;
-    rd.pipeline = hl_gpu_example_factory(e->ex);
-    hl_result res = e->ex ? hl_renderer_create(&rd, &e->r) : HL_ERR_VALIDATION;
-    if (!res) res = hl_gpu_example_setup(e->ex, e->r);
-    if (!res) res = hl_gpu_example_scene(e->ex, &e->stage, &e->camera);
-    HL_CHECK_MSG(res == HL_OK, "%ux%u %s: %s", w, h, brute ? "brute force" : "forward+", hl_last_error());
-    return res == HL_OK;
-}
-
-static void release(example *e) {
-    hl_renderer_destroy(e->r);
-    hl_gpu_example_destroy(e->ex);
+    return hl_test_gpu_example_make(&ed, hl_test_render_backend, w, h, e);
 }
 
 static void run(uint32_t w, uint32_t h) {
@@ -98,8 +76,8 @@ static void run(uint32_t w, uint32_t h) {
     free(ia);
     free(ib);
     free(t);
-    release(&a);
-    release(&b);
+    hl_test_gpu_example_release(&a);
+    hl_test_gpu_example_release(&b);
 }
 
 static void test_gles3(void) {

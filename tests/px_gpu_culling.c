@@ -16,7 +16,7 @@
 
 #include "hilo3d/compute.h"
 #include "hilo3d/scene.h"
-#include "hl_gpu_examples.h"
+#include "hl_test_gpu.h"
 #include "hl_test.h"
 #include "hl_test_render.h"
 
@@ -27,31 +27,11 @@ static int cmp_u32(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-typedef struct example {
-    hl_gpu_example *ex;
-    hl_renderer *r;
-} example;
+typedef hl_test_gpu_example example;
 
 static bool make(uint32_t w, uint32_t h, bool cpu_cull, example *e) {
-    memset(e, 0, sizeof *e);
     hl_gpu_example_desc ed = {HL_GPU_EXAMPLE_CULLING, INSTANCES, cpu_cull, false};
-    HL_CHECK_OK(hl_gpu_example_create(&ed, &e->ex));
-    hl_renderer_desc rd = {0};
-    rd.width = w;
-    rd.height = h;
-    rd.sample_count = 1;
-    rd.backend = hl_test_render_backend;
-    rd.pipeline = hl_gpu_example_factory(e->ex);
-    hl_result res = hl_renderer_create(&rd, &e->r);
-    HL_CHECK_MSG(res == HL_OK, "%s", hl_last_error());
-    if (!res) res = hl_gpu_example_setup(e->ex, e->r);
-    HL_CHECK_MSG(res == HL_OK, "setup: %s", hl_last_error());
-    return res == HL_OK;
-}
-
-static void release(example *e) {
-    hl_renderer_destroy(e->r);
-    hl_gpu_example_destroy(e->ex);
+    return hl_test_gpu_example_make(&ed, hl_test_render_backend, w, h, e);
 }
 
 static void run(uint32_t w, uint32_t h) {
@@ -118,10 +98,8 @@ static void run(uint32_t w, uint32_t h) {
     free(want);
     free(spheres);
     hl_stage_destroy(stage);
-    if (g.r) release(&g);
-    else hl_gpu_example_destroy(g.ex);
-    if (c.r) release(&c);
-    else hl_gpu_example_destroy(c.ex);
+    hl_test_gpu_example_release(&g);
+    hl_test_gpu_example_release(&c);
 }
 
 static void test_gles3(void) {

@@ -16,37 +16,15 @@
 #include "hilo3d/compute.h"
 #include "hilo3d/renderer.h"
 #include "hilo3d/scene.h"
-#include "hl_gpu_examples.h"
+#include "hl_test_gpu.h"
 #include "hl_test.h"
 #include "hl_test_render.h"
 
-typedef struct example {
-    hl_gpu_example *ex;
-    hl_renderer *r;
-    hl_stage *stage;
-    hl_camera *camera;
-} example;
+typedef hl_test_gpu_example example;
 
 static bool make(hl_gpu_example_kind kind, uint32_t count, bool alt, uint32_t w, uint32_t h, example *e) {
-    memset(e, 0, sizeof *e);
     hl_gpu_example_desc ed = {kind, count, kind == HL_GPU_EXAMPLE_CULLING && alt, kind == HL_GPU_EXAMPLE_FORWARD_PLUS && alt};
-    hl_result res = hl_gpu_example_create(&ed, &e->ex);
-    hl_renderer_desc rd = {0};
-    rd.width = w;
-    rd.height = h;
-    rd.sample_count = 1;
-    rd.backend = HL_BACKEND_WEBGPU;
-    rd.pipeline = hl_gpu_example_factory(e->ex);
-    if (!res) res = hl_renderer_create(&rd, &e->r);
-    if (!res) res = hl_gpu_example_setup(e->ex, e->r);
-    if (!res) res = hl_gpu_example_scene(e->ex, &e->stage, &e->camera);
-    HL_CHECK_MSG(res == HL_OK, "kind %d count %u %ux%u: %s", (int)kind, count, w, h, hl_last_error());
-    return res == HL_OK;
-}
-
-static void release(example *e) {
-    hl_renderer_destroy(e->r);
-    hl_gpu_example_destroy(e->ex);
+    return hl_test_gpu_example_make(&ed, HL_BACKEND_WEBGPU, w, h, e);
 }
 
 static uint32_t g_rng;
@@ -55,12 +33,7 @@ static uint32_t rnd(uint32_t n) {
     return (uint32_t)(((uint64_t)(g_rng >> 4) * n) >> 28);
 }
 
-static int frame(example *e, uint32_t f) {
-    hl_result res = hl_gpu_example_frame(e->ex, f);
-    if (!res) res = hl_renderer_render(e->r, e->stage, e->camera);
-    HL_CHECK_MSG(res == HL_OK, "frame %u: %s", f, hl_last_error());
-    return res != HL_OK;
-}
+static int frame(example *e, uint32_t f) { return !hl_test_gpu_example_frame(e, f); }
 
 static int compare(example *a, example *b, uint32_t w, uint32_t h, int tol, const char *what, uint32_t seed) {
     uint8_t *ia = malloc((size_t)w * h * 4), *ib = malloc((size_t)w * h * 4);
@@ -90,8 +63,8 @@ static void culling(uint32_t seed, uint32_t w, uint32_t h) {
         HL_CHECK_MSG(args[1] == want, "seed %u gpu-culling %ux%u, %u instances, frame %u: %u visible on the GPU, %u on the "
                      "CPU", seed, w, h, count, f, args[1], want);
     }
-    release(&g);
-    release(&c);
+    hl_test_gpu_example_release(&g);
+    hl_test_gpu_example_release(&c);
 }
 
 static void forward_plus(uint32_t seed, uint32_t w, uint32_t h) {
@@ -100,8 +73,8 @@ static void forward_plus(uint32_t seed, uint32_t w, uint32_t h) {
     bool ok = make(HL_GPU_EXAMPLE_FORWARD_PLUS, lights, false, w, h, &t);
     ok = make(HL_GPU_EXAMPLE_FORWARD_PLUS, lights, true, w, h, &b) && ok;
     if (ok && !frame(&t, 0) && !frame(&b, 0)) compare(&t, &b, w, h, 2, "forward-plus", seed);
-    release(&t);
-    release(&b);
+    hl_test_gpu_example_release(&t);
+    hl_test_gpu_example_release(&b);
 }
 
 static void particles(uint32_t seed, uint32_t w, uint32_t h) {
@@ -127,7 +100,7 @@ static void particles(uint32_t seed, uint32_t w, uint32_t h) {
     }
     free(cpu);
     free(gpu);
-    release(&p);
+    hl_test_gpu_example_release(&p);
 }
 
 int main(int argc, char **argv) {
