@@ -123,8 +123,9 @@ hl_result hl_compute_kernel_destroy(hl_renderer *r, hl_compute_kernel *k);
  * frame replaces the renderer's last render frame in its graph: hl_renderer_write_graph_dot has
  * nothing to write until the next render.
  *
- * Recovery policy (used when the device is lost; recorded now): CPU_SHADOW keeps a CPU copy of
- * everything written from the CPU, REINITIALIZE keeps only the initial contents. GPU writes
+ * Recovery policy (used when the device is lost; recorded now): what a recovery restores,
+ * CPU_SHADOW the CPU's copy of everything written from the CPU, REINITIALIZE the initial
+ * contents (both keep a CPU copy of the buffer for the writes not yet delivered). GPU writes
  * (compute passes writing the buffer) make the CPU shadow stale once the frame that made them
  * submits successfully (hl_storage_buffer_info.shadow_stale); a failed frame changes nothing.
  *
@@ -185,8 +186,9 @@ hl_result hl_storage_buffer_read_wait(hl_renderer *r, void *dst, uint64_t dst_si
  *     layout(std430) readonly buffer Instances { vec4 data[]; };
  * which the pass binds by block name. One uniform block may exist, named `Params` (filled from
  * the pass's params). Sampled textures are not offered yet (a sampler is HL_ERR_VALIDATION).
- * Vertices are pulled from storage with gl_VertexID and gl_InstanceID (gl_InstanceID counts
- * from 0 in each draw, first_instance included on webgpu: use first_instance 0). Compiled with the
+ * Vertices are pulled from storage with gl_VertexID and gl_InstanceID (the draws' first instance
+ * is 0), or come from vertex buffers the pass names per `in` variable (at most 8;
+ * hl_pipeline_gpu_draw_pass_desc.vertex). Compiled with the
  * engine's toolchain (source budget, glslang to SPIR-V); hand-written graphics WGSL is not
  * accepted. Writable storage blocks are HL_ERR_SHADER. webgpu only: gles3 refuses creation
  * (HL_ERR_UNSUPPORTED, no GL call). Ownership as compute shaders. */

@@ -570,7 +570,8 @@ typedef struct hl_pipeline_compute_pass_desc {
 hl_result hl_pipeline_add_compute_pass(hl_pipeline_context ctx, const hl_pipeline_compute_pass_desc *desc);
 
 /* A GPU-driven draw: a storage shader (hl_storage_shader_create) drawing into colour textures
- * (and optionally a DEPTH24_PLUS texture) of one size, its vertices pulled from storage buffers.
+ * (and optionally a DEPTH24_PLUS texture) of one size, its vertices pulled from storage buffers
+ * or read from vertex buffers (`vertex`).
  * Direct (vertex_count / index_count and instance_count) or indirect: the arguments are read
  * on the GPU from `indirect` at indirect_offset (4 u32: vertex count, instance count, first vertex,
  * first instance; indexed: 5: index count, instance count, first index, base vertex, first
