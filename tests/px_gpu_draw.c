@@ -13,7 +13,7 @@
  * buffer, a shader with a sampler, a uniform block other than Params, a writable buffer block,
  * another renderer's shader. Explicit vertex buffers (per-vertex corners, per-instance bounds and
  * UNORM8X4 colours interleaved) draw the same rects, exactly; an input without an attribute is
- * refused by name.
+ * refused by name. A sampler2D reads a texture a fullscreen pass wrote (texelFetch: exact).
  * gles3: hl_storage_shader_create and the pass are HL_ERR_UNSUPPORTED with no GL call. */
 #include <stdlib.h>
 #include <string.h>
@@ -347,11 +347,11 @@ static void test_misuse(void) {
                      (int)s.codes[i], s.msgs[i], want[i]);
     /* shaders refused at creation */
     hl_storage_shader *x = NULL;
-    const char *sampler_fs = "#version 310 es\nprecision highp float;\nuniform sampler2D u_t;\nout vec4 o;\n"
-                             "void main() { o = texture(u_t, vec2(0.5)); }\n";
+    const char *sampler_fs = "#version 310 es\nprecision highp float;\nuniform highp sampler2DShadow u_t;\nout vec4 o;\n"
+                             "void main() { o = vec4(texture(u_t, vec3(0.5))); }\n";
     hl_storage_shader_desc bad = {k_vs, sampler_fs, "sampled"};
     HL_CHECK_RESULT(hl_storage_shader_create(r, &bad, &x), HL_ERR_VALIDATION);
-    HL_CHECK(strstr(hl_last_error(), "sampler 'u_t'") != NULL);
+    HL_CHECK(strstr(hl_last_error(), "sampler 'u_t' must be a sampler2D") != NULL);
     const char *block_fs = "#version 310 es\nprecision highp float;\nuniform Other { vec4 c; };\nout vec4 o;\n"
                            "void main() { o = c; }\n";
     bad.fragment = block_fs;
@@ -491,6 +491,101 @@ static void test_vertex_buffers(uint32_t w, uint32_t h, uint32_t count) {
     hl_renderer_destroy(r);
 }
 
+/* Sampled textures: a fullscreen pass writes a 4x4 pattern (texel (x, y) = (x, y, 51, 255)), a
+ * GPU-driven pass covering a 21x13 target reads it with texelFetch at (x % 4, y % 4): exact. */
+static const char *k_pattern_fs = "#version 300 es\n"
+                                  "precision highp float;\n"
+                                  "in vec2 v_uv;\n"
+                                  "out vec4 o_color;\n"
+                                  "void main() { o_color = vec4(floor(gl_FragCoord.xy) / 255.0, 51.0 / 255.0, 1.0); }\n";
+static const char *k_tex_vs = "#version 310 es\n"
+                              "void main() {\n"
+                              "    vec2 p = vec2(float((gl_VertexID & 1) << 2) - 1.0, float((gl_VertexID & 2) << 1) - 1.0);\n"
+                              "    gl_Position = vec4(p, 0.0, 1.0);\n"
+                              "}\n";
+static const char *k_tex_fs = "#version 310 es\n"
+                              "precision highp float;\n"
+                              "uniform sampler2D u_pattern;\n"
+                              "out vec4 o_color;\n"
+                              "void main() { o_color = texelFetch(u_pattern, ivec2(gl_FragCoord.xy) % 4, 0); }\n";
+
+typedef struct tex_st {
+    hl_render_target *target;
+    hl_storage_shader *shader;
+    bool misuse;
+    hl_result code;
+    char msg[200];
+} tex_st;
+
+static hl_result tex_record(hl_pipeline_context ctx, void *state) {
+    tex_st *s = state;
+    hl_pipeline_texture img, pattern;
+    hl_pipeline_texture_desc td = {HL_PIPELINE_FORMAT_RGBA8, 4, 4, 0, 0, "pattern", 1, 0};
+    hl_result res = hl_pipeline_import_render_target(ctx, s->target, 0, &img);
+    if (!res) res = hl_pipeline_create_texture(ctx, &td, &pattern);
+    hl_pipeline_fullscreen_pass_desc fd = {0};
+    fd.name = "pattern";
+    fd.fragment = k_pattern_fs;
+    fd.outputs[0] = pattern;
+    fd.output_count = 1;
+    if (!res) res = hl_pipeline_add_fullscreen_pass(ctx, &fd);
+    if (res) return res;
+    hl_pipeline_gpu_draw_pass_desc g = {0};
+    g.name = "sampled";
+    g.shader = s->shader;
+    g.color[0] = img;
+    g.color_count = 1;
+    g.texture_names[0] = "u_pattern";
+    g.textures[0] = pattern;
+    g.texture_count = 1;
+    g.count = 3;
+    if (s->misuse) {
+        g.texture_names[0] = "u_other";
+        s->code = hl_pipeline_add_gpu_draw_pass(ctx, &g);
+        snprintf(s->msg, sizeof s->msg, "%s", s->code ? hl_last_error() : "");
+        return HL_OK;
+    }
+    return hl_pipeline_add_gpu_draw_pass(ctx, &g);
+}
+
+static void test_textures(void) {
+    enum { TW = 21, TH = 13 };
+    tex_st s;
+    memset(&s, 0, sizeof s);
+    hl_test_runtime rt = {"gpu-draw-textures", tex_record, &s};
+    hl_pipeline_factory f;
+    hl_test_runtime_factory(&rt, &f);
+    hl_renderer *r = make_renderer_with(16, 16, 1, &f);
+    if (!r) return;
+    hl_render_target_desc td = {TW, TH, 1, {HL_TARGET_RGBA8}, 1, true, {0, 0, 0, 0}, "sampled"};
+    HL_CHECK_OK(hl_render_target_create(r, &td, &s.target));
+    hl_storage_shader_desc sd = {k_tex_vs, k_tex_fs, "sampled"};
+    hl_result sr = hl_storage_shader_create(r, &sd, &s.shader);
+    HL_CHECK_MSG(sr == HL_OK, "%s", hl_last_error());
+    hl_stage *stage = NULL;
+    HL_CHECK_OK(hl_stage_create(&stage));
+    hl_camera *cam = front_camera(stage);
+    if (s.target && s.shader) {
+        hl_result res = hl_renderer_render(r, stage, cam);
+        HL_CHECK_MSG(res == HL_OK, "textures: %s", hl_last_error());
+        uint8_t img[TW * TH * 4];
+        HL_CHECK_OK(hl_render_target_read(r, s.target, 0, img, sizeof img));
+        uint32_t bad = 0;
+        for (uint32_t y = 0; y < TH; y++)
+            for (uint32_t x = 0; x < TW; x++) {
+                const uint8_t want[4] = {(uint8_t)(x % 4), (uint8_t)(y % 4), 51, 255};
+                bad += memcmp(img + (y * TW + x) * 4, want, 4) != 0;
+            }
+        HL_CHECK_MSG(bad == 0, "textures: %u pixels differ", bad);
+        s.misuse = true;
+        HL_CHECK_OK(hl_renderer_render(r, stage, cam));
+        HL_CHECK_MSG(s.code == HL_ERR_VALIDATION && strstr(s.msg, "texture 'u_other' is no sampler of shader 'sampled'"),
+                     "%d '%s'", (int)s.code, s.msg);
+    }
+    hl_stage_destroy(stage);
+    hl_renderer_destroy(r);
+}
+
 static void test_gles3(void) {
     st s;
     memset(&s, 0, sizeof s);
@@ -536,5 +631,6 @@ int main(int argc, char **argv) {
     test_misuse();
     test_vertex_buffers(40, 30, 12);
     test_vertex_buffers(7, 19, 30);
+    test_textures();
     return hl_test_finish();
 }

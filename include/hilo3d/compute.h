@@ -185,7 +185,7 @@ hl_result hl_storage_buffer_read_wait(hl_renderer *r, void *dst, uint64_t dst_si
  * uniforms in std140 blocks) plus read-only storage blocks,
  *     layout(std430) readonly buffer Instances { vec4 data[]; };
  * which the pass binds by block name. One uniform block may exist, named `Params` (filled from
- * the pass's params). Sampled textures are not offered yet (a sampler is HL_ERR_VALIDATION).
+ * the pass's params). sampler2D uniforms (at most 4) read the textures the pass names.
  * Vertices are pulled from storage with gl_VertexID and gl_InstanceID (the draws' first instance
  * is 0), or come from vertex buffers the pass names per `in` variable (at most 8;
  * hl_pipeline_gpu_draw_pass_desc.vertex). Compiled with the
@@ -201,7 +201,8 @@ typedef struct hl_storage_shader_desc {
 typedef struct hl_storage_shader hl_storage_shader;
 
 /* HL_ERR_SHADER for a source glslang or the toolchain refuses (the message names the stage and
- * line), HL_ERR_VALIDATION for a sampler or a uniform block other than Params. */
+ * line), HL_ERR_VALIDATION for a uniform block other than Params, a sampler other than a
+ * sampler2D or more than 4 of them. */
 hl_result hl_storage_shader_create(hl_renderer *r, const hl_storage_shader_desc *desc, hl_storage_shader **out);
 /* NULL s is a no-op; another renderer's shader is HL_ERR_VALIDATION. */
 hl_result hl_storage_shader_destroy(hl_renderer *r, hl_storage_shader *s);

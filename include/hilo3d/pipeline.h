@@ -629,6 +629,11 @@ typedef struct hl_pipeline_gpu_draw_pass_desc {
     bool depth_test, depth_write, cull_back;
     hl_pipeline_vertex_attribute vertex[8]; /* one per input of the vertex shader (none: pulling only) */
     uint32_t vertex_count;
+    /* the shader's sampler2D uniforms by name: single-sample colour textures of the frame,
+       read through the renderer's linear clamp-to-edge sampler (filterable formats) */
+    const char *texture_names[4];
+    hl_pipeline_texture textures[4];
+    uint32_t texture_count;
     hl_pipeline_buffer index_buffer; /* zero: not indexed */
     uint32_t count;                  /* vertices (or indices) of a direct draw */
     uint32_t instance_count;         /* direct draws; 0 = 1 */

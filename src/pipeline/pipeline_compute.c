@@ -161,6 +161,12 @@ hl_result hl_pipeline_add_gpu_draw_pass(hl_pipeline_context ctx, const hl_pipeli
         d.vertex[i].per_instance = a->per_instance;
         if ((res = hl__pipeline_buffer_of(inv, a->buffer, fn, &d.vertex[i].buffer))) return res;
     }
+    if (desc->texture_count > 4) return hl__fail(HL_ERR_VALIDATION, "%s: texture_count %u (at most 4)", fn, desc->texture_count);
+    d.texture_count = desc->texture_count;
+    for (uint32_t i = 0; i < desc->texture_count; i++) {
+        d.texture_names[i] = desc->texture_names[i];
+        if ((res = hl__pipeline_texture_of(inv, desc->textures[i], fn, &d.textures[i]))) return res;
+    }
     if (desc->index_buffer.id && (res = hl__pipeline_buffer_of(inv, desc->index_buffer, fn, &d.index))) return res;
     d.count = desc->count;
     d.instance_count = desc->instance_count;

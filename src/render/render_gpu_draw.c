@@ -24,9 +24,13 @@ static bool shader_of(const hl_renderer *r, const hl_storage_shader *s) {
 /* The program's interface: storage blocks, at most a `Params` uniform block, no samplers. */
 static hl_result check_interface(const hl__program *p, const char *fn, const char *label) {
     const hl_shader_reflection *refl = &p->prog.reflection;
-    if (refl->texture_count)
-        return hl__fail(HL_ERR_VALIDATION, "%s: '%s': sampler '%s' (storage shaders bind no textures yet)", fn, label,
-                        refl->textures[0].name);
+    if (refl->texture_count > 4)
+        return hl__fail(HL_ERR_VALIDATION, "%s: '%s': %u samplers (at most 4)", fn, label, refl->texture_count);
+    for (uint32_t t = 0; t < refl->texture_count; t++)
+        if (refl->textures[t].dimension != HL_RHI_TEXTURE_2D || refl->textures[t].comparison ||
+            refl->textures[t].sample_type != HL_RHI_SAMPLE_FLOAT)
+            return hl__fail(HL_ERR_VALIDATION, "%s: '%s': sampler '%s' must be a sampler2D", fn, label,
+                            refl->textures[t].name);
     uint32_t storage = 0;
     for (uint32_t i = 0; i < refl->block_count; i++) {
         const hl_shader_block *b = &refl->blocks[i];
@@ -153,6 +157,9 @@ typedef struct gd_pass {
     hl_graph_buffer index, indirect;
     uint64_t indirect_offset;
     uint32_t count, instances;
+    hl_graph_texture textures[4]; /* sampled: entries[tex_slot[i]] gets the view */
+    uint8_t tex_slot[4];
+    uint32_t texture_count;
     hl_graph_buffer vertex[HL_ATTR_COUNT]; /* by input (slot order of the pipeline) */
     uint64_t vertex_offset[HL_ATTR_COUNT];
     uint32_t vertex_count;
@@ -181,6 +188,7 @@ static hl_result setup_gd(hl_graph_pass_builder *b, void *params, void *user) {
         d.depth_clear_value = 1.0f;
         res = hl_graph_depth_attachment(b, p->depth, &d);
     }
+    for (uint32_t i = 0; !res && i < p->texture_count; i++) res = hl_graph_read_texture(b, p->textures[i]);
     for (uint32_t i = 0; !res && i < p->vertex_count; i++) {
         bool seen = false;
         for (uint32_t k = 0; k < i; k++) seen |= p->vertex[k].id == p->vertex[i].id;
@@ -196,6 +204,7 @@ static hl_result prepare_gd(hl_graph_ctx *ctx, void *params, void *user) {
     gd_pass *p = params;
     for (uint32_t i = 0; i < p->ref_count; i++)
         p->entries[p->ref_slot[i]].buffer = hl_graph_ctx_buffer(ctx, p->ref_buffer[i]);
+    for (uint32_t i = 0; i < p->texture_count; i++) p->entries[p->tex_slot[i]].view = hl_graph_ctx_view(ctx, p->textures[i]);
     return hl__frame_group_get(p->r, p->layout, p->entries, p->entry_count, p->name, &p->group);
 }
 
@@ -288,6 +297,41 @@ hl_result hl__add_gpu_draw_pass(hl_renderer *r, const hl__gpu_draw_desc *d) {
         e->size = size;
         p.ref_slot[p.ref_count] = (uint8_t)(p.entry_count - 1);
         p.ref_buffer[p.ref_count++] = d->buffers[i];
+    }
+    /* sampled textures: each sampler2D of the shader from one texture of the call, by name */
+    for (uint32_t i = 0; i < d->texture_count; i++) {
+        const char *tn = d->texture_names[i] ? d->texture_names[i] : "";
+        uint32_t t = 0;
+        while (t < refl->texture_count && strcmp(refl->textures[t].name, tn)) t++;
+        if (t == refl->texture_count)
+            return hl__fail(HL_ERR_VALIDATION, "gpu draw pass '%s': texture '%s' is no sampler of shader '%s'", name, tn,
+                            s->label);
+        for (uint32_t j = 0; j < i; j++)
+            if (d->texture_names[j] && !strcmp(d->texture_names[j], tn))
+                return hl__fail(HL_ERR_VALIDATION, "gpu draw pass '%s': texture '%s' is given twice", name, tn);
+    }
+    for (uint32_t t = 0; t < refl->texture_count; t++) {
+        const hl_shader_texture_binding *tb = &refl->textures[t];
+        uint32_t i = 0;
+        while (i < d->texture_count && (!d->texture_names[i] || strcmp(d->texture_names[i], tb->name))) i++;
+        if (i == d->texture_count)
+            return hl__fail(HL_ERR_VALIDATION, "gpu draw pass '%s': sampler '%s' of shader '%s' has no texture", name,
+                            tb->name, s->label);
+        const hl_rhi_texture_desc *td = hl_graph_texture_desc(r->graph, d->textures[i]);
+        const hl_rhi_format_caps *fc = td ? &hl_rhi_device_caps(r->dev)->formats[td->format] : NULL;
+        if (!td || td->sample_count > 1 || !(fc->flags & HL_RHI_FORMAT_CAP_FILTERABLE))
+            return hl__fail(HL_ERR_VALIDATION, "gpu draw pass '%s': texture '%s' is not a filterable single-sample colour "
+                            "texture of this frame", name, tb->name);
+        for (uint32_t c = 0; c < d->color_count; c++)
+            if (d->color[c].id == d->textures[i].id)
+                return hl__fail(HL_ERR_VALIDATION, "gpu draw pass '%s': texture '%s' is also an attachment", name, tb->name);
+        hl_rhi_bind_group_entry *e = &p.entries[p.entry_count++];
+        e->binding = tb->binding;
+        p.tex_slot[p.texture_count] = (uint8_t)(p.entry_count - 1);
+        p.textures[p.texture_count++] = d->textures[i];
+        e = &p.entries[p.entry_count++];
+        e->binding = tb->sampler_binding;
+        e->sampler = r->default_sampler;
     }
     /* attachments */
     if (d->color_count < 1 || d->color_count > 4)

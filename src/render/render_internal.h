@@ -725,6 +725,9 @@ typedef struct hl__gpu_draw_desc {
         bool per_instance;
     } vertex[8];
     uint32_t vertex_count;
+    const char *texture_names[4];
+    hl_graph_texture textures[4];
+    uint32_t texture_count;
 } hl__gpu_draw_desc;
 hl_result hl__add_gpu_draw_pass(hl_renderer *r, const hl__gpu_draw_desc *d);
 void hl__storage_shaders_free(hl_renderer *r);
