@@ -91,6 +91,9 @@ static void note(st *s, hl_result r) {
     }
 }
 
+/* When set, passes take their blend/depth/cull from this material (see main). */
+static const hl_material *g_state_material;
+
 static hl_result record(hl_pipeline_context ctx, void *state) {
     st *s = state;
     if (s->gles3) {
@@ -149,6 +152,11 @@ static hl_result record(hl_pipeline_context ctx, void *state) {
     g.count = 6;
     g.instance_count = s->count;
     g.indirect = args;
+    if (g_state_material) { /* the material's state must win over these */
+        g.material_state = g_state_material;
+        g.blend = HL_PIPELINE_BLEND_ADDITIVE;
+        g.cull_back = true;
+    }
     if (s->misuse) {
         hl_pipeline_gpu_draw_pass_desc b = g;
         b.buffer_count = 0;
@@ -640,6 +648,18 @@ int main(int argc, char **argv) {
         bool depth = blend == HL_PIPELINE_BLEND_OPAQUE && rnd(2), cull = rnd(2), second = rnd(3) == 0;
         run_case(w, h, count, form, blend, depth, cull, second);
     }
+    /* a material's state: BLEND, no depth, double-sided = the explicit ALPHA, no depth, no culling */
+    hl_basic_material_desc bd = {0};
+    bd.color = (hl_color){1, 1, 1, 0.5f};
+    bd.state.alpha_mode = HL_ALPHA_BLEND;
+    bd.state.double_sided = true;
+    bd.state.depth_test = bd.state.depth_write = HL_TOGGLE_OFF;
+    hl_material *mat = NULL;
+    HL_CHECK_OK(hl_material_create_basic(&bd, &mat));
+    g_state_material = mat;
+    run_case(40, 30, 12, F_DIRECT, HL_PIPELINE_BLEND_ALPHA, false, false, false);
+    g_state_material = NULL;
+    hl_material_release(mat);
     test_misuse();
     test_vertex_buffers(40, 30, 12);
     test_vertex_buffers(7, 19, 30);

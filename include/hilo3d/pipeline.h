@@ -627,6 +627,10 @@ typedef struct hl_pipeline_gpu_draw_pass_desc {
     bool load_depth;           /* false: clear to 1 */
     hl_pipeline_blend blend;
     bool depth_test, depth_write, cull_back;
+    /* non-NULL: blend, depth test / write and culling from this material's state instead of the
+       four fields above (alpha mode BLEND: ALPHA blending, else OPAQUE; its depth test and write;
+       culling unless double-sided), as a mesh of that material draws */
+    const hl_material *material_state;
     hl_pipeline_vertex_attribute vertex[8]; /* one per input of the vertex shader (none: pulling only) */
     uint32_t vertex_count;
     /* the shader's sampler2D uniforms by name: single-sample colour textures of the frame,

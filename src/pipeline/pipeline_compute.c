@@ -143,6 +143,14 @@ hl_result hl_pipeline_add_gpu_draw_pass(hl_pipeline_context ctx, const hl_pipeli
     d.depth_test = desc->depth_test;
     d.depth_write = desc->depth_write;
     d.cull_back = desc->cull_back;
+    if (desc->material_state) {
+        const hl_material_variant *v = hl_material_get_variant(desc->material_state);
+        if (!v) return hl__fail(HL_ERR_VALIDATION, "%s: material_state is not a material", fn);
+        d.blend = v->alpha_mode == HL_ALPHA_BLEND ? 1u : 0u;
+        d.depth_test = v->depth_test;
+        d.depth_write = v->depth_write;
+        d.cull_back = !v->double_sided;
+    }
     if (desc->vertex_count > 8) return hl__fail(HL_ERR_VALIDATION, "%s: vertex_count %u (at most 8)", fn, desc->vertex_count);
     static const hl_rhi_vertex_format formats[] = {HL_RHI_VERTEX_FORMAT_INVALID, HL_RHI_VERTEX_FLOAT32,
                                                    HL_RHI_VERTEX_FLOAT32X2,      HL_RHI_VERTEX_FLOAT32X3,
