@@ -1,0 +1,463 @@
+/* glTF 2.0 data layer: container, buffers, accessors (gltf_internal.h). */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gltf_internal.h"
+
+/* ---- base64 ---------------------------------------------------------------------------------------- */
+static int b64(char c) {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+}
+
+bool hl__base64_decode(const char *text, size_t len, uint8_t **out, size_t *out_size) {
+    *out = NULL;
+    *out_size = 0;
+    if (len % 4) return false;
+    size_t pad = len && text[len - 1] == '=' ? (len > 1 && text[len - 2] == '=' ? 2 : 1) : 0;
+    size_t n = len / 4 * 3 - pad;
+    uint8_t *d = hl__malloc(n ? n : 1);
+    if (!d) return false;
+    size_t o = 0;
+    for (size_t i = 0; i < len; i += 4) {
+        int v[4];
+        for (int k = 0; k < 4; k++) {
+            bool padded = i + 4 == len && (size_t)k >= 4 - pad;
+            v[k] = padded ? 0 : b64(text[i + (size_t)k]);
+            if (v[k] < 0) {
+                hl__free(d);
+                return false;
+            }
+        }
+        uint32_t w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
+        uint8_t b[3] = {(uint8_t)(w >> 16), (uint8_t)(w >> 8), (uint8_t)w};
+        for (int k = 0; k < 3 && o < n; k++) d[o++] = b[k];
+    }
+    *out = d;
+    *out_size = n;
+    return true;
+}
+
+/* ---- JSON helpers ------------------------------------------------------------------------------------ */
+/* An integer member in [lo, hi] (absent: *out = def when not required). */
+static hl_result get_uint(const cJSON *obj, const char *key, const char *path, bool required, uint64_t def, uint64_t hi,
+                          uint64_t *out) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!v) {
+        if (required) return hl__fail(HL_ERR_PARSE, "glTF: %s.%s is missing", path, key);
+        *out = def;
+        return HL_OK;
+    }
+    double d = v->valuedouble;
+    if (!cJSON_IsNumber(v) || !(d >= 0.0) || d > (double)hi || d != floor(d))
+        return hl__fail(HL_ERR_PARSE, "glTF: %s.%s must be an integer in [0, %llu]", path, key, (unsigned long long)hi);
+    *out = (uint64_t)d;
+    return HL_OK;
+}
+
+static const cJSON *array_item(const cJSON *root, const char *name, uint64_t index, const char *path, hl_result *res) {
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, name);
+    int n = cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0;
+    if ((uint64_t)n <= index) {
+        *res = hl__fail(HL_ERR_PARSE, "glTF: %s refers to %s[%llu], which does not exist (%d %s)", path, name,
+                        (unsigned long long)index, n, name);
+        return NULL;
+    }
+    const cJSON *o = cJSON_GetArrayItem(a, (int)index);
+    if (!cJSON_IsObject(o)) {
+        *res = hl__fail(HL_ERR_PARSE, "glTF: %s[%llu] is not an object", name, (unsigned long long)index);
+        return NULL;
+    }
+    *res = HL_OK;
+    return o;
+}
+
+/* ---- the container ------------------------------------------------------------------------------------- */
+static uint32_t le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+
+static hl_result read_file(const char *path, uint64_t need, uint8_t **out, const char *what) {
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) return hl__fail(HL_ERR_IO, "glTF: %s: cannot open '%s': %s", what, path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return hl__fail(HL_ERR_IO, "glTF: %s: '%s' is not a regular file", what, path);
+    }
+    if ((uint64_t)st.st_size < need) {
+        fclose(f);
+        return hl__fail(HL_ERR_PARSE, "glTF: %s: '%s' has %lld bytes, byteLength is %llu", what, path,
+                        (long long)st.st_size, (unsigned long long)need);
+    }
+    uint8_t *d = hl__malloc(need ? (size_t)need : 1);
+    if (!d) {
+        fclose(f);
+        return hl__fail(HL_ERR_OUT_OF_MEMORY, "glTF: %s: %llu bytes", what, (unsigned long long)need);
+    }
+    size_t got = need ? fread(d, 1, (size_t)need, f) : 0;
+    fclose(f);
+    if (got != need) {
+        hl__free(d);
+        return hl__fail(HL_ERR_IO, "glTF: %s: reading '%s' failed", what, path);
+    }
+    *out = d;
+    return HL_OK;
+}
+
+static hl_result load_buffer(hl__gltf_doc *doc, uint32_t i, const cJSON *b, const uint8_t *bin, uint64_t bin_size,
+                             const char *base_dir) {
+    char path[64];
+    snprintf(path, sizeof path, "buffers[%u]", i);
+    uint64_t len = 0;
+    hl_result res = get_uint(b, "byteLength", path, true, 0, HL__GLTF_MAX_BUFFER_BYTES, &len);
+    if (res) return res;
+    if (!len) return hl__fail(HL_ERR_PARSE, "glTF: %s.byteLength must be at least 1", path);
+    const cJSON *uri = cJSON_GetObjectItemCaseSensitive(b, "uri");
+    hl__gltf_buffer *out = &doc->buffers[i];
+    if (!uri) { /* the GLB binary chunk: buffer 0 only */
+        if (i != 0 || !bin) return hl__fail(HL_ERR_PARSE, "glTF: %s has no uri (only buffer 0 of a .glb may omit it)", path);
+        if (bin_size < len)
+            return hl__fail(HL_ERR_PARSE, "glTF: %s.byteLength %llu is more than the GLB binary chunk's %llu bytes", path,
+                            (unsigned long long)len, (unsigned long long)bin_size);
+        out->data = hl__malloc((size_t)len);
+        if (!out->data) return hl__fail(HL_ERR_OUT_OF_MEMORY, "glTF: %s: %llu bytes", path, (unsigned long long)len);
+        memcpy(out->data, bin, (size_t)len);
+        out->size = len;
+        return HL_OK;
+    }
+    if (!cJSON_IsString(uri)) return hl__fail(HL_ERR_PARSE, "glTF: %s.uri must be a string", path);
+    const char *u = uri->valuestring;
+    if (strncmp(u, "data:", 5) == 0) {
+        const char *comma = strstr(u, ";base64,");
+        if (!comma) return hl__fail(HL_ERR_PARSE, "glTF: %s.uri is a data: URI without ';base64,'", path);
+        const char *text = comma + 8;
+        uint8_t *d = NULL;
+        size_t n = 0;
+        if (!hl__base64_decode(text, strlen(text), &d, &n))
+            return hl__fail(HL_ERR_PARSE, "glTF: %s.uri: bad base64 (a character outside the alphabet or a bad length)", path);
+        if (n < len) {
+            hl__free(d);
+            return hl__fail(HL_ERR_PARSE, "glTF: %s: the data: URI holds %zu bytes, byteLength is %llu", path, n,
+                            (unsigned long long)len);
+        }
+        out->data = d;
+        out->size = len;
+        return HL_OK;
+    }
+    if (strstr(u, "://") || u[0] == '/' || strstr(u, "..") || strchr(u, '\\'))
+        return hl__fail(HL_ERR_PARSE, "glTF: %s.uri '%.64s' is not a relative path inside the model's folder", path, u);
+    if (!base_dir) return hl__fail(HL_ERR_PARSE, "glTF: %s.uri '%.64s' names a file, and no folder was given", path, u);
+    size_t pn = strlen(base_dir) + strlen(u) + 2;
+    char *full = hl__malloc(pn);
+    if (!full) return hl__fail(HL_ERR_OUT_OF_MEMORY, "glTF: %s", path);
+    snprintf(full, pn, "%s/%s", base_dir, u);
+    res = read_file(full, len, &out->data, path);
+    hl__free(full);
+    if (!res) out->size = len;
+    return res;
+}
+
+void hl__gltf_free(hl__gltf_doc *doc) {
+    if (!doc) return;
+    for (uint32_t i = 0; i < doc->buffer_count; i++) hl__free(doc->buffers[i].data);
+    hl__free(doc->buffers);
+    if (doc->json) cJSON_Delete(doc->json);
+    memset(doc, 0, sizeof *doc);
+}
+
+hl_result hl__gltf_parse(const uint8_t *data, size_t size, const char *base_dir, hl__gltf_doc *out) {
+    memset(out, 0, sizeof *out);
+    if (!data || !size) return hl__fail(HL_ERR_PARSE, "glTF: the document is empty");
+    if (size > HL__GLTF_MAX_BYTES) return hl__fail(HL_ERR_PARSE, "glTF: the document is larger than 1 GiB");
+    const char *json = (const char *)data;
+    size_t json_size = size;
+    const uint8_t *bin = NULL;
+    uint64_t bin_size = 0;
+    if (size >= 4 && le32(data) == 0x46546C67u) { /* "glTF": a GLB */
+        if (size < 20) return hl__fail(HL_ERR_PARSE, "glb: %zu bytes, shorter than a header and one chunk", size);
+        uint32_t version = le32(data + 4), length = le32(data + 8);
+        if (version != 2) return hl__fail(HL_ERR_PARSE, "glb: version %u (2 expected)", version);
+        if (length != size)
+            return hl__fail(HL_ERR_PARSE, "glb: the header's length %u is not the file's %zu bytes", length, size);
+        size_t at = 12;
+        for (uint32_t c = 0; at < size; c++) {
+            if (size - at < 8) return hl__fail(HL_ERR_PARSE, "glb: chunk %u: %zu bytes left, a chunk header needs 8", c, size - at);
+            uint32_t clen = le32(data + at), ctype = le32(data + at + 4);
+            if (clen > size - at - 8)
+                return hl__fail(HL_ERR_PARSE, "glb: chunk %u: length %u passes the end of the file", c, clen);
+            if (c == 0 && ctype != 0x4E4F534Au) return hl__fail(HL_ERR_PARSE, "glb: the first chunk is not JSON");
+            if (c == 0) json = (const char *)data + at + 8, json_size = clen;
+            else if (c == 1 && ctype == 0x004E4942u) bin = data + at + 8, bin_size = clen;
+            at += 8 + (size_t)clen;
+        }
+    }
+    cJSON *root = cJSON_ParseWithLength(json, json_size);
+    if (!root) return hl__fail(HL_ERR_PARSE, "glTF: the JSON does not parse (near byte %td)",
+                               cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() - json : (ptrdiff_t)0);
+    out->json = root;
+    hl_result res = HL_OK;
+    if (!cJSON_IsObject(root)) res = hl__fail(HL_ERR_PARSE, "glTF: the document is not a JSON object");
+    const cJSON *asset = res ? NULL : cJSON_GetObjectItemCaseSensitive(root, "asset");
+    const cJSON *ver = asset ? cJSON_GetObjectItemCaseSensitive(asset, "version") : NULL;
+    if (!res && (!cJSON_IsString(ver) || strncmp(ver->valuestring, "2.", 2) != 0))
+        res = hl__fail(HL_ERR_PARSE, "glTF: asset.version must be \"2.x\"");
+    const cJSON *buffers = res ? NULL : cJSON_GetObjectItemCaseSensitive(root, "buffers");
+    if (!res && buffers && !cJSON_IsArray(buffers)) res = hl__fail(HL_ERR_PARSE, "glTF: buffers must be an array");
+    int nb = buffers ? cJSON_GetArraySize(buffers) : 0;
+    if (!res && nb > (int)HL__GLTF_MAX_BUFFERS) res = hl__fail(HL_ERR_PARSE, "glTF: %d buffers (at most %u)", nb, HL__GLTF_MAX_BUFFERS);
+    if (!res && nb) {
+        out->buffers = hl__calloc((size_t)nb, sizeof *out->buffers);
+        if (!out->buffers) res = hl__fail(HL_ERR_OUT_OF_MEMORY, "glTF: buffers");
+        else out->buffer_count = (uint32_t)nb;
+    }
+    for (int i = 0; !res && i < nb; i++) {
+        const cJSON *b = cJSON_GetArrayItem(buffers, i);
+        res = cJSON_IsObject(b) ? load_buffer(out, (uint32_t)i, b, bin, bin_size, base_dir)
+                                : hl__fail(HL_ERR_PARSE, "glTF: buffers[%d] is not an object", i);
+    }
+    if (res) hl__gltf_free(out);
+    return res;
+}
+
+/* ---- accessors ------------------------------------------------------------------------------------------ */
+static uint32_t component_size(uint32_t t) {
+    switch (t) {
+    case HL__GLTF_I8:
+    case HL__GLTF_U8: return 1;
+    case HL__GLTF_I16:
+    case HL__GLTF_U16: return 2;
+    case HL__GLTF_U32:
+    case HL__GLTF_F32: return 4;
+    default: return 0;
+    }
+}
+
+/* A resolved view of elements: base pointer, stride, count, layout of one element. */
+typedef struct elems {
+    const uint8_t *base; /* NULL: all zeros (an accessor without bufferView) */
+    uint64_t stride;
+    uint32_t count, comps, ctype, csize;
+    uint32_t rows, col_stride; /* matrices: rows and the padded column stride; 0 otherwise */
+    bool normalized;
+} elems;
+
+static uint64_t elem_size(const elems *e) { return e->rows ? (uint64_t)e->col_stride * (e->comps / e->rows) : (uint64_t)e->comps * e->csize; }
+
+static const uint8_t *comp_at(const elems *e, uint32_t i, uint32_t j) {
+    uint64_t off = (uint64_t)i * e->stride + (e->rows ? (uint64_t)(j / e->rows) * e->col_stride + (uint64_t)(j % e->rows) * e->csize
+                                                     : (uint64_t)j * e->csize);
+    return e->base + off;
+}
+
+static double comp_value(const elems *e, const uint8_t *p) {
+    switch (e->ctype) {
+    case HL__GLTF_I8: {
+        int8_t v = (int8_t)p[0];
+        return e->normalized ? (v / 127.0 < -1.0 ? -1.0 : v / 127.0) : v;
+    }
+    case HL__GLTF_U8: return e->normalized ? p[0] / 255.0 : p[0];
+    case HL__GLTF_I16: {
+        int16_t v;
+        memcpy(&v, p, 2);
+        return e->normalized ? (v / 32767.0 < -1.0 ? -1.0 : v / 32767.0) : v;
+    }
+    case HL__GLTF_U16: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return e->normalized ? v / 65535.0 : v;
+    }
+    case HL__GLTF_U32: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    default: {
+        float v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    }
+}
+
+/* The elements a bufferView holds from byte_offset: count elements of e's layout (stride from the
+ * view unless tight). */
+static hl_result view_elems(const hl__gltf_doc *doc, uint64_t view, uint64_t byte_offset, bool allow_stride, elems *e,
+                            const char *path) {
+    hl_result res;
+    char vpath[48];
+    snprintf(vpath, sizeof vpath, "bufferViews[%llu]", (unsigned long long)view);
+    const cJSON *v = array_item(doc->json, "bufferViews", view, path, &res);
+    if (!v) return res;
+    uint64_t buf = 0, off = 0, len = 0, stride = 0;
+    if ((res = get_uint(v, "buffer", vpath, true, 0, UINT32_MAX, &buf)) ||
+        (res = get_uint(v, "byteOffset", vpath, false, 0, HL__GLTF_MAX_BUFFER_BYTES, &off)) ||
+        (res = get_uint(v, "byteLength", vpath, true, 0, HL__GLTF_MAX_BUFFER_BYTES, &len)) ||
+        (res = get_uint(v, "byteStride", vpath, false, 0, 252, &stride)))
+        return res;
+    if (buf >= doc->buffer_count)
+        return hl__fail(HL_ERR_PARSE, "glTF: %s.buffer %llu (the document has %u buffers)", vpath, (unsigned long long)buf,
+                        doc->buffer_count);
+    if (!len || off + len > doc->buffers[buf].size)
+        return hl__fail(HL_ERR_PARSE, "glTF: %s: bytes [%llu, +%llu) pass buffer %llu's %llu bytes (or are empty)", vpath,
+                        (unsigned long long)off, (unsigned long long)len, (unsigned long long)buf,
+                        (unsigned long long)doc->buffers[buf].size);
+    if (stride && (!allow_stride || stride < 4 || stride % 4))
+        return hl__fail(HL_ERR_PARSE, "glTF: %s.byteStride %llu (4..252, a multiple of 4%s)", vpath,
+                        (unsigned long long)stride, allow_stride ? "" : "; none for sparse data");
+    uint64_t es = elem_size(e);
+    e->stride = stride ? stride : es;
+    if (e->stride < es)
+        return hl__fail(HL_ERR_PARSE, "glTF: %s.byteStride %llu is less than the %llu-byte element of %s", vpath,
+                        (unsigned long long)e->stride, (unsigned long long)es, path);
+    if (byte_offset % e->csize || (off + byte_offset) % e->csize)
+        return hl__fail(HL_ERR_PARSE, "glTF: %s.byteOffset %llu is not aligned to its %u-byte components", path,
+                        (unsigned long long)byte_offset, e->csize);
+    uint64_t need = byte_offset + (uint64_t)(e->count - 1) * e->stride + es;
+    if (need > len)
+        return hl__fail(HL_ERR_PARSE, "glTF: %s: %u elements from byte %llu need %llu bytes, %s has %llu", path, e->count,
+                        (unsigned long long)byte_offset, (unsigned long long)need, vpath, (unsigned long long)len);
+    e->base = doc->buffers[buf].data + off + byte_offset;
+    return HL_OK;
+}
+
+typedef struct sparse {
+    uint32_t count;
+    elems indices, values;
+} sparse;
+
+static hl_result accessor(const hl__gltf_doc *doc, uint32_t index, elems *e, sparse *sp, hl__gltf_accessor_info *info) {
+    char path[48];
+    snprintf(path, sizeof path, "accessors[%u]", index);
+    memset(e, 0, sizeof *e);
+    memset(sp, 0, sizeof *sp);
+    hl_result res;
+    const cJSON *a = array_item(doc->json, "accessors", index, path, &res);
+    if (!a) return res;
+    uint64_t ctype = 0, count = 0, view = 0, off = 0;
+    if ((res = get_uint(a, "componentType", path, true, 0, UINT32_MAX, &ctype)) ||
+        (res = get_uint(a, "count", path, true, 0, UINT32_MAX, &count)))
+        return res;
+    e->ctype = (uint32_t)ctype;
+    e->csize = component_size(e->ctype);
+    if (!e->csize) return hl__fail(HL_ERR_PARSE, "glTF: %s.componentType %llu is not a glTF component type", path, (unsigned long long)ctype);
+    if (!count) return hl__fail(HL_ERR_PARSE, "glTF: %s.count must be at least 1", path);
+    e->count = (uint32_t)count;
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(a, "type");
+    static const struct {
+        const char *name;
+        uint32_t comps, rows;
+    } k_types[] = {{"SCALAR", 1, 0}, {"VEC2", 2, 0}, {"VEC3", 3, 0}, {"VEC4", 4, 0}, {"MAT2", 4, 2}, {"MAT3", 9, 3}, {"MAT4", 16, 4}};
+    for (size_t t = 0; cJSON_IsString(type) && t < sizeof k_types / sizeof k_types[0]; t++)
+        if (!strcmp(type->valuestring, k_types[t].name)) e->comps = k_types[t].comps, e->rows = k_types[t].rows;
+    if (!e->comps) return hl__fail(HL_ERR_PARSE, "glTF: %s.type must be SCALAR, VEC2, VEC3, VEC4, MAT2, MAT3 or MAT4", path);
+    if (e->rows) e->col_stride = (e->rows * e->csize + 3u) & ~3u;
+    const cJSON *norm = cJSON_GetObjectItemCaseSensitive(a, "normalized");
+    if (norm && !cJSON_IsBool(norm)) return hl__fail(HL_ERR_PARSE, "glTF: %s.normalized must be a boolean", path);
+    e->normalized = cJSON_IsTrue(norm);
+    if (e->normalized && (e->ctype == HL__GLTF_U32 || e->ctype == HL__GLTF_F32))
+        return hl__fail(HL_ERR_PARSE, "glTF: %s.normalized is true for %s components", path,
+                        e->ctype == HL__GLTF_F32 ? "float" : "unsigned int");
+    bool has_view = cJSON_GetObjectItemCaseSensitive(a, "bufferView") != NULL;
+    if ((res = get_uint(a, "bufferView", path, false, 0, UINT32_MAX, &view)) ||
+        (res = get_uint(a, "byteOffset", path, false, 0, HL__GLTF_MAX_BUFFER_BYTES, &off)))
+        return res;
+    if (!has_view && off) return hl__fail(HL_ERR_PARSE, "glTF: %s.byteOffset without a bufferView", path);
+    if (has_view && (res = view_elems(doc, view, off, true, e, path))) return res;
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(a, "sparse");
+    if (s) {
+        char spath[64];
+        snprintf(spath, sizeof spath, "%s.sparse", path);
+        if (!cJSON_IsObject(s)) return hl__fail(HL_ERR_PARSE, "glTF: %s must be an object", spath);
+        uint64_t sc = 0;
+        if ((res = get_uint(s, "count", spath, true, 0, e->count, &sc))) return res;
+        if (!sc) return hl__fail(HL_ERR_PARSE, "glTF: %s.count must be at least 1", spath);
+        sp->count = (uint32_t)sc;
+        const cJSON *ind = cJSON_GetObjectItemCaseSensitive(s, "indices"), *val = cJSON_GetObjectItemCaseSensitive(s, "values");
+        if (!cJSON_IsObject(ind) || !cJSON_IsObject(val))
+            return hl__fail(HL_ERR_PARSE, "glTF: %s needs objects indices and values", spath);
+        char ipath[80], vpath[80];
+        snprintf(ipath, sizeof ipath, "%s.indices", spath);
+        snprintf(vpath, sizeof vpath, "%s.values", spath);
+        uint64_t iv = 0, io = 0, it = 0, vv = 0, vo = 0;
+        if ((res = get_uint(ind, "bufferView", ipath, true, 0, UINT32_MAX, &iv)) ||
+            (res = get_uint(ind, "byteOffset", ipath, false, 0, HL__GLTF_MAX_BUFFER_BYTES, &io)) ||
+            (res = get_uint(ind, "componentType", ipath, true, 0, UINT32_MAX, &it)) ||
+            (res = get_uint(val, "bufferView", vpath, true, 0, UINT32_MAX, &vv)) ||
+            (res = get_uint(val, "byteOffset", vpath, false, 0, HL__GLTF_MAX_BUFFER_BYTES, &vo)))
+            return res;
+        if (it != HL__GLTF_U8 && it != HL__GLTF_U16 && it != HL__GLTF_U32)
+            return hl__fail(HL_ERR_PARSE, "glTF: %s.componentType %llu (5121, 5123 or 5125)", ipath, (unsigned long long)it);
+        sp->indices = (elems){NULL, 0, sp->count, 1, (uint32_t)it, component_size((uint32_t)it), 0, 0, false};
+        sp->values = *e;
+        sp->values.count = sp->count;
+        sp->values.base = NULL;
+        if ((res = view_elems(doc, iv, io, false, &sp->indices, ipath)) || (res = view_elems(doc, vv, vo, false, &sp->values, vpath)))
+            return res;
+        uint64_t prev = 0;
+        for (uint32_t i = 0; i < sp->count; i++) { /* strictly increasing, within the accessor */
+            uint64_t k = (uint64_t)comp_value(&sp->indices, comp_at(&sp->indices, i, 0));
+            if (k >= e->count || (i && k <= prev))
+                return hl__fail(HL_ERR_PARSE, "glTF: %s: index %u is %llu (strictly increasing, below count %u)", ipath, i,
+                                (unsigned long long)k, e->count);
+            prev = k;
+        }
+    }
+    if (info) *info = (hl__gltf_accessor_info){e->count, e->comps, e->ctype, e->normalized, s != NULL};
+    return HL_OK;
+}
+
+hl_result hl__gltf_accessor_info_get(const hl__gltf_doc *doc, uint32_t index, hl__gltf_accessor_info *out) {
+    elems e;
+    sparse sp;
+    return accessor(doc, index, &e, &sp, out);
+}
+
+/* count * comps values of accessor index, as doubles through put(i, value). */
+static hl_result read_all(const hl__gltf_doc *doc, uint32_t index, size_t out_count, bool integer, void *out) {
+    elems e;
+    sparse sp;
+    hl__gltf_accessor_info info;
+    hl_result res = accessor(doc, index, &e, &sp, &info);
+    if (res) return res;
+    if (integer && (e.ctype == HL__GLTF_F32 || e.ctype == HL__GLTF_I8 || e.ctype == HL__GLTF_I16 || e.normalized))
+        return hl__fail(HL_ERR_PARSE, "glTF: accessors[%u] holds %s values where unsigned integers are expected", index,
+                        e.normalized ? "normalized" : e.ctype == HL__GLTF_F32 ? "float" : "signed");
+    uint64_t n = (uint64_t)e.count * e.comps;
+    if (out_count < n)
+        return hl__fail(HL_ERR_VALIDATION, "glTF: accessors[%u] has %llu values, the destination %zu", index,
+                        (unsigned long long)n, out_count);
+    for (uint32_t i = 0; i < e.count; i++)
+        for (uint32_t j = 0; j < e.comps; j++) {
+            double v = e.base ? comp_value(&e, comp_at(&e, i, j)) : 0.0;
+            if (integer) ((uint32_t *)out)[(size_t)i * e.comps + j] = (uint32_t)v;
+            else ((float *)out)[(size_t)i * e.comps + j] = (float)v;
+        }
+    for (uint32_t s = 0; s < sp.count; s++) {
+        uint32_t k = (uint32_t)comp_value(&sp.indices, comp_at(&sp.indices, s, 0));
+        for (uint32_t j = 0; j < e.comps; j++) {
+            double v = comp_value(&sp.values, comp_at(&sp.values, s, j));
+            if (integer) ((uint32_t *)out)[(size_t)k * e.comps + j] = (uint32_t)v;
+            else ((float *)out)[(size_t)k * e.comps + j] = (float)v;
+        }
+    }
+    return HL_OK;
+}
+
+hl_result hl__gltf_accessor_read_float(const hl__gltf_doc *doc, uint32_t index, float *out, size_t out_count) {
+    if (!doc || !out) return hl__fail(HL_ERR_VALIDATION, "glTF: accessor read: %s is NULL", doc ? "out" : "doc");
+    return read_all(doc, index, out_count, false, out);
+}
+
+hl_result hl__gltf_accessor_read_uint(const hl__gltf_doc *doc, uint32_t index, uint32_t *out, size_t out_count) {
+    if (!doc || !out) return hl__fail(HL_ERR_VALIDATION, "glTF: accessor read: %s is NULL", doc ? "out" : "doc");
+    return read_all(doc, index, out_count, true, out);
+}

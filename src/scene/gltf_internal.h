@@ -1,0 +1,74 @@
+/* glTF 2.0 data layer (issue 10, first part): the container (.gltf JSON or .glb), buffers
+ * (GLB binary chunk, base64 `data:` URIs, files beside the model) and accessors decoded into
+ * floats or integers with every component type, normalization, byte stride and sparse storage.
+ * Internal to the scene layer; the public loader (include/hilo3d/gltf.h) builds on it.
+ *
+ * Every failure is HL_ERR_PARSE (malformed input) or HL_ERR_IO (a file that cannot be read) with
+ * a message naming the JSON path (`accessors[3].sparse.indices.byteOffset`), and leaves nothing
+ * allocated. Limits: a document of at most HL__GLTF_MAX_BYTES, buffers of at most
+ * HL__GLTF_MAX_BUFFER_BYTES each; sizes are computed in 64 bits and checked before any read. */
+#ifndef HL_GLTF_INTERNAL_H
+#define HL_GLTF_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hl_base.h"
+
+#define HL__GLTF_MAX_BYTES ((size_t)1 << 30)        /* a .gltf or .glb file */
+#define HL__GLTF_MAX_BUFFER_BYTES ((uint64_t)1 << 30) /* one buffer */
+#define HL__GLTF_MAX_BUFFERS 1024u
+
+struct cJSON;
+
+typedef struct hl__gltf_buffer {
+    uint8_t *data; /* owned */
+    uint64_t size; /* byteLength */
+} hl__gltf_buffer;
+
+typedef struct hl__gltf_doc {
+    struct cJSON *json;
+    hl__gltf_buffer *buffers;
+    uint32_t buffer_count;
+} hl__gltf_doc;
+
+/* Parses a .glb (by its magic) or .gltf text of `size` bytes. base_dir: the folder relative
+ * buffer URIs are read from (NULL: only the GLB chunk and data: URIs are allowed; a file URI is
+ * HL_ERR_PARSE). URIs with a scheme other than data:, absolute paths and `..` are refused. */
+hl_result hl__gltf_parse(const uint8_t *data, size_t size, const char *base_dir, hl__gltf_doc *out);
+void hl__gltf_free(hl__gltf_doc *doc);
+
+/* glTF component types */
+enum {
+    HL__GLTF_I8 = 5120,
+    HL__GLTF_U8 = 5121,
+    HL__GLTF_I16 = 5122,
+    HL__GLTF_U16 = 5123,
+    HL__GLTF_U32 = 5125,
+    HL__GLTF_F32 = 5126,
+};
+
+typedef struct hl__gltf_accessor_info {
+    uint32_t count;      /* elements */
+    uint32_t components; /* 1 SCALAR, 2-4 VECn, 4 MAT2, 9 MAT3, 16 MAT4 */
+    uint32_t component_type;
+    bool normalized;
+    bool sparse;
+} hl__gltf_accessor_info;
+
+/* The accessor's description, validated (types, bounds of its buffer view and buffer, stride,
+ * alignment, sparse indices and values) without decoding it. */
+hl_result hl__gltf_accessor_info_get(const hl__gltf_doc *doc, uint32_t index, hl__gltf_accessor_info *out);
+/* Decodes the accessor into out (count * components floats, out_count at least that, else
+ * HL_ERR_VALIDATION): integers as values, normalized integers mapped to [0, 1] or [-1, 1] as
+ * glTF defines; sparse values applied. */
+hl_result hl__gltf_accessor_read_float(const hl__gltf_doc *doc, uint32_t index, float *out, size_t out_count);
+/* The same for unsigned integer accessors (indices, joints: u8, u16, u32); a float, signed or
+ * normalized accessor is HL_ERR_PARSE. */
+hl_result hl__gltf_accessor_read_uint(const hl__gltf_doc *doc, uint32_t index, uint32_t *out, size_t out_count);
+
+/* Standard base64 (RFC 4648, padding required when the length needs it); *out hl__malloc'd.
+ * false for a character outside the alphabet or a bad length. */
+bool hl__base64_decode(const char *text, size_t len, uint8_t **out, size_t *out_size);
+
+#endif

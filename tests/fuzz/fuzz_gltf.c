@@ -1,0 +1,41 @@
+/* Fuzz target: the glTF data layer (src/scene/gltf_internal.h) on arbitrary documents: the GLB
+ * framing or the JSON text, buffers from the GLB chunk and base64 data: URIs (no folder: file
+ * URIs are refused), then every accessor's validation and decoding. Oracle: a refused document
+ * leaves the output zeroed; every read of a valid accessor either fills its values or fails
+ * with a code of the contract; nothing is read past a buffer (ASan). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gltf_internal.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (size > (1u << 20)) return 0;
+    hl__gltf_doc doc;
+    hl_result r = hl__gltf_parse(data, size, NULL, &doc);
+    if (r) {
+        static const hl__gltf_doc zero;
+        if (memcmp(&doc, &zero, sizeof doc) != 0) __builtin_trap();
+        if (r != HL_ERR_PARSE && r != HL_ERR_IO && r != HL_ERR_OUT_OF_MEMORY) __builtin_trap();
+        return 0;
+    }
+    enum { CAP = 1 << 16 };
+    static float f[CAP];
+    static uint32_t u[CAP];
+    for (uint32_t i = 0; i < 64; i++) {
+        hl__gltf_accessor_info info;
+        hl_result e = hl__gltf_accessor_info_get(&doc, i, &info);
+        if (e) {
+            if (e != HL_ERR_PARSE) __builtin_trap();
+            continue;
+        }
+        if (!info.count || !info.components || info.components > 16) __builtin_trap();
+        if ((uint64_t)info.count * info.components > CAP) continue;
+        e = hl__gltf_accessor_read_float(&doc, i, f, CAP);
+        if (e) __builtin_trap(); /* info_get passed: the read must too */
+        e = hl__gltf_accessor_read_uint(&doc, i, u, CAP);
+        if (e && e != HL_ERR_PARSE) __builtin_trap();
+    }
+    hl__gltf_free(&doc);
+    return 0;
+}
