@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gltf_internal.h"
+#include "hilo3d/geometry.h"
 #include "hl_test.h"
 
 static char *b64enc(const uint8_t *d, size_t n) {
@@ -247,6 +248,8 @@ static void test_refusals(void) {
                 "{\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"sparse\":{\"count\":2,"
                 "\"indices\":{\"bufferView\":0,\"componentType\":5121},\"values\":{\"bufferView\":1}}}"),
             bin, bn, true, HL_ERR_PARSE, "accessors[0].sparse.indices: index 1 is 3 (strictly increasing, below count 2)");
+    refused(DOC("{\"byteLength\":128}", "", "{\"componentType\":5126,\"count\":24999999,\"type\":\"VEC3\"}"), bin, bn,
+            true, HL_ERR_PARSE, "accessors[0]: 24999999 elements without a bufferView (at most 4194304");
     refused(DOC("{\"byteLength\":128}", "{\"buffer\":0,\"byteOffset\":100,\"byteLength\":2}",
                 "{\"componentType\":5126,\"count\":5,\"type\":\"SCALAR\",\"sparse\":{\"count\":2,"
                 "\"indices\":{\"bufferView\":0,\"componentType\":5126},\"values\":{\"bufferView\":0}}}"),
@@ -283,8 +286,114 @@ static void test_refusals(void) {
     HL_CHECK(!hl__base64_decode("T=E=", 4, &o, &on) && !o);
 }
 
+/* A document of one buffer (data: URI of bin) and the given views / accessors / meshes. */
+static hl_result doc_of(const uint8_t *bin, size_t bn, const char *views, const char *accs, const char *meshes, hl__gltf_doc *d) {
+    char *enc = b64enc(bin, bn);
+    size_t cap = strlen(enc) + strlen(views) + strlen(accs) + strlen(meshes) + 256;
+    char *t = malloc(cap);
+    snprintf(t, cap,
+             "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":%zu,\"uri\":\"data:application/"
+             "octet-stream;base64,%s\"}],\"bufferViews\":[%s],\"accessors\":[%s],\"meshes\":[%s]}",
+             bn, enc, views, accs, meshes);
+    hl_result r = hl__gltf_parse((const uint8_t *)t, strlen(t), NULL, d);
+    free(t);
+    free(enc);
+    return r;
+}
+
+static void test_primitives(void) {
+    /* 0: 4 positions of a unit square (strip order); 48: 3 COLOR_0 VEC3; 84: 5 u16 fan indices */
+    uint8_t bin[96];
+    memset(bin, 0, sizeof bin);
+    const float pos[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0};
+    const float col[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    const uint16_t fan[5] = {0, 1, 3, 2, 0};
+    memcpy(bin, pos, 48);
+    memcpy(bin + 48, col, 36);
+    memcpy(bin + 84, fan, 10);
+    const char *views = "{\"buffer\":0,\"byteLength\":48},{\"buffer\":0,\"byteOffset\":48,\"byteLength\":36},"
+                        "{\"buffer\":0,\"byteOffset\":84,\"byteLength\":10}";
+    const char *accs = "{\"bufferView\":0,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+                       "{\"bufferView\":1,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+                       "{\"bufferView\":2,\"componentType\":5123,\"count\":4,\"type\":\"SCALAR\"},"
+                       "{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+                       "{\"bufferView\":2,\"componentType\":5123,\"count\":5,\"type\":\"SCALAR\"}";
+    const char *meshes =
+        "{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"mode\":5},"                        /* strip, flat */
+        "{\"attributes\":{\"POSITION\":3,\"NORMAL\":3,\"COLOR_0\":1}},"                        /* list, colours */
+        "{\"attributes\":{\"POSITION\":0,\"NORMAL\":0},\"indices\":2,\"mode\":6},"            /* fan, indexed */
+        "{\"attributes\":{\"POSITION\":0,\"NORMAL\":0},\"mode\":2},"                           /* line loop */
+        "{\"attributes\":{\"NORMAL\":0}},"                                                         /* no POSITION */
+        "{\"attributes\":{\"POSITION\":0,\"COLOR_0\":1}},"                                       /* counts differ */
+        "{\"attributes\":{\"POSITION\":0},\"indices\":4,\"mode\":7},"                          /* bad mode */
+        "{\"attributes\":{\"POSITION\":3},\"indices\":2}"                                        /* index 3 of 3 */
+        "]}";
+    hl__gltf_doc d;
+    hl_result r = doc_of(bin, sizeof bin, views, accs, meshes, &d);
+    HL_CHECK_MSG(r == HL_OK, "%s", hl_last_error());
+    if (r) return;
+    hl_geometry *g = NULL;
+    /* the strip: two triangles, flat normals +Z, six vertices */
+    HL_CHECK_OK(hl__gltf_primitive_geometry(&d, 0, 0, &g));
+    if (g) {
+        const hl_geometry_layout *l = hl_geometry_get_layout(g);
+        HL_CHECK(l->vertex_count == 6 && l->index_count == 0 && l->topology == HL_TOPOLOGY_TRIANGLES);
+        static const float want[6][2] = {{0, 0}, {1, 0}, {0, 1}, {0, 1}, {1, 0}, {1, 1}};
+        for (uint32_t i = 0; i < 6; i++) {
+            float p[4], n[4];
+            HL_CHECK_OK(hl_geometry_read_vertex(g, HL_ATTR_POSITION, i, p));
+            HL_CHECK_OK(hl_geometry_read_vertex(g, HL_ATTR_NORMAL, i, n));
+            HL_CHECK_MSG(p[0] == want[i][0] && p[1] == want[i][1] && n[0] == 0 && n[1] == 0 && n[2] == 1,
+                         "strip vertex %u: (%g, %g) normal (%g, %g, %g)", i, (double)p[0], (double)p[1], (double)n[0],
+                         (double)n[1], (double)n[2]);
+        }
+        hl_geometry_release(g);
+    }
+    /* a list with VEC3 colours: alpha 1 */
+    HL_CHECK_OK(hl__gltf_primitive_geometry(&d, 0, 1, &g));
+    if (g) {
+        float c[4];
+        HL_CHECK_OK(hl_geometry_read_vertex(g, HL_ATTR_COLOR_0, 2, c));
+        HL_CHECK(c[0] == 0 && c[1] == 0 && c[2] == 1 && c[3] == 1);
+        HL_CHECK_EQ(hl_geometry_get_layout(g)->index_count, 3);
+        hl_geometry_release(g);
+    }
+    /* the fan 0,1,3,2: triangles (0,1,3) (0,3,2) */
+    HL_CHECK_OK(hl__gltf_primitive_geometry(&d, 0, 2, &g));
+    if (g) {
+        const hl_geometry_layout *l = hl_geometry_get_layout(g);
+        const uint32_t *ix = hl_geometry_index_data(g);
+        HL_CHECK(l->index_count == 6 && ix && ix[0] == 0 && ix[1] == 1 && ix[2] == 3 && ix[3] == 0 && ix[4] == 3 && ix[5] == 2);
+        hl_geometry_release(g);
+    }
+    /* the loop: four lines */
+    HL_CHECK_OK(hl__gltf_primitive_geometry(&d, 0, 3, &g));
+    if (g) {
+        const hl_geometry_layout *l = hl_geometry_get_layout(g);
+        const uint32_t *ix = hl_geometry_index_data(g);
+        HL_CHECK(l->topology == HL_TOPOLOGY_LINES && l->index_count == 8 && ix && ix[6] == 3 && ix[7] == 0);
+        hl_geometry_release(g);
+    }
+    static const char *const errors[] = {
+        "meshes[0].primitives[4].attributes.POSITION is missing",
+        "meshes[0].primitives[5].attributes.COLOR_0: 3 vertices, the other attributes 4",
+        "meshes[0].primitives[6].mode must be an integer in [0, 6]",
+        "meshes[0].primitives[7].indices: index 2 is 3, past the 3 vertices",
+    };
+    for (uint32_t i = 0; i < 4; i++) {
+        g = (hl_geometry *)&d;
+        HL_CHECK_RESULT(hl__gltf_primitive_geometry(&d, 0, 4 + i, &g), HL_ERR_PARSE);
+        HL_CHECK_MSG(g == NULL && strstr(hl_last_error(), errors[i]), "primitive %u: '%s' (want '%s')", 4 + i,
+                     hl_last_error(), errors[i]);
+    }
+    HL_CHECK_RESULT(hl__gltf_primitive_geometry(&d, 0, 9, &g), HL_ERR_PARSE);
+    HL_CHECK_RESULT(hl__gltf_primitive_geometry(&d, 3, 0, &g), HL_ERR_PARSE);
+    hl__gltf_free(&d);
+}
+
 int main(void) {
     test_containers();
+    test_primitives();
     test_refusals();
     return hl_test_finish();
 }

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "gltf_internal.h"
+#include "hilo3d/geometry.h"
 
 /* ---- base64 ---------------------------------------------------------------------------------------- */
 static int b64(char c) {
@@ -371,6 +372,9 @@ static hl_result accessor(const hl__gltf_doc *doc, uint32_t index, elems *e, spa
         (res = get_uint(a, "byteOffset", path, false, 0, HL__GLTF_MAX_BUFFER_BYTES, &off)))
         return res;
     if (!has_view && off) return hl__fail(HL_ERR_PARSE, "glTF: %s.byteOffset without a bufferView", path);
+    if (!has_view && e->count > HL__GLTF_MAX_ZERO_ELEMENTS) /* a few bytes would otherwise claim gigabytes */
+        return hl__fail(HL_ERR_PARSE, "glTF: %s: %u elements without a bufferView (at most %u zero-initialised elements)",
+                        path, e->count, HL__GLTF_MAX_ZERO_ELEMENTS);
     if (has_view && (res = view_elems(doc, view, off, true, e, path))) return res;
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(a, "sparse");
     if (s) {
@@ -460,4 +464,171 @@ hl_result hl__gltf_accessor_read_float(const hl__gltf_doc *doc, uint32_t index, 
 hl_result hl__gltf_accessor_read_uint(const hl__gltf_doc *doc, uint32_t index, uint32_t *out, size_t out_count) {
     if (!doc || !out) return hl__fail(HL_ERR_VALIDATION, "glTF: accessor read: %s is NULL", doc ? "out" : "doc");
     return read_all(doc, index, out_count, true, out);
+}
+
+/* ---- primitives into geometry ------------------------------------------------------------------------- */
+static const uint32_t k_attr_comps[HL_ATTR_COUNT] = {3, 3, 4, 2, 2, 4, 4, 4}; /* as hl_attribute */
+
+/* The triangle list (or line / point list) of `mode` over n source indices src. *out hl__malloc'd. */
+static hl_result assemble(uint32_t mode, const uint32_t *src, uint32_t n, uint32_t **out, uint32_t *out_n,
+                          hl_topology *topo, const char *path) {
+    uint64_t m = 0;
+    switch (mode) {
+    case 0: m = n, *topo = HL_TOPOLOGY_POINTS; break;
+    case 1: m = n / 2 * 2, *topo = HL_TOPOLOGY_LINES; break;
+    case 2: m = n >= 2 ? (uint64_t)n * 2 : 0, *topo = HL_TOPOLOGY_LINES; break;        /* loop */
+    case 3: m = n >= 2 ? (uint64_t)(n - 1) * 2 : 0, *topo = HL_TOPOLOGY_LINES; break;  /* strip */
+    case 4: m = n / 3 * 3, *topo = HL_TOPOLOGY_TRIANGLES; break;
+    case 5:
+    case 6: m = n >= 3 ? (uint64_t)(n - 2) * 3 : 0, *topo = HL_TOPOLOGY_TRIANGLES; break;
+    default: return hl__fail(HL_ERR_PARSE, "glTF: %s.mode %u (0..6)", path, mode);
+    }
+    if (!m) return hl__fail(HL_ERR_PARSE, "glTF: %s: %u vertices make no primitive of mode %u", path, n, mode);
+    uint32_t *d = hl__malloc((size_t)m * 4);
+    if (!d) return hl__fail(HL_ERR_OUT_OF_MEMORY, "glTF: %s", path);
+    uint64_t k = 0;
+    if (mode <= 1 || mode == 4) memcpy(d, src, (size_t)m * 4), k = m;
+    else if (mode == 2 || mode == 3)
+        for (uint32_t i = 0; i + (mode == 3) < n; i++) d[k++] = src[i], d[k++] = src[(i + 1) % n];
+    else
+        for (uint32_t i = 0; i + 2 < n; i++) { /* strips keep the winding of the first triangle */
+            uint32_t a = mode == 5 ? src[i] : src[0], b = src[i + 1], c = src[i + 2];
+            if (mode == 5 && (i & 1)) d[k++] = b, d[k++] = a, d[k++] = c;
+            else d[k++] = a, d[k++] = b, d[k++] = c;
+        }
+    *out = d;
+    *out_n = (uint32_t)k;
+    return HL_OK;
+}
+
+hl_result hl__gltf_primitive_geometry(const hl__gltf_doc *doc, uint32_t mesh, uint32_t prim, hl_geometry **out) {
+    *out = NULL;
+    char mpath[48], path[80];
+    snprintf(mpath, sizeof mpath, "meshes[%u]", mesh);
+    snprintf(path, sizeof path, "meshes[%u].primitives[%u]", mesh, prim);
+    hl_result res;
+    const cJSON *m = array_item(doc->json, "meshes", mesh, mpath, &res);
+    if (!m) return res;
+    const cJSON *prims = cJSON_GetObjectItemCaseSensitive(m, "primitives");
+    const cJSON *p = cJSON_IsArray(prims) ? cJSON_GetArrayItem(prims, (int)prim) : NULL;
+    if (!cJSON_IsObject(p)) return hl__fail(HL_ERR_PARSE, "glTF: %s does not exist", path);
+    const cJSON *attrs = cJSON_GetObjectItemCaseSensitive(p, "attributes");
+    if (!cJSON_IsObject(attrs)) return hl__fail(HL_ERR_PARSE, "glTF: %s.attributes must be an object", path);
+    uint64_t mode = 4, acc[HL_ATTR_COUNT];
+    if ((res = get_uint(p, "mode", path, false, 4, 6, &mode))) return res;
+    float *data[HL_ATTR_COUNT] = {0};
+    uint32_t comps[HL_ATTR_COUNT] = {0}, n = 0, *src = NULL, *list = NULL, count = 0;
+    char apath[128];
+    snprintf(apath, sizeof apath, "%s.attributes", path);
+    for (uint32_t a = 0; !res && a < HL_ATTR_COUNT; a++) {
+        const char *name = hl_attribute_name((hl_attribute)a);
+        if (!cJSON_GetObjectItemCaseSensitive(attrs, name)) continue;
+        hl__gltf_accessor_info info;
+        if ((res = get_uint(attrs, name, apath, true, 0, UINT32_MAX, &acc[a])) ||
+            (res = hl__gltf_accessor_info_get(doc, (uint32_t)acc[a], &info)))
+            break;
+        bool color3 = a == HL_ATTR_COLOR_0 && info.components == 3;
+        if (info.components != k_attr_comps[a] && !color3) {
+            res = hl__fail(HL_ERR_PARSE, "glTF: %s.%s: accessor %llu has %u components (%u expected)", apath, name,
+                           (unsigned long long)acc[a], info.components, k_attr_comps[a]);
+            break;
+        }
+        if (n && info.count != n) {
+            res = hl__fail(HL_ERR_PARSE, "glTF: %s.%s: %u vertices, the other attributes %u", apath, name, info.count, n);
+            break;
+        }
+        n = info.count;
+        if (n > HL_GEOMETRY_MAX_VERTICES) {
+            res = hl__fail(HL_ERR_PARSE, "glTF: %s: %u vertices (at most %u)", path, n, HL_GEOMETRY_MAX_VERTICES);
+            break;
+        }
+        comps[a] = info.components;
+        data[a] = hl__malloc((size_t)n * 4 * info.components);
+        if (!data[a]) res = hl__fail(HL_ERR_OUT_OF_MEMORY, "glTF: %s", path);
+        else res = hl__gltf_accessor_read_float(doc, (uint32_t)acc[a], data[a], (size_t)n * info.components);
+    }
+    if (!res && !data[HL_ATTR_POSITION]) res = hl__fail(HL_ERR_PARSE, "glTF: %s.attributes.POSITION is missing", path);
+    /* the source indices: the accessor's, else 0..n-1 */
+    uint64_t ia = 0;
+    bool indexed = !res && cJSON_GetObjectItemCaseSensitive(p, "indices") != NULL;
+    if (indexed) {
+        hl__gltf_accessor_info info;
+        if (!(res = get_uint(p, "indices", path, true, 0, UINT32_MAX, &ia)) &&
+            !(res = hl__gltf_accessor_info_get(doc, (uint32_t)ia, &info))) {
+            if (info.components != 1) res = hl__fail(HL_ERR_PARSE, "glTF: %s.indices: accessor %llu is not SCALAR", path, (unsigned long long)ia);
+            count = info.count;
+        }
+        if (!res && !(src = hl__malloc((size_t)count * 4))) res = hl__fail(HL_ERR_OUT_OF_MEMORY, "glTF: %s", path);
+        if (!res) res = hl__gltf_accessor_read_uint(doc, (uint32_t)ia, src, count);
+        for (uint32_t i = 0; !res && i < count; i++)
+            if (src[i] >= n)
+                res = hl__fail(HL_ERR_PARSE, "glTF: %s.indices: index %u is %u, past the %u vertices", path, i, src[i], n);
+    } else if (!res) {
+        count = n;
+        if (!(src = hl__malloc((size_t)n * 4))) res = hl__fail(HL_ERR_OUT_OF_MEMORY, "glTF: %s", path);
+        for (uint32_t i = 0; !res && i < n; i++) src[i] = i;
+    }
+    hl_topology topo = HL_TOPOLOGY_TRIANGLES;
+    uint32_t ln = 0;
+    if (!res) res = assemble((uint32_t)mode, src, count, &list, &ln, &topo, path);
+    /* COLOR_0 as VEC3: alpha 1 */
+    if (!res && comps[HL_ATTR_COLOR_0] == 3) {
+        float *c4 = hl__malloc((size_t)n * 16);
+        if (!c4) res = hl__fail(HL_ERR_OUT_OF_MEMORY, "glTF: %s", path);
+        for (uint32_t i = 0; !res && i < n; i++) {
+            memcpy(c4 + (size_t)i * 4, data[HL_ATTR_COLOR_0] + (size_t)i * 3, 12);
+            c4[(size_t)i * 4 + 3] = 1.0f;
+        }
+        if (!res) {
+            hl__free(data[HL_ATTR_COLOR_0]);
+            data[HL_ATTR_COLOR_0] = c4;
+            comps[HL_ATTR_COLOR_0] = 4;
+        }
+    }
+    /* triangles without normals: flat normals, every triangle its own three vertices */
+    bool flat = !res && topo == HL_TOPOLOGY_TRIANGLES && !data[HL_ATTR_NORMAL];
+    float *fdata[HL_ATTR_COUNT] = {0};
+    if (flat) {
+        for (uint32_t a = 0; !res && a < HL_ATTR_COUNT; a++) {
+            if (!data[a] && a != HL_ATTR_NORMAL) continue;
+            uint32_t c = a == HL_ATTR_NORMAL ? 3 : comps[a];
+            fdata[a] = hl__malloc((size_t)ln * 4 * c);
+            if (!fdata[a]) res = hl__fail(HL_ERR_OUT_OF_MEMORY, "glTF: %s", path);
+            for (uint32_t i = 0; !res && a != HL_ATTR_NORMAL && i < ln; i++)
+                memcpy(fdata[a] + (size_t)i * c, data[a] + (size_t)list[i] * c, (size_t)c * 4);
+        }
+        for (uint32_t t = 0; !res && t + 2 < ln; t += 3) {
+            const float *v0 = fdata[HL_ATTR_POSITION] + (size_t)t * 3, *v1 = v0 + 3, *v2 = v0 + 6;
+            float e1[3] = {v1[0] - v0[0], v1[1] - v0[1], v1[2] - v0[2]}, e2[3] = {v2[0] - v0[0], v2[1] - v0[1], v2[2] - v0[2]};
+            float nx = e1[1] * e2[2] - e1[2] * e2[1], ny = e1[2] * e2[0] - e1[0] * e2[2], nz = e1[0] * e2[1] - e1[1] * e2[0];
+            float len = sqrtf(nx * nx + ny * ny + nz * nz);
+            if (len > 0) nx /= len, ny /= len, nz /= len;
+            else nx = 0, ny = 0, nz = 1; /* a degenerate triangle */
+            for (int k = 0; k < 3; k++) {
+                float *nn = fdata[HL_ATTR_NORMAL] + (size_t)(t + (uint32_t)k) * 3;
+                nn[0] = nx, nn[1] = ny, nn[2] = nz;
+            }
+        }
+        comps[HL_ATTR_NORMAL] = 3;
+    }
+    if (!res) {
+        hl_geometry_desc gd = {0};
+        gd.vertex_count = flat ? ln : n;
+        for (uint32_t a = 0; a < HL_ATTR_COUNT; a++) {
+            const float *d = flat ? fdata[a] : data[a];
+            if (d) gd.attributes[a] = (hl_attribute_desc){d, HL_COMPONENT_FLOAT32, comps[a]};
+        }
+        if (!flat) {
+            gd.indices = list;
+            gd.index_count = ln;
+            gd.index_format = HL_INDEX_UINT32;
+        }
+        gd.topology = topo;
+        gd.label = path;
+        res = hl_geometry_create(&gd, out);
+    }
+    for (uint32_t a = 0; a < HL_ATTR_COUNT; a++) hl__free(data[a]), hl__free(fdata[a]);
+    hl__free(src);
+    hl__free(list);
+    return res;
 }

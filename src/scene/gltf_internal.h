@@ -18,6 +18,9 @@
 #define HL__GLTF_MAX_BYTES ((size_t)1 << 30)        /* a .gltf or .glb file */
 #define HL__GLTF_MAX_BUFFER_BYTES ((uint64_t)1 << 30) /* one buffer */
 #define HL__GLTF_MAX_BUFFERS 1024u
+/* An accessor without a bufferView (zeros, perhaps with sparse values) holds at most this many
+ * elements: its size comes from no data, so a few bytes could otherwise claim gigabytes. */
+#define HL__GLTF_MAX_ZERO_ELEMENTS (1u << 22)
 
 struct cJSON;
 
@@ -66,6 +69,16 @@ hl_result hl__gltf_accessor_read_float(const hl__gltf_doc *doc, uint32_t index, 
 /* The same for unsigned integer accessors (indices, joints: u8, u16, u32); a float, signed or
  * normalized accessor is HL_ERR_PARSE. */
 hl_result hl__gltf_accessor_read_uint(const hl__gltf_doc *doc, uint32_t index, uint32_t *out, size_t out_count);
+
+/* Primitive `prim` of mesh `mesh` as a geometry (FLOAT32 attributes, u32 indices): the
+ * attributes POSITION (required), NORMAL, TANGENT, TEXCOORD_0/1, COLOR_0 (VEC3 made VEC4 with
+ * alpha 1), JOINTS_0 and WEIGHTS_0 decoded to floats, all of one vertex count; modes 0 points,
+ * 1 lines, 2 line loop and 3 line strip (as lines), 4 triangles, 5 strip and 6 fan (as
+ * triangles, strips keeping the first triangle's winding); indices checked against the vertex
+ * count. Triangles without NORMAL get flat normals (every triangle its own three vertices, no
+ * index buffer). */
+struct hl_geometry;
+hl_result hl__gltf_primitive_geometry(const hl__gltf_doc *doc, uint32_t mesh, uint32_t prim, struct hl_geometry **out);
 
 /* Standard base64 (RFC 4648, padding required when the length needs it); *out hl__malloc'd.
  * false for a character outside the alphabet or a bad length. */

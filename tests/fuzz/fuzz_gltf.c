@@ -2,12 +2,14 @@
  * framing or the JSON text, buffers from the GLB chunk and base64 data: URIs (no folder: file
  * URIs are refused), then every accessor's validation and decoding. Oracle: a refused document
  * leaves the output zeroed; every read of a valid accessor either fills its values or fails
- * with a code of the contract; nothing is read past a buffer (ASan). */
+ * with a code of the contract; primitives become geometry or a refusal that leaves no object;
+ * nothing is read past a buffer (ASan). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gltf_internal.h"
+#include "hilo3d/geometry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size > (1u << 20)) return 0;
@@ -36,6 +38,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         e = hl__gltf_accessor_read_uint(&doc, i, u, CAP);
         if (e && e != HL_ERR_PARSE) __builtin_trap();
     }
+    for (uint32_t m = 0; m < 4; m++)
+        for (uint32_t p = 0; p < 4; p++) {
+            hl_geometry *g = (hl_geometry *)&doc;
+            hl_result e = hl__gltf_primitive_geometry(&doc, m, p, &g);
+            if (e ? g != NULL : g == NULL) __builtin_trap();
+            if (e && e != HL_ERR_PARSE && e != HL_ERR_VALIDATION && e != HL_ERR_OUT_OF_MEMORY) __builtin_trap();
+            hl_geometry_release(g);
+        }
     hl__gltf_free(&doc);
     return 0;
 }
