@@ -249,7 +249,7 @@ static void test_refusals(void) {
                 "\"indices\":{\"bufferView\":0,\"componentType\":5121},\"values\":{\"bufferView\":1}}}"),
             bin, bn, true, HL_ERR_PARSE, "accessors[0].sparse.indices: index 1 is 3 (strictly increasing, below count 2)");
     refused(DOC("{\"byteLength\":128}", "", "{\"componentType\":5126,\"count\":24999999,\"type\":\"VEC3\"}"), bin, bn,
-            true, HL_ERR_PARSE, "accessors[0]: 24999999 elements without a bufferView (at most 4194304");
+            true, HL_ERR_PARSE, "accessors[0]: 24999999 elements without a bufferView (at most 72384 zero-initialised elements for this document)");
     refused(DOC("{\"byteLength\":128}", "{\"buffer\":0,\"byteOffset\":100,\"byteLength\":2}",
                 "{\"componentType\":5126,\"count\":5,\"type\":\"SCALAR\",\"sparse\":{\"count\":2,"
                 "\"indices\":{\"bufferView\":0,\"componentType\":5126},\"values\":{\"bufferView\":0}}}"),

@@ -225,6 +225,12 @@ hl_result hl__gltf_parse(const uint8_t *data, size_t size, const char *base_dir,
         res = cJSON_IsObject(b) ? load_buffer(out, (uint32_t)i, b, bin, bin_size, base_dir)
                                 : hl__fail(HL_ERR_PARSE, "glTF: buffers[%d] is not an object", i);
     }
+    if (!res) {
+        uint64_t bytes = size;
+        for (uint32_t i = 0; i < out->buffer_count; i++) bytes += out->buffers[i].size;
+        uint64_t max = 65536u + 16u * bytes;
+        out->zero_elements_max = max < HL__GLTF_MAX_ZERO_ELEMENTS ? max : HL__GLTF_MAX_ZERO_ELEMENTS;
+    }
     if (res) hl__gltf_free(out);
     return res;
 }
@@ -372,9 +378,9 @@ static hl_result accessor(const hl__gltf_doc *doc, uint32_t index, elems *e, spa
         (res = get_uint(a, "byteOffset", path, false, 0, HL__GLTF_MAX_BUFFER_BYTES, &off)))
         return res;
     if (!has_view && off) return hl__fail(HL_ERR_PARSE, "glTF: %s.byteOffset without a bufferView", path);
-    if (!has_view && e->count > HL__GLTF_MAX_ZERO_ELEMENTS) /* a few bytes would otherwise claim gigabytes */
-        return hl__fail(HL_ERR_PARSE, "glTF: %s: %u elements without a bufferView (at most %u zero-initialised elements)",
-                        path, e->count, HL__GLTF_MAX_ZERO_ELEMENTS);
+    if (!has_view && e->count > doc->zero_elements_max) /* a few bytes would otherwise claim gigabytes */
+        return hl__fail(HL_ERR_PARSE, "glTF: %s: %u elements without a bufferView (at most %llu zero-initialised elements "
+                        "for this document)", path, e->count, (unsigned long long)doc->zero_elements_max);
     if (has_view && (res = view_elems(doc, view, off, true, e, path))) return res;
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(a, "sparse");
     if (s) {

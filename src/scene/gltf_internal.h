@@ -19,7 +19,8 @@
 #define HL__GLTF_MAX_BUFFER_BYTES ((uint64_t)1 << 30) /* one buffer */
 #define HL__GLTF_MAX_BUFFERS 1024u
 /* An accessor without a bufferView (zeros, perhaps with sparse values) holds at most this many
- * elements: its size comes from no data, so a few bytes could otherwise claim gigabytes. */
+ * elements, and at most 65,536 + 16 per byte of the document and its buffers: its size comes
+ * from no data, so a few bytes could otherwise claim gigabytes of decoding. */
 #define HL__GLTF_MAX_ZERO_ELEMENTS (1u << 22)
 
 struct cJSON;
@@ -33,6 +34,7 @@ typedef struct hl__gltf_doc {
     struct cJSON *json;
     hl__gltf_buffer *buffers;
     uint32_t buffer_count;
+    uint64_t zero_elements_max; /* for accessors without a bufferView (see above) */
 } hl__gltf_doc;
 
 /* Parses a .glb (by its magic) or .gltf text of `size` bytes. base_dir: the folder relative
