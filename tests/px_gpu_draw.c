@@ -216,7 +216,8 @@ static int blend1(int dst, int src, int src_a, hl_pipeline_blend b) {
 }
 
 /* The CPU's image: clear, then each rect in instance order (depth: the nearest wins; culled
- * mirrored rects skipped); alpha of the alpha blend as the GPU: src_a * a + dst_a * (1 - a). */
+ * mirrored rects drawing nothing: back faces); alpha of the alpha blend as the GPU:
+ * src_a * a + dst_a * (1 - a). */
 static void reference(const st *s, const rect *q, uint8_t *img) {
     static float zbuf[128 * 128];
     for (uint32_t i = 0; i < s->w * s->h; i++) {

@@ -117,7 +117,7 @@ static void check_doc(const hl__gltf_doc *d) {
     expect_floats(d, 2, uv, 6, 1e-6f);
     const float s8[4] = {-1, -1, 0, 1}; /* -128 / 127 clamps to -1 */
     expect_floats(d, 3, s8, 4, 1e-6f);
-    const float m2[8] = {1, 2, 3, 4, 5, 6, 7, 8}; /* the padding bytes skipped */
+    const float m2[8] = {1, 2, 3, 4, 5, 6, 7, 8}; /* the column padding bytes (0xEE) are not values */
     expect_floats(d, 4, m2, 8, 0);
     uint32_t idx[3];
     HL_CHECK_OK(hl__gltf_accessor_read_uint(d, 5, idx, 3));

@@ -90,15 +90,7 @@ hl_result hl_storage_shader_create(hl_renderer *r, const hl_storage_shader_desc 
         hl__free(s);
         return res;
     }
-    /* unique per shader: the description is the shader's own address (never shared) */
-    p->desc = hl__malloc(sizeof s);
-    if (!p->desc) {
-        hl__program_release(r, p);
-        hl__free(s);
-        return hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: '%s'", fn, label);
-    }
-    memcpy(p->desc, &s, sizeof s);
-    p->desc_size = sizeof s;
+    /* no description: a storage program is never looked up, only held by its shader (s->p) */
     if ((res = hl__program_add(r, p))) { /* released there */
         hl__free(s);
         return res;
