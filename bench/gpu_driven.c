@@ -5,13 +5,15 @@
  * run (the first mode rotating from round to round), the camera orbiting.
  *
  *   gpu_driven [--json] [--frames F] [--warmup W] [--counts 1000,10000,...] [--size WxH]
+ *              [--mode both|gpu|cpu]
  *
  * Per count and mode: CPU time of a frame (the example's frame call, which culls and uploads on
  * the CPU path, plus the render call: record, graph, submit; the wait is outside), the frame's
  * wall time with a wait for the GPU (render call + hl_renderer_wait_idle: GPU time where the
  * adapter offers no timestamp queries, which the RHI does not use), heap allocations per
  * steady-state frame (allocator hook) and the visible instances. Medians over F frames after W
- * warm-up frames. The target: the GPU-driven CPU time flat from 10k to 1M. */
+ * warm-up frames. --mode gpu or cpu runs that mode alone (no alternation: the other mode's
+ * culling of a million instances then does not evict the caches between two frames). The target: the GPU-driven CPU time flat from 10k to 1M. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,11 +97,17 @@ int main(int argc, char **argv) {
     bool json = false;
     uint32_t frames = 20, warmup = 3, w = 640, h = 360;
     uint32_t counts[8] = {1000, 10000, 100000, 1000000}, ncounts = 4;
+    int first = 0, last = 1; /* the modes run: 0 gpu-driven, 1 cpu-culled */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json")) json = true;
         else if (!strcmp(argv[i], "--frames") && i + 1 < argc) frames = (uint32_t)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--warmup") && i + 1 < argc) warmup = (uint32_t)strtoul(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--size") && i + 1 < argc && sscanf(argv[i + 1], "%ux%u", &w, &h) == 2) i++;
+        else if (!strcmp(argv[i], "--mode") && i + 1 < argc) {
+            const char *v = argv[++i];
+            first = !strcmp(v, "cpu");
+            last = strcmp(v, "gpu") ? 1 : 0;
+            if (strcmp(v, "cpu") && strcmp(v, "gpu") && strcmp(v, "both")) first = 2;
+        } else if (!strcmp(argv[i], "--size") && i + 1 < argc && sscanf(argv[i + 1], "%ux%u", &w, &h) == 2) i++;
         else if (!strcmp(argv[i], "--counts") && i + 1 < argc) {
             ncounts = 0;
             for (char *s = argv[++i]; *s && ncounts < 8;) {
@@ -107,11 +115,15 @@ int main(int argc, char **argv) {
                 if (*s == ',') s++;
             }
         } else {
-            fprintf(stderr, "usage: gpu_driven [--json] [--frames F] [--warmup W] [--counts N,N,...] [--size WxH]\n");
+            fprintf(stderr, "usage: gpu_driven [--json] [--frames F] [--warmup W] [--counts N,N,...] [--size WxH] "
+                            "[--mode both|gpu|cpu]\n");
             return 2;
         }
     }
-    if (!frames || !w || !h) return 2;
+    if (!frames || !w || !h || first > 1) {
+        fprintf(stderr, "gpu_driven: --frames and --size need values > 0; --mode is both, gpu or cpu\n");
+        return 2;
+    }
     hl_stage *stage = NULL;
     if (hl_stage_create(&stage)) return 1;
     hl_camera *cam = NULL;
@@ -120,21 +132,22 @@ int main(int argc, char **argv) {
     if (!json) printf("%-9s %-5s %10s %10s %12s %9s\n", "instances", "mode", "cpu ms", "wall ms", "allocs/frame", "visible");
     for (uint32_t c = 0; c < ncounts && !rc; c++) {
         mode m[2];
-        if (make(counts[c], false, w, h, frames, &m[0]) || make(counts[c], true, w, h, frames, &m[1])) {
-            rc = 1;
-            break;
-        }
-        for (uint32_t f = 0; f < warmup && !rc; f++) rc = frame(&m[0], stage, cam, f, -1) || frame(&m[1], stage, cam, f, -1);
+        memset(m, 0, sizeof m);
+        for (int k = first; k <= last && !rc; k++) rc = make(counts[c], k == 1, w, h, frames, &m[k]);
+        if (rc) break;
+        int n = last - first + 1;
+        for (uint32_t f = 0; f < warmup && !rc; f++)
+            for (int k = first; k <= last && !rc; k++) rc = frame(&m[k], stage, cam, f, -1);
         for (uint32_t f = 0; f < frames && !rc; f++)
-            for (uint32_t k = 0; k < 2 && !rc; k++) {
-                mode *mm = &m[(f + k) % 2];
+            for (int k = 0; k < n && !rc; k++) {
+                mode *mm = &m[first + (int)((f + (uint32_t)k) % (uint32_t)n)];
                 uint64_t a0 = hl_alloc_count();
                 rc = frame(mm, stage, cam, warmup + f, (int)f);
                 mm->allocs += hl_alloc_count() - a0;
             }
-        uint32_t visible = hl_gpu_example_count_visible(m[0].ex);
+        uint32_t visible = hl_gpu_example_count_visible(m[first].ex);
         double cpu[2], wall[2];
-        for (int k = 0; k < 2 && !rc; k++) {
+        for (int k = first; k <= last && !rc; k++) {
             cpu[k] = median(m[k].cpu, frames);
             wall[k] = median(m[k].wall, frames);
             double allocs = (double)m[k].allocs / frames;
@@ -146,11 +159,10 @@ int main(int argc, char **argv) {
             else
                 printf("%-9u %-5s %10.3f %10.3f %12.2f %9u\n", counts[c], name, cpu[k], wall[k], allocs, visible);
         }
-        if (!rc && !json)
+        if (!rc && !json && n == 2)
             printf("%-9u ratio CPU time gpu-driven / cpu-culled x%.3f, wall x%.3f\n", counts[c], cpu[0] / cpu[1],
                    wall[0] / wall[1]);
-        release(&m[0]);
-        release(&m[1]);
+        for (int k = first; k <= last; k++) release(&m[k]);
     }
     hl_node_destroy(hl_camera_node(cam));
     hl_stage_destroy(stage);

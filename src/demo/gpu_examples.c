@@ -498,14 +498,11 @@ hl_storage_buffer *hl_gpu_example_buffer(const hl_gpu_example *ex, hl_gpu_exampl
                                                    : which == HL_GPU_EXAMPLE_VISIBLE ? ex->visible : NULL;
 }
 
-static hl_result record_particles(hl_pipeline_context ctx, hl_gpu_example *ex, hl_pipeline_texture out) {
-    hl_pipeline_buffer bodies, args, visible;
-    hl_result res = hl_pipeline_import_storage_buffer(ctx, ex->data, &bodies);
-    if (!res) res = hl_pipeline_import_storage_buffer(ctx, ex->args, &args);
-    if (!res) res = hl_pipeline_import_storage_buffer(ctx, ex->visible, &visible);
-    if (res) return res;
+hl_result hl_gpu_particles_record_step(hl_pipeline_context ctx, hl_compute_kernel *step, hl_compute_kernel *compact,
+                                       uint32_t count, hl_pipeline_buffer bodies, hl_pipeline_buffer args,
+                                       hl_pipeline_buffer visible) {
     hl_gpu_particles_sim sim = hl_gpu_particles_default_sim;
-    sim.count = ex->desc.count;
+    sim.count = count;
     hl_pipeline_compute_resource rs[3] = {{0}};
     rs[0].name = "sim";
     rs[0].data = &sim;
@@ -514,12 +511,13 @@ static hl_result record_particles(hl_pipeline_context ctx, hl_gpu_example *ex, h
     rs[1].buffer = bodies;
     hl_pipeline_compute_pass_desc d = {0};
     d.name = "integrate";
-    d.kernel = ex->k0;
+    d.kernel = step;
     d.resources = rs;
     d.resource_count = 2;
-    d.groups[0] = (ex->desc.count + 255) / 256;
-    if ((res = hl_pipeline_add_compute_pass(ctx, &d)) || (res = hl_pipeline_add_buffer_clear_pass(ctx, "reset", args, 0, 0)))
-        return res;
+    d.groups[0] = (count + 255) / 256;
+    hl_result res = hl_pipeline_add_compute_pass(ctx, &d);
+    if (!res) res = hl_pipeline_add_buffer_clear_pass(ctx, "reset", args, 0, 0);
+    if (res) return res;
     memset(rs, 0, sizeof rs);
     rs[0].name = "bodies";
     rs[0].buffer = bodies;
@@ -528,9 +526,18 @@ static hl_result record_particles(hl_pipeline_context ctx, hl_gpu_example *ex, h
     rs[2].name = "visible";
     rs[2].buffer = visible;
     d.name = "compact";
-    d.kernel = ex->k1;
+    d.kernel = compact;
     d.resource_count = 3;
-    if ((res = hl_pipeline_add_compute_pass(ctx, &d))) return res;
+    return hl_pipeline_add_compute_pass(ctx, &d);
+}
+
+static hl_result record_particles(hl_pipeline_context ctx, hl_gpu_example *ex, hl_pipeline_texture out) {
+    hl_pipeline_buffer bodies, args, visible;
+    hl_result res = hl_pipeline_import_storage_buffer(ctx, ex->data, &bodies);
+    if (!res) res = hl_pipeline_import_storage_buffer(ctx, ex->args, &args);
+    if (!res) res = hl_pipeline_import_storage_buffer(ctx, ex->visible, &visible);
+    if (!res) res = hl_gpu_particles_record_step(ctx, ex->k0, ex->k1, ex->desc.count, bodies, args, visible);
+    if (res) return res;
     /* [-6, 6] fits the shorter side; quads 2.5 pixels wide */
     float aspect = (float)ex->width / (float)ex->height;
     float view[4] = {aspect >= 1.0f ? 1.0f / (6.0f * aspect) : 1.0f / 6.0f, aspect >= 1.0f ? 1.0f / 6.0f : aspect / 6.0f,

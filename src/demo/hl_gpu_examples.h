@@ -92,6 +92,12 @@ typedef struct hl_gpu_particles_sim {
 extern const hl_gpu_particles_sim hl_gpu_particles_default_sim; /* count 0: set it */
 /* One step of body b (8 floats) on the CPU, as the kernel computes it. */
 void hl_gpu_particles_step_cpu(const hl_gpu_particles_sim *sim, float b[8]);
+/* Records one step of count bodies on the GPU: the integration kernel `step`, the zeroing of
+ * args and the compaction kernel `compact` of the bodies with p.y > 0 into visible (it writes
+ * the vertex count and counts the visible bodies into the instance count of args). */
+hl_result hl_gpu_particles_record_step(hl_pipeline_context ctx, hl_compute_kernel *step, hl_compute_kernel *compact,
+                                       uint32_t count, hl_pipeline_buffer bodies, hl_pipeline_buffer args,
+                                       hl_pipeline_buffer visible);
 
 /* Frustum culling (`frustum`: 6 planes, `spheres`, `args`: 5 u32 indexed-indirect arguments,
  * index count 36 and the atomic instance count, `visible`), workgroup size 64, dispatched in

@@ -41,7 +41,10 @@ void *hl__graph_arena_alloc(hl_graph *g, size_t size) {
             return p;
         }
     }
-    size_t chunk = size > g->arena_chunk_bytes ? size : g->arena_chunk_bytes;
+    /* a request larger than a chunk gets one rounded up to a power of two: requests that grow
+       a little each frame (a visible list, say) then allocate a logarithmic number of times */
+    size_t chunk = g->arena_chunk_bytes;
+    while (chunk < size) chunk = chunk > SIZE_MAX / 4 ? size : chunk * 2;
     hl__arena_chunk *c = hl__malloc(sizeof(hl__arena_chunk) + chunk);
     if (!c) {
         hl__fail(HL_ERR_OUT_OF_MEMORY, "hl_graph: frame arena chunk of %zu bytes", chunk);

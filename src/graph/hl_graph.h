@@ -60,7 +60,8 @@ typedef hl_graph_ctx hl_graph_execute_ctx;
 /* ---- the graph object ------------------------------------------------------------------------ */
 typedef struct hl_graph_desc {
     hl_rhi_device *device;      /* required; the graph must be destroyed before it */
-    uint32_t arena_chunk_bytes; /* default 64 KiB; larger requests get their own chunk */
+    uint32_t arena_chunk_bytes; /* default 64 KiB; a larger request gets a chunk of its own, this size
+                                   doubled until it fits */
     const char *label;
 } hl_graph_desc;
 
