@@ -9,11 +9,13 @@
  *
  * Per count and mode: CPU time of a frame (the example's frame call, which culls and uploads on
  * the CPU path, plus the render call: record, graph, submit; the wait is outside), the frame's
- * wall time with a wait for the GPU (render call + hl_renderer_wait_idle: GPU time where the
- * adapter offers no timestamp queries, which the RHI does not use), heap allocations per
- * steady-state frame (allocator hook) and the visible instances. Medians over F frames after W
- * warm-up frames. --mode gpu or cpu runs that mode alone (no alternation: the other mode's
- * culling of a million instances then does not evict the caches between two frames). The target: the GPU-driven CPU time flat from 10k to 1M. */
+ * wall time with a wait for the GPU (render call + hl_renderer_wait_idle), the frame's GPU time
+ * from timestamp queries (hl_renderer_desc.gpu_timing: 0 where the adapter has none, and the
+ * wall time is then the GPU figure), heap allocations per steady-state frame (allocator hook)
+ * and the visible instances. Medians over F frames after W warm-up frames. --mode gpu or cpu
+ * runs that mode alone (no alternation: the other mode's culling of a million instances then
+ * does not evict the caches between two frames). The target: the GPU-driven CPU time flat from
+ * 10k to 1M. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +44,7 @@ static double median(double *v, uint32_t n) {
 typedef struct mode {
     hl_gpu_example *ex;
     hl_renderer *r;
-    double *cpu, *wall;
+    double *cpu, *wall, *gpu;
     uint64_t allocs;
 } mode;
 
@@ -54,9 +56,11 @@ static int make(uint32_t count, bool cpu_cull, uint32_t w, uint32_t h, uint32_t 
     rd.height = h;
     rd.sample_count = 1;
     rd.backend = HL_BACKEND_WEBGPU;
+    rd.gpu_timing = true;
     m->cpu = calloc(frames, sizeof *m->cpu);
     m->wall = calloc(frames, sizeof *m->wall);
-    if (!m->cpu || !m->wall || hl_gpu_example_create(&ed, &m->ex)) return 1;
+    m->gpu = calloc(frames, sizeof *m->gpu);
+    if (!m->cpu || !m->wall || !m->gpu || hl_gpu_example_create(&ed, &m->ex)) return 1;
     rd.pipeline = hl_gpu_example_factory(m->ex);
     hl_result res = hl_renderer_create(&rd, &m->r);
     if (!res) res = hl_gpu_example_setup(m->ex, m->r);
@@ -72,6 +76,7 @@ static void release(mode *m) {
     hl_gpu_example_destroy(m->ex);
     free(m->cpu);
     free(m->wall);
+    free(m->gpu);
 }
 
 /* One frame of m; timings stored at slot when slot >= 0. */
@@ -89,6 +94,7 @@ static int frame(mode *m, hl_stage *stage, hl_camera *cam, uint32_t f, int slot)
     if (slot >= 0) {
         m->cpu[slot] = t1 - t0;
         m->wall[slot] = t2 - t0;
+        m->gpu[slot] = (double)hl_renderer_stats(m->r)->gpu_ns / 1e6; /* 0: no timestamps */
     }
     return 0;
 }
@@ -129,7 +135,9 @@ int main(int argc, char **argv) {
     hl_camera *cam = NULL;
     if (hl_camera_create(NULL, &cam)) return 1;
     int rc = 0;
-    if (!json) printf("%-9s %-5s %10s %10s %12s %9s\n", "instances", "mode", "cpu ms", "wall ms", "allocs/frame", "visible");
+    if (!json)
+        printf("%-9s %-5s %10s %10s %10s %12s %9s\n", "instances", "mode", "cpu ms", "wall ms", "gpu ms", "allocs/frame",
+               "visible");
     for (uint32_t c = 0; c < ncounts && !rc; c++) {
         mode m[2];
         memset(m, 0, sizeof m);
@@ -146,18 +154,21 @@ int main(int argc, char **argv) {
                 mm->allocs += hl_alloc_count() - a0;
             }
         uint32_t visible = hl_gpu_example_count_visible(m[first].ex);
-        double cpu[2], wall[2];
+        double cpu[2], wall[2], gpu[2];
         for (int k = first; k <= last && !rc; k++) {
             cpu[k] = median(m[k].cpu, frames);
             wall[k] = median(m[k].wall, frames);
+            gpu[k] = median(m[k].gpu, frames);
             double allocs = (double)m[k].allocs / frames;
             const char *name = k ? "cpu" : "gpu";
             if (json)
-                printf("{\"instances\": %u, \"mode\": \"%s\", \"cpu_ms\": %.4f, \"wall_ms\": %.4f, \"allocs_per_frame\": "
+                printf("{\"instances\": %u, \"mode\": \"%s\", \"cpu_ms\": %.4f, \"wall_ms\": %.4f, \"gpu_ms\": %.4f, "
+                       "\"allocs_per_frame\": "
                        "%.2f, \"visible\": %u, \"frames\": %u, \"size\": \"%ux%u\"}\n",
-                       counts[c], name, cpu[k], wall[k], allocs, visible, frames, w, h);
+                       counts[c], name, cpu[k], wall[k], gpu[k], allocs, visible, frames, w, h);
             else
-                printf("%-9u %-5s %10.3f %10.3f %12.2f %9u\n", counts[c], name, cpu[k], wall[k], allocs, visible);
+                printf("%-9u %-5s %10.3f %10.3f %10.3f %12.2f %9u\n", counts[c], name, cpu[k], wall[k], gpu[k], allocs,
+                       visible);
         }
         if (!rc && !json && n == 2)
             printf("%-9u ratio CPU time gpu-driven / cpu-culled x%.3f, wall x%.3f\n", counts[c], cpu[0] / cpu[1],

@@ -94,6 +94,10 @@ typedef struct hl_renderer_desc {
      * the built-in Forward pipeline (the direct recorder). Read during hl_renderer_create only
      * (the factory need not outlive it). */
     const struct hl_pipeline_factory *pipeline;
+    /* Measure every frame's GPU time (hl_render_stats.gpu_ns) where the backend can: webgpu on
+     * an adapter with timestamp queries (two timestamps and a 16-byte read per frame). Elsewhere
+     * (gles3, adapters without them) it is ignored and gpu_ns stays 0. */
+    bool gpu_timing;
 } hl_renderer_desc;
 
 /* desc may be NULL: all defaults. */
@@ -207,6 +211,12 @@ typedef struct hl_render_stats {
      * the frame graph's culling, else 0 (the output is imported as a deferred provider, asked
      * for its texture after culling: for a window, where the surface image is acquired). */
     uint32_t output_acquires;
+    /* With hl_renderer_desc.gpu_timing where the backend measures it: the GPU time (ns, from the
+     * frame's first command to the end of its last) of the latest completed frame whose
+     * timestamps were read. They are read when the renderer polls the GPU, so the figure
+     * trails the last render by a frame or more; after hl_renderer_wait_idle it is the last
+     * frame's. 0: not measured (yet). */
+    uint64_t gpu_ns;
 } hl_render_stats;
 
 const hl_render_stats *hl_renderer_stats(const hl_renderer *r);

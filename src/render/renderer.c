@@ -303,6 +303,7 @@ static hl_result device_create(const hl_renderer_desc *d, hl_rhi_backend b, uint
     dd.requirements.features = features;
     dd.dawn_library_path = d->dawn_library_path;
     dd.wait_timeout_ms = d->wait_timeout_ms;
+    dd.gpu_timing = d->gpu_timing;
     dd.label = "renderer";
     hl_result res = hl_rhi_device_create(&dd, out);
     if (res || !gate) return res;
@@ -494,7 +495,9 @@ const hl_render_stats *hl_renderer_stats(const hl_renderer *r) {
 
 hl_result hl_renderer_wait_idle(hl_renderer *r) {
     if (!r) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_wait_idle: r is NULL");
-    return hl_rhi_device_wait_idle(r->dev);
+    hl_result res = hl_rhi_device_wait_idle(r->dev);
+    r->stats.gpu_ns = hl_rhi_device_stats(r->dev)->gpu_frame_ns;
+    return res;
 }
 
 hl_result hl_renderer_detach(hl_renderer *r) {
@@ -617,6 +620,7 @@ static hl_result frame_finish(hl_renderer *r, hl_result res) {
     hl__render_evict(r);
     hl__render_programs_evict(r);
     count_live(r);
+    r->stats.gpu_ns = rs->gpu_frame_ns;
     if (!res) hl__render_after_events(r);
     if (r->host.frame_end) r->host.frame_end(r->host.user, r, !res);
     if (!res && r->desc.after_render) r->desc.after_render(r, r->stats.frame_index, r->desc.event_user);

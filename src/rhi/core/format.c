@@ -82,6 +82,7 @@ const char *hl_rhi_feature_name(uint32_t bit) {
     case HL_RHI_FEATURE_FIRST_INSTANCE: return "first-instance";
     case HL_RHI_FEATURE_BUFFER_MAP_ASYNC: return "buffer-map-async";
     case HL_RHI_FEATURE_FLOAT32_FILTERABLE: return "float32-filterable";
+    case HL_RHI_FEATURE_TIMESTAMP_QUERY: return "timestamp-query";
     default: return "unknown";
     }
 }

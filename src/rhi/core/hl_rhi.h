@@ -187,6 +187,9 @@ enum {
     HL_RHI_FEATURE_FIRST_INSTANCE = 1u << 6, /* draws with first_instance != 0 */
     HL_RHI_FEATURE_BUFFER_MAP_ASYNC = 1u << 7,
     HL_RHI_FEATURE_FLOAT32_FILTERABLE = 1u << 8,
+    /* the GPU time of each frame is measured (hl_rhi_device_desc.gpu_timing, webgpu where the
+       adapter has timestamp queries; a device created without gpu_timing lacks it) */
+    HL_RHI_FEATURE_TIMESTAMP_QUERY = 1u << 9,
 };
 
 const char *hl_rhi_feature_name(uint32_t single_feature_bit); /* "compute", ... */
@@ -277,6 +280,11 @@ typedef struct hl_rhi_stats {
     uint64_t transient_allocations;   /* objects_created while a frame was open */
     uint64_t frames;
     uint64_t submissions_completed;
+    /* With HL_RHI_FEATURE_TIMESTAMP_QUERY: the GPU time (ns, from the frame's first command to
+     * the end of its last) of the latest completed frame whose timestamps were read (polls
+     * read them; after hl_rhi_device_wait_idle, the last submitted frame) and its serial; 0
+     * before any */
+    uint64_t gpu_frame_ns, gpu_frame_serial;
 } hl_rhi_stats;
 
 /* Wait timeouts in milliseconds: 0 = HL_RHI_WAIT_TIMEOUT_DEFAULT_MS, HL_RHI_WAIT_FOREVER =
@@ -292,6 +300,9 @@ typedef struct hl_rhi_device_desc {
     const char *label;
     uint32_t wait_timeout_ms;          /* every implicit wait (see "Waits" above); 0 = 10 s,
                                           HL_RHI_WAIT_FOREVER = no limit */
+    bool gpu_timing;                   /* time every frame on the GPU where the backend can
+                                          (HL_RHI_FEATURE_TIMESTAMP_QUERY in the caps then);
+                                          elsewhere ignored */
 } hl_rhi_device_desc;
 
 /* Answers "is backend b usable with these requirements" without creating a device (webgpu:

@@ -250,6 +250,8 @@ static uint32_t adapter_features(WGPUAdapter adapter, uint64_t *calls) {
     (*calls)++;
     if (hl__wgpu.AdapterHasFeature(adapter, WGPUFeatureName_Float32Filterable))
         f |= HL_RHI_FEATURE_FLOAT32_FILTERABLE;
+    (*calls)++;
+    if (hl__wgpu.AdapterHasFeature(adapter, WGPUFeatureName_TimestampQuery)) f |= HL_RHI_FEATURE_TIMESTAMP_QUERY;
     return f;
 }
 
@@ -458,14 +460,25 @@ static hl_result wgpu_device_create(hl_rhi_device *dev, const hl_rhi_device_desc
     r = check_features(features, desc->requirements.features);
     if (r) goto fail;
 
-    uint32_t required[2];
+    /* timestamps only when asked for (a device without them has no timing work); Dawn rounds
+       them to 100 us unless its quantization toggle is off */
+    if (!desc->gpu_timing) features &= ~(uint32_t)HL_RHI_FEATURE_TIMESTAMP_QUERY;
+    uint32_t required[3];
     size_t required_count = 0;
     if (features & HL_RHI_FEATURE_FLOAT32_FILTERABLE) required[required_count++] = WGPUFeatureName_Float32Filterable;
     if (WGPU(dev, AdapterHasFeature)(be->adapter, WGPUFeatureName_IndirectFirstInstance))
         required[required_count++] = WGPUFeatureName_IndirectFirstInstance;
+    if (features & HL_RHI_FEATURE_TIMESTAMP_QUERY) required[required_count++] = WGPUFeatureName_TimestampQuery;
+    static const char *const unquantized[] = {"timestamp_quantization"};
+    DawnTogglesDescriptor toggles;
+    memset(&toggles, 0, sizeof toggles);
+    toggles.chain.sType = WGPUSType_DawnTogglesDescriptor;
+    toggles.disabledToggleCount = 1;
+    toggles.disabledToggles = unquantized;
 
     WGPUDeviceDescriptor dd;
     memset(&dd, 0, sizeof dd);
+    if (features & HL_RHI_FEATURE_TIMESTAMP_QUERY) dd.nextInChain = &toggles.chain;
     dd.label = hl__wgpu_str(desc->label);
     dd.requiredFeatureCount = required_count;
     dd.requiredFeatures = required;
@@ -510,6 +523,7 @@ static hl_result wgpu_device_create(hl_rhi_device *dev, const hl_rhi_device_desc
     }
     fill_limits(&caps->limits, &limits);
     fill_format_caps(caps);
+    if ((features & HL_RHI_FEATURE_TIMESTAMP_QUERY) && (r = hl__wgpu_timing_create(dev))) goto fail;
     adapter_name(be->adapter, caps->adapter_name, sizeof caps->adapter_name, caps->driver_info,
                  sizeof caps->driver_info, &dev->stats.native_calls);
     return HL_OK;
@@ -561,6 +575,7 @@ static void wgpu_device_destroy(hl_rhi_device *dev) {
         }
         busy = be->tracker->pending && !dev->lost;
         hl__wgpu_mipmap_release(dev);
+        hl__wgpu_timing_destroy(dev);
     }
     be->destroying = true;
     if (busy) {

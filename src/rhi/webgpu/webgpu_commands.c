@@ -23,11 +23,135 @@ static hl_result open_encoder(hl_rhi_device *dev, const char *what) {
     return r;
 }
 
+/* ---- frame timing (see hl__wgpu_timing) ------------------------------------------------------- */
+hl_result hl__wgpu_timing_create(hl_rhi_device *dev) {
+    hl__wgpu_device *be = hl__wgpu_be(dev);
+    hl__wgpu_timing *t = hl__calloc(1, sizeof *t);
+    if (!t) return hl__fail(HL_ERR_OUT_OF_MEMORY, "webgpu: out of memory for the frame timing state");
+    be->timing = t;
+    t->frame_slot = -1;
+    WGPUQuerySetDescriptor qd = {NULL, hl__wgpu_str("hl frame timestamps"), WGPUQueryType_Timestamp,
+                                 2u * HL__WGPU_TIMING_SLOTS};
+    t->set = WGPU(dev, DeviceCreateQuerySet)(be->device, &qd);
+    WGPUBufferDescriptor bd;
+    memset(&bd, 0, sizeof bd);
+    bd.label = hl__wgpu_str("hl frame timestamps (resolve)");
+    bd.usage = WGPUBufferUsage_QueryResolve | WGPUBufferUsage_CopySrc;
+    bd.size = 256u * HL__WGPU_TIMING_SLOTS;
+    t->resolve = WGPU(dev, DeviceCreateBuffer)(be->device, &bd);
+    bd.label = hl__wgpu_str("hl frame timestamps (read)");
+    bd.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst;
+    bd.size = 16;
+    for (uint32_t i = 0; i < HL__WGPU_TIMING_SLOTS; i++) t->slot[i].read = WGPU(dev, DeviceCreateBuffer)(be->device, &bd);
+    hl_result r = hl__wgpu_take_error(dev, "frame timing");
+    bool made = t->set && t->resolve;
+    for (uint32_t i = 0; i < HL__WGPU_TIMING_SLOTS; i++) made = made && t->slot[i].read;
+    if (!r && !made) r = hl__fail(HL_ERR_BACKEND, "webgpu: frame timing: Dawn returned no query set or buffer");
+    return r;
+}
+
+void hl__wgpu_timing_destroy(hl_rhi_device *dev) {
+    hl__wgpu_device *be = hl__wgpu_be(dev);
+    hl__wgpu_timing *t = be->timing;
+    if (!t) return;
+    be->timing = NULL;
+    if (t->set) {
+        WGPU(dev, QuerySetDestroy)(t->set);
+        WGPU(dev, QuerySetRelease)(t->set);
+    }
+    if (t->resolve) WGPU(dev, BufferRelease)(t->resolve);
+    for (uint32_t i = 0; i < HL__WGPU_TIMING_SLOTS; i++)
+        if (t->slot[i].read) WGPU(dev, BufferRelease)(t->slot[i].read); /* aborts an outstanding map */
+    if (t->outstanding) t->orphaned = 1; /* the last map callback frees it */
+    else hl__free(t);
+}
+
+static void on_timing_mapped(uint32_t status, WGPUStringView message, void *userdata1, void *userdata2) {
+    (void)message;
+    hl__wgpu_timing *t = userdata1;
+    hl__wgpu_timing_slot *s = &t->slot[(uintptr_t)userdata2];
+    s->mapped = 1;
+    s->status = status;
+    if (t->outstanding) t->outstanding--;
+    if (t->orphaned && !t->outstanding) hl__free(t);
+}
+
+void hl__wgpu_timing_collect(hl_rhi_device *dev, bool block) {
+    hl__wgpu_device *be = hl__wgpu_be(dev);
+    hl__wgpu_timing *t = be->timing;
+    if (!t || dev->lost) return;
+    uint64_t done = be->tracker->completed_serial;
+    bool started = false;
+    for (uint32_t i = 0; i < HL__WGPU_TIMING_SLOTS; i++) {
+        hl__wgpu_timing_slot *s = &t->slot[i];
+        if (!s->serial || s->mapping || s->serial > done) continue;
+        s->mapping = 1;
+        s->mapped = 0;
+        t->outstanding++;
+        WGPU(dev, BufferMapAsync)(s->read, WGPUMapMode_Read, 0, 16,
+                                  (WGPUCallbackInfo){NULL, WGPUCallbackMode_AllowProcessEvents,
+                                                     (void (*)(void))on_timing_mapped, t, (void *)(uintptr_t)i});
+        started = true;
+    }
+    if (started) WGPU(dev, InstanceProcessEvents)(be->instance);
+    uint64_t deadline = block ? hl__deadline(dev->wait_timeout_ns) : 0;
+    for (;;) {
+        bool waiting = false;
+        for (uint32_t i = 0; i < HL__WGPU_TIMING_SLOTS; i++) {
+            hl__wgpu_timing_slot *s = &t->slot[i];
+            if (!s->mapping) continue;
+            if (!s->mapped) {
+                waiting = true;
+                continue;
+            }
+            if (s->status == WGPU_CALLBACK_STATUS_SUCCESS) {
+                const uint64_t *ts = WGPU(dev, BufferGetConstMappedRange)(s->read, 0, 16);
+                /* timestamps are nanoseconds; a pair out of order (a GPU that reset its clock) is
+                   not a time */
+                if (ts && ts[1] >= ts[0] && s->serial > dev->stats.gpu_frame_serial) {
+                    dev->stats.gpu_frame_ns = ts[1] - ts[0];
+                    dev->stats.gpu_frame_serial = s->serial;
+                }
+                WGPU(dev, BufferUnmap)(s->read);
+            }
+            s->mapping = s->mapped = 0;
+            s->serial = 0;
+        }
+        if (!waiting || !block || !hl__time_left(deadline) || dev->lost) break;
+        WGPU(dev, InstanceProcessEvents)(be->instance);
+    }
+}
+
+/* An empty compute pass writing timestamp `index` at its beginning (begin) or end. */
+static void timing_pass(hl_rhi_device *dev, uint32_t index, bool begin) {
+    hl__wgpu_device *be = hl__wgpu_be(dev);
+    WGPUPassTimestampWrites tw = {NULL, be->timing->set, begin ? index : WGPU_QUERY_SET_INDEX_UNDEFINED,
+                                  begin ? WGPU_QUERY_SET_INDEX_UNDEFINED : index};
+    WGPUComputePassDescriptor d;
+    memset(&d, 0, sizeof d);
+    d.label = hl__wgpu_str(begin ? "hl frame start" : "hl frame end");
+    d.timestampWrites = &tw;
+    WGPUComputePassEncoder pass = WGPU(dev, CommandEncoderBeginComputePass)(be->encoder, &d);
+    if (!pass) return;
+    WGPU(dev, ComputePassEncoderEnd)(pass);
+    WGPU(dev, ComputePassEncoderRelease)(pass);
+}
+
 hl_result hl__wgpu_begin_frame(hl_rhi_device *dev, uint64_t serial) {
     (void)serial;
+    hl__wgpu_device *be = hl__wgpu_be(dev);
     hl_result r = hl__wgpu_take_error(dev, "begin_frame");
-    if (r) return r;
-    return open_encoder(dev, "begin_frame");
+    if (!r) r = open_encoder(dev, "begin_frame");
+    if (r || !be->timing) return r;
+    /* a frame finds a free slot unless four timed frames are still unread: it then goes untimed */
+    be->timing->frame_slot = -1;
+    for (uint32_t i = 0; i < HL__WGPU_TIMING_SLOTS; i++) {
+        if (be->timing->slot[i].serial || be->timing->slot[i].mapping) continue;
+        be->timing->frame_slot = (int)i;
+        timing_pass(dev, 2u * i, true);
+        break;
+    }
+    return HL_OK;
 }
 
 static void on_work_done(uint32_t status, WGPUStringView message, void *userdata1, void *userdata2) {
@@ -53,6 +177,16 @@ hl_result hl__wgpu_end_frame(hl_rhi_device *dev, uint64_t serial) {
     hl__wgpu_device *be = hl__wgpu_be(dev);
     release_passes(dev);
     if (!be->encoder) return hl__fail(HL_ERR_INVALID_STATE, "webgpu: end_frame without an open encoder");
+    int ts = be->timing ? be->timing->frame_slot : -1;
+    if (ts >= 0) {
+        hl__wgpu_timing *t = be->timing;
+        t->frame_slot = -1;
+        timing_pass(dev, 2u * (uint32_t)ts + 1u, false);
+        WGPU(dev, CommandEncoderResolveQuerySet)(be->encoder, t->set, 2u * (uint32_t)ts, 2, t->resolve,
+                                                 256u * (uint64_t)ts);
+        WGPU(dev, CommandEncoderCopyBufferToBuffer)(be->encoder, t->resolve, 256u * (uint64_t)ts,
+                                                    t->slot[ts].read, 0, 16);
+    }
     WGPUCommandBuffer cb = WGPU(dev, CommandEncoderFinish)(be->encoder, NULL);
     WGPU(dev, CommandEncoderRelease)(be->encoder);
     be->encoder = NULL;
@@ -69,6 +203,7 @@ hl_result hl__wgpu_end_frame(hl_rhi_device *dev, uint64_t serial) {
                                                                       (void (*)(void))on_work_done, be->tracker,
                                                                       (void *)(uintptr_t)serial});
     be->submitted_serial = serial;
+    if (ts >= 0) be->timing->slot[ts].serial = serial;
     return hl__wgpu_take_error(dev, "end_frame (submit)");
 }
 
@@ -78,12 +213,14 @@ void hl__wgpu_abort_frame(hl_rhi_device *dev, uint64_t serial) {
     release_passes(dev);
     if (be->encoder) WGPU(dev, CommandEncoderRelease)(be->encoder);
     be->encoder = NULL;
+    if (be->timing) be->timing->frame_slot = -1;
 }
 
 hl_result hl__wgpu_poll(hl_rhi_device *dev, uint64_t *completed_serial) {
     hl__wgpu_device *be = hl__wgpu_be(dev);
     WGPU(dev, InstanceProcessEvents)(be->instance);
     *completed_serial = be->tracker->completed_serial;
+    hl__wgpu_timing_collect(dev, false);
     return hl__wgpu_take_error(dev, "poll");
 }
 
@@ -106,6 +243,7 @@ hl_result hl__wgpu_wait(hl_rhi_device *dev, uint64_t serial, uint64_t timeout_ns
             nanosleep(&ts, NULL);
         }
     }
+    hl__wgpu_timing_collect(dev, true);
     return hl__wgpu_take_error(dev, "wait");
 }
 

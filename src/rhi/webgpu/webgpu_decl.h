@@ -42,6 +42,7 @@ typedef struct WGPUCommandEncoderImpl *WGPUCommandEncoder;
 typedef struct WGPUCommandBufferImpl *WGPUCommandBuffer;
 typedef struct WGPURenderPassEncoderImpl *WGPURenderPassEncoder;
 typedef struct WGPUComputePassEncoderImpl *WGPUComputePassEncoder;
+typedef struct WGPUQuerySetImpl *WGPUQuerySet;
 
 /* ---- enums (this build's numbering) -------------------------------------------------------- */
 enum {
@@ -68,7 +69,7 @@ enum {
 enum { WGPUDeviceLostReason_Unknown = 1, WGPUDeviceLostReason_Destroyed = 2,
        WGPUDeviceLostReason_CallbackCancelled = 3, WGPUDeviceLostReason_FailedCreation = 4 };
 enum { WGPUCompilationMessageType_Error = 1, WGPUCompilationMessageType_Warning = 2 };
-enum { WGPUFeatureName_IndirectFirstInstance = 0x9, WGPUFeatureName_Float32Filterable = 0xD };
+enum { WGPUFeatureName_TimestampQuery = 0x3, WGPUFeatureName_IndirectFirstInstance = 0x9, WGPUFeatureName_Float32Filterable = 0xD };
 
 enum {
     WGPUTextureFormat_Undefined = 0x00,
@@ -151,6 +152,7 @@ enum {
     WGPUBufferUsage_MapRead = 0x1, WGPUBufferUsage_MapWrite = 0x2, WGPUBufferUsage_CopySrc = 0x4,
     WGPUBufferUsage_CopyDst = 0x8, WGPUBufferUsage_Index = 0x10, WGPUBufferUsage_Vertex = 0x20,
     WGPUBufferUsage_Uniform = 0x40, WGPUBufferUsage_Storage = 0x80, WGPUBufferUsage_Indirect = 0x100,
+    WGPUBufferUsage_QueryResolve = 0x200,
 };
 enum {
     WGPUTextureUsage_CopySrc = 0x1, WGPUTextureUsage_CopyDst = 0x2, WGPUTextureUsage_TextureBinding = 0x4,
@@ -603,6 +605,32 @@ typedef struct WGPURenderPassDescriptor {
     const void *timestampWrites;
 } WGPURenderPassDescriptor;
 
+/* Timestamps (feature TimestampQuery): a query set of `count` timestamps, written by passes. */
+enum { WGPUQueryType_Timestamp = 0x2, WGPUSType_DawnTogglesDescriptor = 0x0005000A };
+#define WGPU_QUERY_SET_INDEX_UNDEFINED 0xFFFFFFFFu
+typedef struct WGPUQuerySetDescriptor {
+    const WGPUChainedStruct *nextInChain;
+    WGPUStringView label;
+    uint32_t type;
+    uint32_t count;
+} WGPUQuerySetDescriptor;
+
+typedef struct WGPUPassTimestampWrites {
+    const WGPUChainedStruct *nextInChain;
+    WGPUQuerySet querySet;
+    uint32_t beginningOfPassWriteIndex;
+    uint32_t endOfPassWriteIndex;
+} WGPUPassTimestampWrites;
+
+/* Dawn's toggles, chained to the device descriptor. */
+typedef struct DawnTogglesDescriptor {
+    WGPUChainedStruct chain;
+    size_t enabledToggleCount;
+    const char *const *enabledToggles;
+    size_t disabledToggleCount;
+    const char *const *disabledToggles;
+} DawnTogglesDescriptor;
+
 typedef struct WGPUComputePassDescriptor {
     const WGPUChainedStruct *nextInChain;
     WGPUStringView label;
@@ -715,6 +743,12 @@ _Static_assert(offsetof(WGPUDeviceDescriptor, uncapturedErrorCallbackInfo) == 11
     X(void, CommandEncoderClearBuffer, (WGPUCommandEncoder encoder, WGPUBuffer buffer, uint64_t offset,     \
                                         uint64_t size))                                                     \
     X(void, CommandBufferRelease, (WGPUCommandBuffer buffer))                                               \
+    X(WGPUQuerySet, DeviceCreateQuerySet, (WGPUDevice device, const WGPUQuerySetDescriptor *descriptor))    \
+    X(void, QuerySetDestroy, (WGPUQuerySet querySet))                                                       \
+    X(void, QuerySetRelease, (WGPUQuerySet querySet))                                                       \
+    X(void, CommandEncoderResolveQuerySet, (WGPUCommandEncoder encoder, WGPUQuerySet querySet,              \
+                                            uint32_t firstQuery, uint32_t queryCount, WGPUBuffer destination, \
+                                            uint64_t destinationOffset))                                    \
     X(void, RenderPassEncoderEnd, (WGPURenderPassEncoder pass))                                             \
     X(void, RenderPassEncoderRelease, (WGPURenderPassEncoder pass))                                         \
     X(void, RenderPassEncoderSetPipeline, (WGPURenderPassEncoder pass, WGPURenderPipeline pipeline))        \

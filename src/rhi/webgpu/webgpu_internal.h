@@ -47,6 +47,30 @@ typedef struct hl__wgpu_tracker {
     int orphaned;              /* the device is gone: the last callback frees the tracker */
 } hl__wgpu_tracker;
 
+/* GPU frame timing (hl_rhi_device_desc.gpu_timing, where the adapter has timestamp queries):
+ * an empty compute pass opens each frame's first encoder with a timestamp and another closes
+ * its last one with a second (the end-of-pass write follows every earlier command); the pair is
+ * resolved and copied into the mappable buffer of the frame's slot and read once the frame has
+ * completed (hl__wgpu_timing_collect). One heap block, like the tracker: map callbacks still
+ * outstanding when the device goes free it. */
+#define HL__WGPU_TIMING_SLOTS 4u
+typedef struct hl__wgpu_timing_slot {
+    WGPUBuffer read;  /* MapRead | CopyDst, 16 bytes */
+    uint64_t serial;  /* the submitted frame whose timestamps it holds; 0: free */
+    int mapping;      /* a map is outstanding */
+    int mapped;       /* its callback ran */
+    uint32_t status;  /* the callback's status */
+} hl__wgpu_timing_slot;
+
+typedef struct hl__wgpu_timing {
+    WGPUQuerySet set;  /* 2 timestamps per slot */
+    WGPUBuffer resolve; /* QueryResolve | CopySrc, 256 bytes per slot */
+    hl__wgpu_timing_slot slot[HL__WGPU_TIMING_SLOTS];
+    int frame_slot;     /* the open frame's slot, -1: the frame is not timed */
+    uint32_t outstanding;
+    int orphaned;
+} hl__wgpu_timing;
+
 typedef struct hl__wgpu_device {
     WGPUInstance instance;
     WGPUAdapter adapter;
@@ -61,6 +85,7 @@ typedef struct hl__wgpu_device {
     bool colorless_pipeline_set;
     hl__wgpu_tracker *tracker;
     uint64_t submitted_serial;
+    hl__wgpu_timing *timing; /* NULL: frames are not timed */
 
     /* first Dawn error since the last report */
     hl_result error_code;
@@ -96,6 +121,11 @@ hl_result hl__wgpu_take_error(hl_rhi_device *dev, const char *what);
  * caller frees req. Otherwise (HL_ERR_TIMEOUT naming what, or the device's loss) req now
  * belongs to its callback: the caller must not touch it again. */
 hl_result hl__wgpu_wait_req(hl_rhi_device *dev, hl__wgpu_req *req, const char *what);
+/* Frame timing (webgpu_commands.c): reads the timestamps of completed frames into
+ * dev->stats.gpu_frame_ns; block: wait (within the wait timeout) for the maps it starts. */
+void hl__wgpu_timing_collect(hl_rhi_device *dev, bool block);
+hl_result hl__wgpu_timing_create(hl_rhi_device *dev);
+void hl__wgpu_timing_destroy(hl_rhi_device *dev);
 /* For callers with their own flag (bench/): processes events until *flag becomes non-zero,
  * the device is lost or the wait timeout passed. The flag must stay valid until its callback
  * runs, even after a timeout. */
