@@ -50,8 +50,8 @@ bool hl__base64_decode(const char *text, size_t len, uint8_t **out, size_t *out_
 
 /* ---- JSON helpers ------------------------------------------------------------------------------------ */
 /* An integer member in [lo, hi] (absent: *out = def when not required). */
-static hl_result get_uint(const cJSON *obj, const char *key, const char *path, bool required, uint64_t def, uint64_t hi,
-                          uint64_t *out) {
+hl_result hl__gltf_get_uint(const cJSON *obj, const char *key, const char *path, bool required, uint64_t def,
+                            uint64_t hi, uint64_t *out) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!v) {
         if (required) return hl__fail(HL_ERR_PARSE, "glTF: %s.%s is missing", path, key);
@@ -65,7 +65,7 @@ static hl_result get_uint(const cJSON *obj, const char *key, const char *path, b
     return HL_OK;
 }
 
-static const cJSON *array_item(const cJSON *root, const char *name, uint64_t index, const char *path, hl_result *res) {
+const cJSON *hl__gltf_array_item(const cJSON *root, const char *name, uint64_t index, const char *path, hl_result *res) {
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, name);
     int n = cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0;
     if ((uint64_t)n <= index) {
@@ -85,7 +85,9 @@ static const cJSON *array_item(const cJSON *root, const char *name, uint64_t ind
 /* ---- the container ------------------------------------------------------------------------------------- */
 static uint32_t le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 
-static hl_result read_file(const char *path, uint64_t need, uint8_t **out, const char *what) {
+/* Reads `need` bytes of a file (0: the whole file, 1..max bytes) into *out (*out_size). */
+static hl_result read_file(const char *path, uint64_t need, uint64_t max, uint8_t **out, uint64_t *out_size,
+                           const char *what) {
     *out = NULL;
     FILE *f = fopen(path, "rb");
     if (!f) return hl__fail(HL_ERR_IO, "glTF: %s: cannot open '%s': %s", what, path, strerror(errno));
@@ -94,24 +96,66 @@ static hl_result read_file(const char *path, uint64_t need, uint8_t **out, const
         fclose(f);
         return hl__fail(HL_ERR_IO, "glTF: %s: '%s' is not a regular file", what, path);
     }
+    if (!need && (st.st_size <= 0 || (uint64_t)st.st_size > max)) {
+        fclose(f);
+        return hl__fail(HL_ERR_IO, "glTF: %s: '%s' has %lld bytes (1 to %llu allowed)", what, path, (long long)st.st_size,
+                        (unsigned long long)max);
+    }
+    if (!need) need = (uint64_t)st.st_size;
     if ((uint64_t)st.st_size < need) {
         fclose(f);
         return hl__fail(HL_ERR_PARSE, "glTF: %s: '%s' has %lld bytes, byteLength is %llu", what, path,
                         (long long)st.st_size, (unsigned long long)need);
     }
-    uint8_t *d = hl__malloc(need ? (size_t)need : 1);
+    uint8_t *d = hl__malloc((size_t)need);
     if (!d) {
         fclose(f);
         return hl__fail(HL_ERR_OUT_OF_MEMORY, "glTF: %s: %llu bytes", what, (unsigned long long)need);
     }
-    size_t got = need ? fread(d, 1, (size_t)need, f) : 0;
+    size_t got = fread(d, 1, (size_t)need, f);
     fclose(f);
     if (got != need) {
         hl__free(d);
         return hl__fail(HL_ERR_IO, "glTF: %s: reading '%s' failed", what, path);
     }
     *out = d;
+    *out_size = need;
     return HL_OK;
+}
+
+/* The bytes URI u names (path: its JSON path): a base64 data: URI, or a file in base_dir (no
+ * scheme, no absolute path, no `..`). need: bytes required (0: any length, at most max). */
+static hl_result uri_read(const char *base_dir, const char *u, const char *path, uint64_t need, uint64_t max,
+                          uint8_t **out, uint64_t *out_size) {
+    *out = NULL;
+    if (strncmp(u, "data:", 5) == 0) {
+        const char *comma = strstr(u, ";base64,");
+        if (!comma) return hl__fail(HL_ERR_PARSE, "glTF: %s is a data: URI without ';base64,'", path);
+        const char *text = comma + 8;
+        size_t n = 0;
+        if (!hl__base64_decode(text, strlen(text), out, &n))
+            return hl__fail(HL_ERR_PARSE, "glTF: %s: bad base64 (a character outside the alphabet or a bad length)", path);
+        if (n < need || !n || n > max) {
+            hl__free(*out);
+            *out = NULL;
+            if (need) return hl__fail(HL_ERR_PARSE, "glTF: %s: the data: URI holds %zu bytes, byteLength is %llu", path, n,
+                                      (unsigned long long)need);
+            return hl__fail(HL_ERR_PARSE, "glTF: %s: the data: URI holds %zu bytes (1 to %llu allowed)", path, n,
+                            (unsigned long long)max);
+        }
+        *out_size = need ? need : n;
+        return HL_OK;
+    }
+    if (strstr(u, "://") || u[0] == '/' || strstr(u, "..") || strchr(u, '\\'))
+        return hl__fail(HL_ERR_PARSE, "glTF: %s '%.64s' is not a relative path inside the model's folder", path, u);
+    if (!base_dir) return hl__fail(HL_ERR_PARSE, "glTF: %s '%.64s' names a file, and no folder was given", path, u);
+    size_t pn = strlen(base_dir) + strlen(u) + 2;
+    char *full = hl__malloc(pn);
+    if (!full) return hl__fail(HL_ERR_OUT_OF_MEMORY, "glTF: %s", path);
+    snprintf(full, pn, "%s/%s", base_dir, u);
+    hl_result res = read_file(full, need, max, out, out_size, path);
+    hl__free(full);
+    return res;
 }
 
 static hl_result load_buffer(hl__gltf_doc *doc, uint32_t i, const cJSON *b, const uint8_t *bin, uint64_t bin_size,
@@ -119,7 +163,7 @@ static hl_result load_buffer(hl__gltf_doc *doc, uint32_t i, const cJSON *b, cons
     char path[64];
     snprintf(path, sizeof path, "buffers[%u]", i);
     uint64_t len = 0;
-    hl_result res = get_uint(b, "byteLength", path, true, 0, HL__GLTF_MAX_BUFFER_BYTES, &len);
+    hl_result res = hl__gltf_get_uint(b, "byteLength", path, true, 0, HL__GLTF_MAX_BUFFER_BYTES, &len);
     if (res) return res;
     if (!len) return hl__fail(HL_ERR_PARSE, "glTF: %s.byteLength must be at least 1", path);
     const cJSON *uri = cJSON_GetObjectItemCaseSensitive(b, "uri");
@@ -136,41 +180,56 @@ static hl_result load_buffer(hl__gltf_doc *doc, uint32_t i, const cJSON *b, cons
         return HL_OK;
     }
     if (!cJSON_IsString(uri)) return hl__fail(HL_ERR_PARSE, "glTF: %s.uri must be a string", path);
-    const char *u = uri->valuestring;
-    if (strncmp(u, "data:", 5) == 0) {
-        const char *comma = strstr(u, ";base64,");
-        if (!comma) return hl__fail(HL_ERR_PARSE, "glTF: %s.uri is a data: URI without ';base64,'", path);
-        const char *text = comma + 8;
-        uint8_t *d = NULL;
-        size_t n = 0;
-        if (!hl__base64_decode(text, strlen(text), &d, &n))
-            return hl__fail(HL_ERR_PARSE, "glTF: %s.uri: bad base64 (a character outside the alphabet or a bad length)", path);
-        if (n < len) {
-            hl__free(d);
-            return hl__fail(HL_ERR_PARSE, "glTF: %s: the data: URI holds %zu bytes, byteLength is %llu", path, n,
-                            (unsigned long long)len);
-        }
-        out->data = d;
-        out->size = len;
-        return HL_OK;
+    char upath[72];
+    snprintf(upath, sizeof upath, "%s.uri", path);
+    return uri_read(base_dir, uri->valuestring, upath, len, HL__GLTF_MAX_BUFFER_BYTES, &out->data, &out->size);
+}
+
+hl_result hl__gltf_image_bytes(const hl__gltf_doc *doc, uint32_t image, uint64_t max, const uint8_t **data,
+                               uint64_t *size, uint8_t **owned) {
+    *owned = NULL;
+    *data = NULL;
+    *size = 0;
+    char path[48];
+    snprintf(path, sizeof path, "images[%u]", image);
+    hl_result res;
+    const cJSON *img = hl__gltf_array_item(doc->json, "images", image, path, &res);
+    if (!img) return res;
+    const cJSON *uri = cJSON_GetObjectItemCaseSensitive(img, "uri");
+    if (uri) {
+        if (!cJSON_IsString(uri)) return hl__fail(HL_ERR_PARSE, "glTF: %s.uri must be a string", path);
+        char upath[64];
+        snprintf(upath, sizeof upath, "%s.uri", path);
+        res = uri_read(doc->base_dir, uri->valuestring, upath, 0, max, owned, size);
+        *data = *owned;
+        return res;
     }
-    if (strstr(u, "://") || u[0] == '/' || strstr(u, "..") || strchr(u, '\\'))
-        return hl__fail(HL_ERR_PARSE, "glTF: %s.uri '%.64s' is not a relative path inside the model's folder", path, u);
-    if (!base_dir) return hl__fail(HL_ERR_PARSE, "glTF: %s.uri '%.64s' names a file, and no folder was given", path, u);
-    size_t pn = strlen(base_dir) + strlen(u) + 2;
-    char *full = hl__malloc(pn);
-    if (!full) return hl__fail(HL_ERR_OUT_OF_MEMORY, "glTF: %s", path);
-    snprintf(full, pn, "%s/%s", base_dir, u);
-    res = read_file(full, len, &out->data, path);
-    hl__free(full);
-    if (!res) out->size = len;
-    return res;
+    uint64_t view = 0, buf = 0, off = 0, len = 0;
+    if ((res = hl__gltf_get_uint(img, "bufferView", path, true, 0, UINT32_MAX, &view))) return res;
+    char vpath[48];
+    snprintf(vpath, sizeof vpath, "bufferViews[%llu]", (unsigned long long)view);
+    const cJSON *v = hl__gltf_array_item(doc->json, "bufferViews", view, path, &res);
+    if (!v) return res;
+    if ((res = hl__gltf_get_uint(v, "buffer", vpath, true, 0, UINT32_MAX, &buf)) ||
+        (res = hl__gltf_get_uint(v, "byteOffset", vpath, false, 0, HL__GLTF_MAX_BUFFER_BYTES, &off)) ||
+        (res = hl__gltf_get_uint(v, "byteLength", vpath, true, 0, HL__GLTF_MAX_BUFFER_BYTES, &len)))
+        return res;
+    if (buf >= doc->buffer_count || !len || off + len > doc->buffers[buf].size)
+        return hl__fail(HL_ERR_PARSE, "glTF: %s: bytes [%llu, +%llu) of buffer %llu are not in the document's buffers",
+                        vpath, (unsigned long long)off, (unsigned long long)len, (unsigned long long)buf);
+    if (len > max)
+        return hl__fail(HL_ERR_PARSE, "glTF: %s: %llu bytes of image data (at most %llu)", path, (unsigned long long)len,
+                        (unsigned long long)max);
+    *data = doc->buffers[buf].data + off;
+    *size = len;
+    return HL_OK;
 }
 
 void hl__gltf_free(hl__gltf_doc *doc) {
     if (!doc) return;
     for (uint32_t i = 0; i < doc->buffer_count; i++) hl__free(doc->buffers[i].data);
     hl__free(doc->buffers);
+    hl__free(doc->base_dir);
     if (doc->json) cJSON_Delete(doc->json);
     memset(doc, 0, sizeof *doc);
 }
@@ -206,6 +265,7 @@ hl_result hl__gltf_parse(const uint8_t *data, size_t size, const char *base_dir,
                                cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() - json : (ptrdiff_t)0);
     out->json = root;
     hl_result res = HL_OK;
+    if (base_dir && !(out->base_dir = hl__strdup(base_dir))) res = hl__fail(HL_ERR_OUT_OF_MEMORY, "glTF: base folder");
     if (!cJSON_IsObject(root)) res = hl__fail(HL_ERR_PARSE, "glTF: the document is not a JSON object");
     const cJSON *asset = res ? NULL : cJSON_GetObjectItemCaseSensitive(root, "asset");
     const cJSON *ver = asset ? cJSON_GetObjectItemCaseSensitive(asset, "version") : NULL;
@@ -302,13 +362,13 @@ static hl_result view_elems(const hl__gltf_doc *doc, uint64_t view, uint64_t byt
     hl_result res;
     char vpath[48];
     snprintf(vpath, sizeof vpath, "bufferViews[%llu]", (unsigned long long)view);
-    const cJSON *v = array_item(doc->json, "bufferViews", view, path, &res);
+    const cJSON *v = hl__gltf_array_item(doc->json, "bufferViews", view, path, &res);
     if (!v) return res;
     uint64_t buf = 0, off = 0, len = 0, stride = 0;
-    if ((res = get_uint(v, "buffer", vpath, true, 0, UINT32_MAX, &buf)) ||
-        (res = get_uint(v, "byteOffset", vpath, false, 0, HL__GLTF_MAX_BUFFER_BYTES, &off)) ||
-        (res = get_uint(v, "byteLength", vpath, true, 0, HL__GLTF_MAX_BUFFER_BYTES, &len)) ||
-        (res = get_uint(v, "byteStride", vpath, false, 0, 252, &stride)))
+    if ((res = hl__gltf_get_uint(v, "buffer", vpath, true, 0, UINT32_MAX, &buf)) ||
+        (res = hl__gltf_get_uint(v, "byteOffset", vpath, false, 0, HL__GLTF_MAX_BUFFER_BYTES, &off)) ||
+        (res = hl__gltf_get_uint(v, "byteLength", vpath, true, 0, HL__GLTF_MAX_BUFFER_BYTES, &len)) ||
+        (res = hl__gltf_get_uint(v, "byteStride", vpath, false, 0, 252, &stride)))
         return res;
     if (buf >= doc->buffer_count)
         return hl__fail(HL_ERR_PARSE, "glTF: %s.buffer %llu (the document has %u buffers)", vpath, (unsigned long long)buf,
@@ -347,11 +407,11 @@ static hl_result accessor(const hl__gltf_doc *doc, uint32_t index, elems *e, spa
     memset(e, 0, sizeof *e);
     memset(sp, 0, sizeof *sp);
     hl_result res;
-    const cJSON *a = array_item(doc->json, "accessors", index, path, &res);
+    const cJSON *a = hl__gltf_array_item(doc->json, "accessors", index, path, &res);
     if (!a) return res;
     uint64_t ctype = 0, count = 0, view = 0, off = 0;
-    if ((res = get_uint(a, "componentType", path, true, 0, UINT32_MAX, &ctype)) ||
-        (res = get_uint(a, "count", path, true, 0, UINT32_MAX, &count)))
+    if ((res = hl__gltf_get_uint(a, "componentType", path, true, 0, UINT32_MAX, &ctype)) ||
+        (res = hl__gltf_get_uint(a, "count", path, true, 0, UINT32_MAX, &count)))
         return res;
     e->ctype = (uint32_t)ctype;
     e->csize = component_size(e->ctype);
@@ -374,8 +434,8 @@ static hl_result accessor(const hl__gltf_doc *doc, uint32_t index, elems *e, spa
         return hl__fail(HL_ERR_PARSE, "glTF: %s.normalized is true for %s components", path,
                         e->ctype == HL__GLTF_F32 ? "float" : "unsigned int");
     bool has_view = cJSON_GetObjectItemCaseSensitive(a, "bufferView") != NULL;
-    if ((res = get_uint(a, "bufferView", path, false, 0, UINT32_MAX, &view)) ||
-        (res = get_uint(a, "byteOffset", path, false, 0, HL__GLTF_MAX_BUFFER_BYTES, &off)))
+    if ((res = hl__gltf_get_uint(a, "bufferView", path, false, 0, UINT32_MAX, &view)) ||
+        (res = hl__gltf_get_uint(a, "byteOffset", path, false, 0, HL__GLTF_MAX_BUFFER_BYTES, &off)))
         return res;
     if (!has_view && off) return hl__fail(HL_ERR_PARSE, "glTF: %s.byteOffset without a bufferView", path);
     if (!has_view && e->count > doc->zero_elements_max) /* a few bytes would otherwise claim gigabytes */
@@ -388,7 +448,7 @@ static hl_result accessor(const hl__gltf_doc *doc, uint32_t index, elems *e, spa
         snprintf(spath, sizeof spath, "%s.sparse", path);
         if (!cJSON_IsObject(s)) return hl__fail(HL_ERR_PARSE, "glTF: %s must be an object", spath);
         uint64_t sc = 0;
-        if ((res = get_uint(s, "count", spath, true, 0, e->count, &sc))) return res;
+        if ((res = hl__gltf_get_uint(s, "count", spath, true, 0, e->count, &sc))) return res;
         if (!sc) return hl__fail(HL_ERR_PARSE, "glTF: %s.count must be at least 1", spath);
         sp->count = (uint32_t)sc;
         const cJSON *ind = cJSON_GetObjectItemCaseSensitive(s, "indices"), *val = cJSON_GetObjectItemCaseSensitive(s, "values");
@@ -398,11 +458,11 @@ static hl_result accessor(const hl__gltf_doc *doc, uint32_t index, elems *e, spa
         snprintf(ipath, sizeof ipath, "%s.indices", spath);
         snprintf(vpath, sizeof vpath, "%s.values", spath);
         uint64_t iv = 0, io = 0, it = 0, vv = 0, vo = 0;
-        if ((res = get_uint(ind, "bufferView", ipath, true, 0, UINT32_MAX, &iv)) ||
-            (res = get_uint(ind, "byteOffset", ipath, false, 0, HL__GLTF_MAX_BUFFER_BYTES, &io)) ||
-            (res = get_uint(ind, "componentType", ipath, true, 0, UINT32_MAX, &it)) ||
-            (res = get_uint(val, "bufferView", vpath, true, 0, UINT32_MAX, &vv)) ||
-            (res = get_uint(val, "byteOffset", vpath, false, 0, HL__GLTF_MAX_BUFFER_BYTES, &vo)))
+        if ((res = hl__gltf_get_uint(ind, "bufferView", ipath, true, 0, UINT32_MAX, &iv)) ||
+            (res = hl__gltf_get_uint(ind, "byteOffset", ipath, false, 0, HL__GLTF_MAX_BUFFER_BYTES, &io)) ||
+            (res = hl__gltf_get_uint(ind, "componentType", ipath, true, 0, UINT32_MAX, &it)) ||
+            (res = hl__gltf_get_uint(val, "bufferView", vpath, true, 0, UINT32_MAX, &vv)) ||
+            (res = hl__gltf_get_uint(val, "byteOffset", vpath, false, 0, HL__GLTF_MAX_BUFFER_BYTES, &vo)))
             return res;
         if (it != HL__GLTF_U8 && it != HL__GLTF_U16 && it != HL__GLTF_U32)
             return hl__fail(HL_ERR_PARSE, "glTF: %s.componentType %llu (5121, 5123 or 5125)", ipath, (unsigned long long)it);
@@ -513,7 +573,7 @@ hl_result hl__gltf_primitive_geometry(const hl__gltf_doc *doc, uint32_t mesh, ui
     snprintf(mpath, sizeof mpath, "meshes[%u]", mesh);
     snprintf(path, sizeof path, "meshes[%u].primitives[%u]", mesh, prim);
     hl_result res;
-    const cJSON *m = array_item(doc->json, "meshes", mesh, mpath, &res);
+    const cJSON *m = hl__gltf_array_item(doc->json, "meshes", mesh, mpath, &res);
     if (!m) return res;
     const cJSON *prims = cJSON_GetObjectItemCaseSensitive(m, "primitives");
     const cJSON *p = cJSON_IsArray(prims) ? cJSON_GetArrayItem(prims, (int)prim) : NULL;
@@ -521,7 +581,7 @@ hl_result hl__gltf_primitive_geometry(const hl__gltf_doc *doc, uint32_t mesh, ui
     const cJSON *attrs = cJSON_GetObjectItemCaseSensitive(p, "attributes");
     if (!cJSON_IsObject(attrs)) return hl__fail(HL_ERR_PARSE, "glTF: %s.attributes must be an object", path);
     uint64_t mode = 4, acc[HL_ATTR_COUNT];
-    if ((res = get_uint(p, "mode", path, false, 4, 6, &mode))) return res;
+    if ((res = hl__gltf_get_uint(p, "mode", path, false, 4, 6, &mode))) return res;
     float *data[HL_ATTR_COUNT] = {0};
     uint32_t comps[HL_ATTR_COUNT] = {0}, n = 0, *src = NULL, *list = NULL, count = 0;
     char apath[128];
@@ -530,7 +590,7 @@ hl_result hl__gltf_primitive_geometry(const hl__gltf_doc *doc, uint32_t mesh, ui
         const char *name = hl_attribute_name((hl_attribute)a);
         if (!cJSON_GetObjectItemCaseSensitive(attrs, name)) continue;
         hl__gltf_accessor_info info;
-        if ((res = get_uint(attrs, name, apath, true, 0, UINT32_MAX, &acc[a])) ||
+        if ((res = hl__gltf_get_uint(attrs, name, apath, true, 0, UINT32_MAX, &acc[a])) ||
             (res = hl__gltf_accessor_info_get(doc, (uint32_t)acc[a], &info)))
             break;
         bool color3 = a == HL_ATTR_COLOR_0 && info.components == 3;
@@ -559,7 +619,7 @@ hl_result hl__gltf_primitive_geometry(const hl__gltf_doc *doc, uint32_t mesh, ui
     bool indexed = !res && cJSON_GetObjectItemCaseSensitive(p, "indices") != NULL;
     if (indexed) {
         hl__gltf_accessor_info info;
-        if (!(res = get_uint(p, "indices", path, true, 0, UINT32_MAX, &ia)) &&
+        if (!(res = hl__gltf_get_uint(p, "indices", path, true, 0, UINT32_MAX, &ia)) &&
             !(res = hl__gltf_accessor_info_get(doc, (uint32_t)ia, &info))) {
             if (info.components != 1) res = hl__fail(HL_ERR_PARSE, "glTF: %s.indices: accessor %llu is not SCALAR", path, (unsigned long long)ia);
             count = info.count;

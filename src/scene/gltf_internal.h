@@ -32,6 +32,7 @@ typedef struct hl__gltf_buffer {
 
 typedef struct hl__gltf_doc {
     struct cJSON *json;
+    char *base_dir; /* owned; NULL: no file URIs */
     hl__gltf_buffer *buffers;
     uint32_t buffer_count;
     uint64_t zero_elements_max; /* for accessors without a bufferView (see above) */
@@ -42,6 +43,18 @@ typedef struct hl__gltf_doc {
  * HL_ERR_PARSE). URIs with a scheme other than data:, absolute paths and `..` are refused. */
 hl_result hl__gltf_parse(const uint8_t *data, size_t size, const char *base_dir, hl__gltf_doc *out);
 void hl__gltf_free(hl__gltf_doc *doc);
+
+/* JSON helpers: an integer member in [0, hi] (absent: def unless required); the object at
+ * root.name[index] (else NULL and *res set). path names the referring object in messages. */
+hl_result hl__gltf_get_uint(const struct cJSON *obj, const char *key, const char *path, bool required, uint64_t def,
+                            uint64_t hi, uint64_t *out);
+const struct cJSON *hl__gltf_array_item(const struct cJSON *root, const char *name, uint64_t index, const char *path,
+                                        hl_result *res);
+
+/* The encoded bytes of images[image] (a bufferView, a data: URI or a file beside the model), at
+ * most max: *data points into the document or at *owned (hl__malloc'd; the caller frees it). */
+hl_result hl__gltf_image_bytes(const hl__gltf_doc *doc, uint32_t image, uint64_t max, const uint8_t **data,
+                               uint64_t *size, uint8_t **owned);
 
 /* glTF component types */
 enum {

@@ -23,6 +23,9 @@ int hl_cli_info(int argc, char **argv);
 int hl_cli_render(int argc, char **argv);
 int hl_cli_rhi_demo(int argc, char **argv);
 int hl_cli_graph_dump(int argc, char **argv);
+/* `render MODEL` / `info MODEL` (cmd_model.c): argv[0] is the model's path, argv[1..] the options. */
+int hl_cli_render_model(const char *path, int argc, char **argv);
+int hl_cli_info_model(const char *path, int argc, char **argv);
 
 /* ---- options -------------------------------------------------------------------------- */
 

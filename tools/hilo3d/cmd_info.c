@@ -46,11 +46,13 @@ static const char *json_string(const cJSON *o, const char *key) {
 int hl_cli_info(int argc, char **argv) {
     static const hl_cli_command cmd = {
         "info", "Lists which backends are available, their adapters, drivers and capabilities, and which one\n"
-                "auto picks. Exit code 1 when no backend is available.\n"};
+                "auto picks. Exit code 1 when no backend is available. 'hilo3d info MODEL.gltf' (or .glb) prints\n"
+                "the load report of a glTF model instead.\n"};
     bool json = false;
     const hl_cli_option opts[] = {
         {.name = "json", .kind = HL_CLI_FLAG, .help = "print one JSON object instead of text", .value = &json},
     };
+    if (argc > 1 && argv[1][0] != '-') return hl_cli_info_model(argv[1], argc - 1, argv + 1);
     int prc = hl_cli_parse(&cmd, opts, sizeof opts / sizeof opts[0], argc, argv);
     if (prc >= 0) return prc;
 

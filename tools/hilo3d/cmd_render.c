@@ -36,7 +36,8 @@ void hl_cli_pipeline_release(const char *name, hl_pipeline_factory *factory) {
 int hl_cli_render(int argc, char **argv) {
     static const hl_cli_command cmd = {
         "render", "Renders the built-in demo scene with the scene renderer to a PNG and prints the backend,\n"
-                  "the CPU frame times and the renderer statistics of the last frame.\n"};
+                  "the CPU frame times and the renderer statistics of the last frame. 'hilo3d render MODEL.gltf'\n"
+                  "(or .glb) renders a glTF model instead: 'hilo3d render MODEL --help' lists its options.\n"};
     static const char *const backends[] = {"auto", "webgpu", "gles3", NULL};
     static const char *const pipelines[] = HL_CLI_PIPELINES;
     static const char *const examples[] = {"none", "particles", "gpu-culling", "forward-plus", NULL};
@@ -78,6 +79,7 @@ int hl_cli_render(int argc, char **argv) {
         {.name = "out", .kind = HL_CLI_STRING, .metavar = "FILE.png", .help = "PNG to write (folders are created)",
          .value = &out},
     };
+    if (argc > 1 && argv[1][0] != '-') return hl_cli_render_model(argv[1], argc - 1, argv + 1);
     int prc = hl_cli_parse(&cmd, opts, sizeof opts / sizeof opts[0], argc, argv);
     if (prc >= 0) return prc;
     hl_result res = hl_backend_parse(backend_name, &rd.backend);

@@ -1,0 +1,100 @@
+/* hilo3d: glTF 2.0 assets (.gltf with external or data: buffers and images, .glb) loaded into
+ * scene nodes.
+ *
+ * A load builds, for the chosen scene, a tree of nodes under one group node (the asset's root):
+ * every glTF node becomes a group node with its name and transform (TRS, or a matrix decomposed
+ * into TRS), and its mesh, camera and light become children of it: one hl_mesh per primitive,
+ * an hl_camera (perspective or orthographic, looking down its node's -Z as glTF's do), an
+ * hl_light (KHR_lights_punctual: directional, point, spot; glTF's intensity used as the light's
+ * intensity, range and cone angles as given). Geometry comes from the accessors (every component
+ * type, normalized integers, strides, sparse accessors, KHR_mesh_quantization), primitives of
+ * every mode (strips and fans as triangle lists, loops and strips of lines as line lists), flat
+ * normals where NORMAL is missing. Materials: metallic-roughness PBR with its five textures and
+ * their texCoord sets, factors, normal scale, occlusion strength, emissive factor (times
+ * KHR_materials_emissive_strength), alpha modes and cutoff, double-sided; KHR_materials_unlit
+ * as an unlit (basic) material; vertex colours (COLOR_0); samplers (wrap and filter modes;
+ * minification without a mip filter means no mipmaps). Images are PNG or JPEG (hilo3d/texture.h);
+ * colour maps (base colour, emissive) are sRGB, the others linear.
+ *
+ * Not yet: skins and morph targets (their meshes are drawn in the bind pose with their default
+ * geometry), animations (counted in the report only), KHR_texture_transform (ignored when
+ * optional), image-based lighting. An extension in extensionsRequired that the loader does
+ * not implement fails the load (HL_ERR_UNSUPPORTED naming it); optional ones it does not
+ * implement are listed in the report.
+ *
+ * Errors: malformed JSON, wrong types, out-of-range indices, accessors past their buffer views,
+ * views past their buffers, bad base64, node cycles (a node that is its own ancestor or has two
+ * parents), unreadable or undecodable images: HL_ERR_PARSE, HL_ERR_IO (a file) or the texture
+ * decoder's code, with a message naming the JSON path (`meshes[2].primitives[0].material`).
+ * Nothing is left allocated by a failed load.
+ */
+#ifndef HILO3D_GLTF_H
+#define HILO3D_GLTF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hilo3d/math3d.h"
+#include "hilo3d/result.h"
+#include "hilo3d/scene.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Zero = defaults. */
+typedef struct hl_gltf_load_desc {
+    /* The scene to build: 0 = the document's `scene` (else scenes[0]; a document without scenes
+     * gets every node that is no other node's child); N = scenes[N - 1]. */
+    uint32_t scene;
+    /* hl_gltf_load_memory only: the folder that relative URIs name files in (NULL: a file URI
+     * fails the load; data: URIs and the GLB chunk still work). hl_gltf_load_file uses the
+     * file's folder. */
+    const char *base_dir;
+    /* Per image, as hl_texture_desc.decode_limit (0 = HL_TEXTURE_DECODE_LIMIT_DEFAULT). */
+    size_t decode_limit;
+} hl_gltf_load_desc;
+
+/* What a load found and built. Counts are of the whole document except where said. */
+typedef struct hl_gltf_report {
+    uint32_t nodes;            /* nodes built for the scene */
+    uint32_t meshes;           /* hl_mesh objects built (one per primitive drawn) */
+    uint64_t triangles;        /* triangles of those meshes */
+    uint32_t materials;        /* materials built (a default one included when used) */
+    uint32_t textures;         /* textures built (an image used as colour and as data: two) */
+    uint32_t images;           /* images in the document */
+    uint32_t cameras, lights;  /* built for the scene */
+    uint32_t skins, morph_targets, animations; /* in the document (not applied yet) */
+    char extensions_used[256];    /* extensionsUsed, comma-separated (truncated with "...") */
+    char extensions_ignored[256]; /* those of them the loader does not implement */
+    double load_ms;               /* wall time of the load */
+} hl_gltf_report;
+
+typedef struct hl_gltf_asset hl_gltf_asset;
+
+/* Reads and builds the file (.gltf or .glb, told apart by content). HL_ERR_IO naming the path
+ * when it cannot be read. */
+hl_result hl_gltf_load_file(const char *path, const hl_gltf_load_desc *desc, hl_gltf_asset **out);
+/* The same from memory (data only read during the call). */
+hl_result hl_gltf_load_memory(const void *data, size_t size, const hl_gltf_load_desc *desc, hl_gltf_asset **out);
+/* Destroys the asset and its root node with everything under it, unless the root was given a
+ * parent (hl_stage_add): the tree then belongs to that parent, and the asset must be destroyed
+ * while that parent still exists (before hl_stage_destroy). NULL is a no-op. */
+void hl_gltf_asset_destroy(hl_gltf_asset *a);
+/* The group node holding the built scene (add it to a stage to draw it). */
+hl_node *hl_gltf_asset_root(hl_gltf_asset *a);
+const hl_gltf_report *hl_gltf_asset_report(const hl_gltf_asset *a);
+/* The cameras built, in document order of their nodes (NULL past the count). */
+uint32_t hl_gltf_asset_camera_count(const hl_gltf_asset *a);
+hl_camera *hl_gltf_asset_camera(hl_gltf_asset *a, uint32_t index);
+/* The node built for glTF node `index` (NULL when it is not in the built scene). */
+hl_node *hl_gltf_asset_node(hl_gltf_asset *a, uint32_t index);
+/* World-space bounds of every mesh under the root (the world matrices are brought up to date
+ * first); an empty box (min > max) when there is none. */
+hl_aabb hl_gltf_asset_bounds(hl_gltf_asset *a);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,273 @@
+/* glTF models built in memory (GLB), loaded with hilo3d/gltf.h and rendered on one backend per
+ * run, checked by pixel (64x64 output, black clear, exact colours within +-1 per channel):
+ *   - an unlit quad with a 2x2 nearest-filtered PNG (red, green / blue, white), seen through
+ *     the file's orthographic camera: each quadrant its texel; the same with the UVs in
+ *     TEXCOORD_1 (texCoord 1); the same through a perspective camera of the file;
+ *   - a node hierarchy: a parent given as a matrix (translate 0.5, 0.5 and scale 0.5) over a
+ *     red quad: only the top-right quadrant is red;
+ *   - vertex colours (COLOR_0, normalized u8) on two triangles of an unlit white material;
+ *   - KHR_mesh_quantization: normalized i16 positions in a triangle strip, two of them replaced
+ *     by a sparse accessor: the shape the sparse values give is covered, the original is not;
+ *   - alpha MASK: a texel with alpha 0 shows the clear colour, its neighbour its colour;
+ *   - KHR_lights_punctual: a white PBR quad lit by the file's directional light is brighter at
+ *     intensity 3 than at 1, and black without the light. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hilo3d/gltf.h"
+#include "hilo3d/renderer.h"
+#include "hilo3d/scene.h"
+#include "hl_test.h"
+#include "hl_test_gltf.h"
+#include "hl_test_render.h"
+
+enum { W = 64, H = 64 };
+static hl_renderer *g_r;
+
+/* Loads the GLB (json, g) and renders it through the file's camera `cam`; img W*H*4. */
+static bool render_glb(const char *json, const hl_test_glb *g, uint32_t cam, uint8_t *img) {
+    size_t n = 0;
+    uint8_t *file = hl_test_glb_file(json, g, &n);
+    hl_gltf_asset *a = NULL;
+    HL_CHECK_OK(hl_gltf_load_memory(file, n, NULL, &a));
+    free(file);
+    if (!a) return false;
+    hl_stage *s = NULL;
+    HL_CHECK_OK(hl_stage_create(&s));
+    hl_stage_set_clear_color(s, (hl_color){0, 0, 0, 1});
+    HL_CHECK_OK(hl_stage_add(s, hl_gltf_asset_root(a)));
+    hl_camera *c = hl_gltf_asset_camera(a, cam);
+    HL_CHECK_MSG(c != NULL, "the file's camera %u exists", cam);
+    bool ok = c && render_read(g_r, s, c, img, (size_t)W * H * 4);
+    hl_gltf_asset_destroy(a);
+    hl_stage_destroy(s);
+    return ok;
+}
+
+static const uint8_t *px(const uint8_t *img, int x, int y) { return img + ((size_t)y * W + (size_t)x) * 4; }
+
+/* the quad [-1, 1]^2 at z = 0 facing +Z: positions, UVs (glTF: v down), indices */
+static const float k_pos[12] = {-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0};
+static const float k_uv[8] = {0, 1, 1, 1, 1, 0, 0, 0};
+static const uint16_t k_idx[6] = {0, 1, 2, 0, 2, 3};
+#define ORTHO_CAMERA "{\"type\":\"orthographic\",\"orthographic\":{\"xmag\":1,\"ymag\":1,\"znear\":0.1,\"zfar\":10}}"
+
+static void test_textured_quad(uint32_t texcoord, bool perspective) {
+    hl_test_glb g = {0};
+    const uint8_t texels[16] = {255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255};
+    size_t png_n = 0;
+    uint8_t *png = hl_test_png(2, 2, texels, &png_n);
+    size_t o_pos = hl_test_glb_add(&g, k_pos, sizeof k_pos), o_uv = hl_test_glb_add(&g, k_uv, sizeof k_uv);
+    size_t o_idx = hl_test_glb_add(&g, k_idx, sizeof k_idx), o_png = hl_test_glb_add(&g, png, png_n);
+    free(png);
+    /* perspective: yfov 2 atan(0.5) from z = 2 sees exactly [-1, 1] */
+    char camera[200];
+    if (perspective)
+        snprintf(camera, sizeof camera, "{\"type\":\"perspective\",\"perspective\":{\"yfov\":%.9f,\"aspectRatio\":1,"
+                 "\"znear\":0.1,\"zfar\":100}}", 2.0 * atan(0.5));
+    else
+        snprintf(camera, sizeof camera, "%s", ORTHO_CAMERA);
+    char json[3000];
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"KHR_materials_unlit\"],\"scene\":0,"
+             "\"scenes\":[{\"nodes\":[0,1]}],\"nodes\":[{\"mesh\":0,\"name\":\"quad\"},{\"camera\":0,\"translation\":[0,0,2]}],"
+             "\"cameras\":[%s],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"TEXCOORD_%u\":1},\"indices\":2,\"material\":0}]}],"
+             "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0,\"texCoord\":%u}},"
+             "\"extensions\":{\"KHR_materials_unlit\":{}}}],"
+             "\"textures\":[{\"source\":0,\"sampler\":0}],\"samplers\":[{\"magFilter\":9728,\"minFilter\":9728}],"
+             "\"images\":[{\"bufferView\":3,\"mimeType\":\"image/png\"}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+             "{\"bufferView\":1,\"componentType\":5126,\"count\":4,\"type\":\"VEC2\"},"
+             "{\"bufferView\":2,\"componentType\":5123,\"count\":6,\"type\":\"SCALAR\"}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":48},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":32},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu}],"
+             "\"buffers\":[{\"byteLength\":%zu}]}",
+             camera, texcoord, texcoord, o_pos, o_uv, o_idx, o_png, png_n, g.bin_len);
+    uint8_t img[W * H * 4];
+    if (render_glb(json, &g, 0, img)) {
+        const char *what = perspective ? "perspective" : texcoord ? "texCoord 1" : "texCoord 0";
+        printf("textured quad (%s)\n", what);
+        HL_CHECK_PIXEL(px(img, 16, 16), 255, 0, 0, 255, 1);   /* top left: texel (0, 0) */
+        HL_CHECK_PIXEL(px(img, 48, 16), 0, 255, 0, 255, 1);   /* top right */
+        HL_CHECK_PIXEL(px(img, 16, 48), 0, 0, 255, 255, 1);   /* bottom left */
+        HL_CHECK_PIXEL(px(img, 48, 48), 255, 255, 255, 255, 1);
+    }
+    hl_test_glb_free(&g);
+}
+
+/* an unlit quad of colour rgba under the given node JSON (node 0 the parent of node 1, the mesh) */
+static void test_hierarchy(void) {
+    hl_test_glb g = {0};
+    size_t o_pos = hl_test_glb_add(&g, k_pos, sizeof k_pos), o_idx = hl_test_glb_add(&g, k_idx, sizeof k_idx);
+    char json[2000];
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"scenes\":[{\"nodes\":[0,2]}],"
+             "\"nodes\":[{\"children\":[1],\"matrix\":[0.5,0,0,0, 0,0.5,0,0, 0,0,0.5,0, 0.5,0.5,0,1]},{\"mesh\":0},"
+             "{\"camera\":0,\"translation\":[0,0,2]}],\"cameras\":[" ORTHO_CAMERA "],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1,\"material\":0}]}],"
+             "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[1,0,0,1]},\"extensions\":{\"KHR_materials_unlit\":{}}}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+             "{\"bufferView\":1,\"componentType\":5123,\"count\":6,\"type\":\"SCALAR\"}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":48},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":12}],"
+             "\"buffers\":[{\"byteLength\":%zu}]}",
+             o_pos, o_idx, g.bin_len);
+    uint8_t img[W * H * 4];
+    if (render_glb(json, &g, 0, img)) {
+        printf("hierarchy (matrix parent)\n");
+        HL_CHECK_PIXEL(px(img, 48, 16), 255, 0, 0, 255, 1);
+        HL_CHECK_PIXEL(px(img, 16, 16), 0, 0, 0, 255, 1);
+        HL_CHECK_PIXEL(px(img, 16, 48), 0, 0, 0, 255, 1);
+        HL_CHECK_PIXEL(px(img, 48, 48), 0, 0, 0, 255, 1);
+        HL_CHECK_PIXEL(px(img, 34, 30), 255, 0, 0, 255, 1); /* just inside the quadrant's corner */
+        HL_CHECK_PIXEL(px(img, 29, 30), 0, 0, 0, 255, 1);
+    }
+    hl_test_glb_free(&g);
+}
+
+static void test_vertex_colors(void) {
+    hl_test_glb g = {0};
+    /* lower right triangle yellow, upper left cyan (no indices) */
+    const float pos[18] = {-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, -1, 0, 1, 1, 0, -1, 1, 0};
+    const uint8_t col[24] = {255, 255, 0, 255, 255, 255, 0, 255, 255, 255, 0, 255,
+                             0, 255, 255, 255, 0, 255, 255, 255, 0, 255, 255, 255};
+    size_t o_pos = hl_test_glb_add(&g, pos, sizeof pos), o_col = hl_test_glb_add(&g, col, sizeof col);
+    char json[2000];
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"scenes\":[{\"nodes\":[0,1]}],"
+             "\"nodes\":[{\"mesh\":0},{\"camera\":0,\"translation\":[0,0,2]}],\"cameras\":[" ORTHO_CAMERA "],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"COLOR_0\":1},\"material\":0}]}],"
+             "\"materials\":[{\"extensions\":{\"KHR_materials_unlit\":{}}}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":6,\"type\":\"VEC3\"},"
+             "{\"bufferView\":1,\"componentType\":5121,\"normalized\":true,\"count\":6,\"type\":\"VEC4\"}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":72},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":24}],"
+             "\"buffers\":[{\"byteLength\":%zu}]}",
+             o_pos, o_col, g.bin_len);
+    uint8_t img[W * H * 4];
+    if (render_glb(json, &g, 0, img)) {
+        printf("vertex colours\n");
+        HL_CHECK_PIXEL(px(img, 52, 44), 255, 255, 0, 255, 1);
+        HL_CHECK_PIXEL(px(img, 12, 20), 0, 255, 255, 255, 1);
+    }
+    hl_test_glb_free(&g);
+}
+
+static void test_quantized_sparse_strip(void) {
+    hl_test_glb g = {0};
+    /* strip order: (-0.5,-0.5) (0.5,-0.5) (-0.5,0.5) (0.5,0.5) as normalized i16 (x 16384/32767) */
+    const int16_t pos[12] = {-16384, -16384, 0, 16384, -16384, 0, -16384, 16384, 0, 16384, 16384, 0};
+    const uint8_t sp_idx[2] = {1, 3};
+    const int16_t sp_val[6] = {32767, -16384, 0, 32767, 16384, 0}; /* the right side moved to x = 1 */
+    size_t o_pos = hl_test_glb_add(&g, pos, sizeof pos), o_si = hl_test_glb_add(&g, sp_idx, sizeof sp_idx);
+    size_t o_sv = hl_test_glb_add(&g, sp_val, sizeof sp_val);
+    char json[2400];
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"KHR_mesh_quantization\"],"
+             "\"extensionsRequired\":[\"KHR_mesh_quantization\"],\"scenes\":[{\"nodes\":[0,1]}],"
+             "\"nodes\":[{\"mesh\":0},{\"camera\":0,\"translation\":[0,0,2]}],\"cameras\":[" ORTHO_CAMERA "],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"mode\":5,\"material\":0}]}],"
+             "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0,1,0,1]},\"extensions\":{\"KHR_materials_unlit\":{}}}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5122,\"normalized\":true,\"count\":4,\"type\":\"VEC3\","
+             "\"sparse\":{\"count\":2,\"indices\":{\"bufferView\":1,\"componentType\":5121},\"values\":{\"bufferView\":2}}}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":24},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":2},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":12}],"
+             "\"buffers\":[{\"byteLength\":%zu}]}",
+             o_pos, o_si, o_sv, g.bin_len);
+    uint8_t img[W * H * 4];
+    if (render_glb(json, &g, 0, img)) {
+        printf("quantized strip with sparse positions\n");
+        HL_CHECK_PIXEL(px(img, 56, 32), 0, 255, 0, 255, 1); /* x = 0.77: covered by the sparse values */
+        HL_CHECK_PIXEL(px(img, 32, 32), 0, 255, 0, 255, 1);
+        HL_CHECK_PIXEL(px(img, 8, 32), 0, 0, 0, 255, 1);   /* x = -0.73: outside */
+        HL_CHECK_PIXEL(px(img, 32, 6), 0, 0, 0, 255, 1);   /* y = 0.8: outside */
+    }
+    hl_test_glb_free(&g);
+}
+
+static void test_alpha_mask(void) {
+    hl_test_glb g = {0};
+    const uint8_t texels[8] = {255, 0, 0, 0, 0, 255, 0, 255}; /* left: red, alpha 0; right: green */
+    size_t png_n = 0;
+    uint8_t *png = hl_test_png(2, 1, texels, &png_n);
+    size_t o_pos = hl_test_glb_add(&g, k_pos, sizeof k_pos), o_uv = hl_test_glb_add(&g, k_uv, sizeof k_uv);
+    size_t o_idx = hl_test_glb_add(&g, k_idx, sizeof k_idx), o_png = hl_test_glb_add(&g, png, png_n);
+    free(png);
+    char json[2600];
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"scenes\":[{\"nodes\":[0,1]}],"
+             "\"nodes\":[{\"mesh\":0},{\"camera\":0,\"translation\":[0,0,2]}],\"cameras\":[" ORTHO_CAMERA "],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"TEXCOORD_0\":1},\"indices\":2,\"material\":0}]}],"
+             "\"materials\":[{\"alphaMode\":\"MASK\",\"alphaCutoff\":0.5,\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0}},"
+             "\"extensions\":{\"KHR_materials_unlit\":{}}}],"
+             "\"textures\":[{\"source\":0,\"sampler\":0}],\"samplers\":[{\"magFilter\":9728,\"minFilter\":9728}],"
+             "\"images\":[{\"bufferView\":3,\"mimeType\":\"image/png\"}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+             "{\"bufferView\":1,\"componentType\":5126,\"count\":4,\"type\":\"VEC2\"},"
+             "{\"bufferView\":2,\"componentType\":5123,\"count\":6,\"type\":\"SCALAR\"}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":48},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":32},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu}],"
+             "\"buffers\":[{\"byteLength\":%zu}]}",
+             o_pos, o_uv, o_idx, o_png, png_n, g.bin_len);
+    uint8_t img[W * H * 4];
+    if (render_glb(json, &g, 0, img)) {
+        printf("alpha mask\n");
+        HL_CHECK_PIXEL(px(img, 16, 32), 0, 0, 0, 255, 1); /* discarded: the clear colour */
+        HL_CHECK_PIXEL(px(img, 48, 32), 0, 255, 0, 255, 1);
+    }
+    hl_test_glb_free(&g);
+}
+
+/* The centre of a white PBR quad lit by the file's directional light of `intensity` (< 0: no
+ * light node); the red channel. */
+static int lit_center(float intensity) {
+    hl_test_glb g = {0};
+    size_t o_pos = hl_test_glb_add(&g, k_pos, sizeof k_pos), o_idx = hl_test_glb_add(&g, k_idx, sizeof k_idx);
+    const float normals[12] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
+    size_t o_nrm = hl_test_glb_add(&g, normals, sizeof normals);
+    char json[2600], light_node[120] = "";
+    if (intensity >= 0) snprintf(light_node, sizeof light_node, ",{\"extensions\":{\"KHR_lights_punctual\":{\"light\":0}}}");
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"KHR_lights_punctual\"],"
+             "\"extensions\":{\"KHR_lights_punctual\":{\"lights\":[{\"type\":\"directional\",\"intensity\":%g}]}},"
+             "\"scenes\":[{\"nodes\":[0,1%s]}],"
+             "\"nodes\":[{\"mesh\":0},{\"camera\":0,\"translation\":[0,0,2]}%s],\"cameras\":[" ORTHO_CAMERA "],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"NORMAL\":2},\"indices\":1,\"material\":0}]}],"
+             "\"materials\":[{\"pbrMetallicRoughness\":{\"metallicFactor\":0,\"roughnessFactor\":1}}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+             "{\"bufferView\":1,\"componentType\":5123,\"count\":6,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":2,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":48},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":12},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":48}],"
+             "\"buffers\":[{\"byteLength\":%zu}]}",
+             intensity >= 0 ? intensity : 1.0f, intensity >= 0 ? ",2" : "", light_node, o_pos, o_idx, o_nrm, g.bin_len);
+    uint8_t img[W * H * 4];
+    int red = -1;
+    if (render_glb(json, &g, 0, img)) red = px(img, 32, 32)[0];
+    hl_test_glb_free(&g);
+    return red;
+}
+
+static void test_lights(void) {
+    int none = lit_center(-1.0f), one = lit_center(1.0f), three = lit_center(3.0f);
+    printf("directional light: none %d, intensity 1 %d, intensity 3 %d\n", none, one, three);
+    HL_CHECK_MSG(none == 0, "no light: black (%d)", none);
+    HL_CHECK_MSG(one > 20 && three > one, "the file's light lights the quad, more at intensity 3 (%d, %d)", one, three);
+}
+
+int main(int argc, char **argv) {
+    backend_of(argc, argv);
+    g_r = make_renderer(W, H, 1);
+    if (!g_r) return hl_test_finish();
+    test_textured_quad(0, false);
+    test_textured_quad(1, false);
+    test_textured_quad(0, true);
+    test_hierarchy();
+    test_vertex_colors();
+    test_quantized_sparse_strip();
+    test_alpha_mask();
+    test_lights();
+    hl_renderer_destroy(g_r);
+    return hl_test_finish();
+}
