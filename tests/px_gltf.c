@@ -30,6 +30,13 @@ static hl_renderer *g_r;
 static bool render_glb(const char *json, const hl_test_glb *g, uint32_t cam, uint8_t *img) {
     size_t n = 0;
     uint8_t *file = hl_test_glb_file(json, g, &n);
+    static int written;
+    const char *dir = getenv("HL_GLTF_CORPUS_DIR"); /* seeds for fuzz_gltf */
+    char name[512];
+    if (dir && snprintf(name, sizeof name, "%s/px_gltf_%02d.glb", dir, written++) < (int)sizeof name) {
+        FILE *f = fopen(name, "wb");
+        if (f) fwrite(file, 1, n, f), fclose(f);
+    }
     hl_gltf_asset *a = NULL;
     HL_CHECK_OK(hl_gltf_load_memory(file, n, NULL, &a));
     free(file);

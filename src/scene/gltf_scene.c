@@ -749,6 +749,7 @@ hl_node *hl_gltf_asset_node(hl_gltf_asset *a, uint32_t index) {
 static void bounds_walk(hl_node *n, hl_aabb *box) {
     hl_mesh *m = hl_node_mesh(n);
     if (m) {
+        hl_node_update_world(n); /* its ancestors too */
         hl_aabb b = hl_mesh_world_aabb(m);
         if (b.min.x < box->min.x) box->min.x = b.min.x;
         if (b.min.y < box->min.y) box->min.y = b.min.y;
@@ -763,9 +764,6 @@ static void bounds_walk(hl_node *n, hl_aabb *box) {
 hl_aabb hl_gltf_asset_bounds(hl_gltf_asset *a) {
     hl_aabb box = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
     if (!a || !a->root) return box;
-    hl_node *top = a->root;
-    while (hl_node_parent(top)) top = hl_node_parent(top);
-    hl_node_update_world(top);
     bounds_walk(a->root, &box);
     return box;
 }

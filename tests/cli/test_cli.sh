@@ -350,5 +350,30 @@ expect_rc 0 "graph-dump --out <new folders>"
 head -1 "$TMP/dot/x/g.dot" | grep -q '^digraph' && pass || fail "graph-dump --out: not DOT"
 expect_err "wrote $TMP/dot/x/g.dot" "graph-dump --out"
 
+# ---- glTF models: render MODEL, info MODEL -------------------------------------------------------
+MODEL=$(cd "$(dirname "$0")/../data/gltf" && pwd)/BoxTextured.gltf
+for be in webgpu gles3; do
+    run render "$MODEL" --backend $be --width 80 --height 60 --samples 1 --out "$TMP/model/$be.png"
+    expect_rc 0 "render MODEL --backend $be"
+    png_check "$TMP/model/$be.png" 80 60
+    expect_out "model: 3 nodes, 1 meshes, 12 triangles, 1 materials, 1 textures (1 images)" "render MODEL prints the load report"
+    expect_out "camera: auto (framing the bounds); lights: default key + ambient" "render MODEL: auto camera, default lights"
+done
+run info "$MODEL"
+expect_rc 0 "info MODEL"
+expect_out "model: 3 nodes, 1 meshes, 12 triangles" "info MODEL prints the load report"
+run render "$MODEL" --camera 0 --out "$TMP/model/x.png"
+expect_rc 2 "render MODEL --camera 0 (the file has none)"
+expect_err "--camera 0: $MODEL has 0 cameras" "render MODEL --camera 0"
+run render "$MODEL" --camera left
+expect_rc 2 "render MODEL --camera left"
+run render "$TMP/missing.glb" --out "$TMP/model/y.png"
+expect_rc 1 "render a missing model"
+expect_err "cannot open '$TMP/missing.glb': No such file or directory" "render a missing model"
+echo '{"asset":{"version":"2.0"},"scenes":[{"nodes":[0]}],"nodes":[{"mesh":9}]}' >"$TMP/bad.gltf"
+run info "$TMP/bad.gltf"
+expect_rc 1 "info of a model with a bad mesh index"
+expect_err "meshes[9]" "info of a bad model names the JSON path"
+
 echo "test_cli: $checks checks passed, $failures failed"
 [ "$failures" -eq 0 ]

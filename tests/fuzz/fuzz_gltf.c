@@ -1,15 +1,18 @@
 /* Fuzz target: the glTF data layer (src/scene/gltf_internal.h) on arbitrary documents: the GLB
  * framing or the JSON text, buffers from the GLB chunk and base64 data: URIs (no folder: file
- * URIs are refused), then every accessor's validation and decoding. Oracle: a refused document
- * leaves the output zeroed; every read of a valid accessor either fills its values or fails
- * with a code of the contract; primitives become geometry or a refusal that leaves no object;
- * nothing is read past a buffer (ASan). */
+ * URIs are refused), then every accessor's validation and decoding; then the whole loader
+ * (hilo3d/gltf.h: nodes, materials, images, cameras, lights) on the same bytes. Oracle: a
+ * refused document leaves the output zeroed; every read of a valid accessor either fills its
+ * values or fails with a code of the contract; primitives become geometry or a refusal that
+ * leaves no object; a load gives an asset with a root or a contract code and no asset; nothing
+ * is read past a buffer (ASan) and nothing leaks (LSan). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gltf_internal.h"
 #include "hilo3d/geometry.h"
+#include "hilo3d/gltf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size > (1u << 20)) return 0;
@@ -47,5 +50,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             hl_geometry_release(g);
         }
     hl__gltf_free(&doc);
+    hl_gltf_asset *a = (hl_gltf_asset *)&doc;
+    hl_gltf_load_desc ld = {0};
+    ld.decode_limit = 16u << 20; /* images of at most 16 MiB decoded */
+    r = hl_gltf_load_memory(data, size, &ld, &a);
+    if (r ? a != NULL : (a == NULL || hl_gltf_asset_root(a) == NULL)) __builtin_trap();
+    if (r && r != HL_ERR_PARSE && r != HL_ERR_IO && r != HL_ERR_UNSUPPORTED && r != HL_ERR_VALIDATION &&
+        r != HL_ERR_OUT_OF_MEMORY)
+        __builtin_trap();
+    if (a) (void)hl_gltf_asset_bounds(a);
+    hl_gltf_asset_destroy(a);
     return 0;
 }

@@ -23,7 +23,9 @@ int hl_cli_info(int argc, char **argv);
 int hl_cli_render(int argc, char **argv);
 int hl_cli_rhi_demo(int argc, char **argv);
 int hl_cli_graph_dump(int argc, char **argv);
-/* `render MODEL` / `info MODEL` (cmd_model.c): argv[0] is the model's path, argv[1..] the options. */
+/* `render MODEL` / `info MODEL` (cmd_model.c): argv[0] is the model's path, argv[1..] the options.
+ * A model is an argument ending in .gltf or .glb (any case); any other word stays a usage error. */
+bool hl_cli_is_model(const char *arg);
 int hl_cli_render_model(const char *path, int argc, char **argv);
 int hl_cli_info_model(const char *path, int argc, char **argv);
 

@@ -52,7 +52,7 @@ int hl_cli_info(int argc, char **argv) {
     const hl_cli_option opts[] = {
         {.name = "json", .kind = HL_CLI_FLAG, .help = "print one JSON object instead of text", .value = &json},
     };
-    if (argc > 1 && argv[1][0] != '-') return hl_cli_info_model(argv[1], argc - 1, argv + 1);
+    if (argc > 1 && hl_cli_is_model(argv[1])) return hl_cli_info_model(argv[1], argc - 1, argv + 1);
     int prc = hl_cli_parse(&cmd, opts, sizeof opts / sizeof opts[0], argc, argv);
     if (prc >= 0) return prc;
 

@@ -4,10 +4,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "hilo3d/gltf.h"
 #include "hilo3d/renderer.h"
+
+bool hl_cli_is_model(const char *arg) {
+    size_t n = strlen(arg);
+    return arg[0] != '-' && ((n > 5 && !strcasecmp(arg + n - 5, ".gltf")) || (n > 4 && !strcasecmp(arg + n - 4, ".glb")));
+}
 
 static void print_report(const hl_gltf_report *rp) {
     hl_cli_printf("model: %u nodes, %u meshes, %llu triangles, %u materials, %u textures (%u images), %u cameras, "

@@ -79,7 +79,7 @@ int hl_cli_render(int argc, char **argv) {
         {.name = "out", .kind = HL_CLI_STRING, .metavar = "FILE.png", .help = "PNG to write (folders are created)",
          .value = &out},
     };
-    if (argc > 1 && argv[1][0] != '-') return hl_cli_render_model(argv[1], argc - 1, argv + 1);
+    if (argc > 1 && hl_cli_is_model(argv[1])) return hl_cli_render_model(argv[1], argc - 1, argv + 1);
     int prc = hl_cli_parse(&cmd, opts, sizeof opts / sizeof opts[0], argc, argv);
     if (prc >= 0) return prc;
     hl_result res = hl_backend_parse(backend_name, &rd.backend);

@@ -1,0 +1,258 @@
+/* The glTF loader (hilo3d/gltf.h) without a GPU: what a load builds and every refusal.
+ *
+ * BoxTextured (tests/data/gltf, a Khronos sample): the report's counts, the parent's matrix
+ * decomposed so that the world matrix equals the file's, the PBR material with its sRGB base
+ * colour texture and the sampler's filters, the bounds. Small documents: cameras (perspective
+ * without zfar, orthographic), lights (spot cone angles in degrees, point colour / intensity /
+ * range), materials (unlit, emissive strength, MASK cutoff, double-sided, exact roughness 0,
+ * the default material), scene selection and documents without scenes. Refusals, each with
+ * its code and the JSON path in the message: a required extension that is not implemented, a
+ * node cycle, a node with two parents, a mesh / material / light index out of range,
+ * texCoord 2, an image that does not decode, an unknown camera type, matrix together with TRS,
+ * a zero rotation, a scene out of range, a missing file, a file URI without a folder. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hilo3d/gltf.h"
+#include "hilo3d/material.h"
+#include "hilo3d/scene.h"
+#include "hilo3d/texture.h"
+#include "hl_test.h"
+
+static char g_dir[512];
+
+static hl_gltf_asset *load_text(const char *json) {
+    hl_gltf_asset *a = NULL;
+    HL_CHECK_OK(hl_gltf_load_memory(json, strlen(json), NULL, &a));
+    return a;
+}
+
+/* The load fails with code and a message containing want. */
+static void refused(const char *json, hl_result code, const char *want) {
+    hl_gltf_asset *a = (hl_gltf_asset *)json;
+    hl_result r = hl_gltf_load_memory(json, strlen(json), NULL, &a);
+    HL_CHECK_MSG(r == code && a == NULL && strstr(hl_last_error(), want), "refused with %s naming '%s': got %s '%s'",
+                 hl_result_name(code), want, hl_result_name(r), hl_last_error());
+}
+
+static hl_mesh *first_mesh(hl_node *n) {
+    if (hl_node_mesh(n)) return hl_node_mesh(n);
+    for (hl_node *c = hl_node_first_child(n); c; c = hl_node_next_sibling(c)) {
+        hl_mesh *m = first_mesh(c);
+        if (m) return m;
+    }
+    return NULL;
+}
+
+static void test_box(void) {
+    char path[600];
+    snprintf(path, sizeof path, "%s/data/gltf/BoxTextured.gltf", g_dir);
+    hl_gltf_asset *a = NULL;
+    HL_CHECK_OK(hl_gltf_load_file(path, NULL, &a));
+    if (!a) return;
+    const hl_gltf_report *rp = hl_gltf_asset_report(a);
+    HL_CHECK_EQ(rp->nodes, 3);
+    HL_CHECK_EQ(rp->meshes, 1);
+    HL_CHECK_EQ(rp->triangles, 12);
+    HL_CHECK_EQ(rp->materials, 1);
+    HL_CHECK_EQ(rp->textures, 1);
+    HL_CHECK_EQ(rp->images, 1);
+    HL_CHECK_EQ(rp->cameras, 0);
+    HL_CHECK_EQ(hl_gltf_asset_camera_count(a), 0);
+    /* node 0: matrix rotating +90 degrees about X (columns (1,0,0), (0,0,-1), (0,1,0)) */
+    hl_node *n0 = hl_gltf_asset_node(a, 0);
+    hl_node_update_world(n0);
+    const float want[16] = {1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1};
+    const hl_mat4 *w = hl_node_world_matrix(n0);
+    float err = 0;
+    for (int i = 0; i < 16; i++) err = fmaxf(err, fabsf(w->m[i] - want[i]));
+    HL_CHECK_MSG(err < 1e-6f, "node 0's world matrix is the file's (max error %g)", err);
+    HL_CHECK(hl_gltf_asset_node(a, 3) == NULL);
+    hl_mesh *m = first_mesh(hl_gltf_asset_root(a));
+    HL_CHECK(m != NULL);
+    hl_material *mat = hl_mesh_material(m);
+    HL_CHECK_EQ(hl_material_get_kind(mat), HL_MATERIAL_PBR);
+    const hl_material_factors *f = hl_material_get_factors(mat);
+    HL_CHECK(f->metallic == 1.0f && f->roughness == 1.0f); /* glTF's defaults */
+    uint32_t tc = 9;
+    hl_texture *t = hl_material_get_texture(mat, HL_TEXTURE_BASE_COLOR, &tc);
+    HL_CHECK(t != NULL && tc == 0);
+    const hl_texture_info *ti = hl_texture_get_info(t);
+    if (ti) {
+        HL_CHECK_EQ(ti->width, 211);
+        HL_CHECK_EQ(ti->color_space, HL_COLOR_SPACE_SRGB);
+        /* magFilter LINEAR, minFilter NEAREST_MIPMAP_LINEAR, REPEAT */
+        HL_CHECK_EQ(ti->sampler.mag_filter, HL_FILTER_LINEAR);
+        HL_CHECK_EQ(ti->sampler.min_filter, HL_FILTER_NEAREST);
+        HL_CHECK_EQ(ti->sampler.mip_filter, HL_FILTER_LINEAR);
+        HL_CHECK_EQ(ti->sampler.wrap_u, HL_WRAP_REPEAT);
+        HL_CHECK(ti->mip_levels > 1);
+    }
+    hl_aabb b = hl_gltf_asset_bounds(a);
+    HL_CHECK_MSG(fabsf(b.min.x + 0.5f) < 1e-5f && fabsf(b.max.y - 0.5f) < 1e-5f && fabsf(b.max.z - 0.5f) < 1e-5f,
+                 "bounds [-0.5, 0.5]^3: (%g %g %g) - (%g %g %g)", b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z);
+    hl_gltf_asset_destroy(a);
+}
+
+#define TRI_BUFFER                                                                                              \
+    "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"}],"                 \
+    "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36}],"                                                       \
+    "\"buffers\":[{\"byteLength\":36,\"uri\":\"data:application/octet-stream;base64,"                          \
+    "AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAA\"}]"
+
+static void test_cameras_lights(void) {
+    hl_gltf_asset *a = load_text(
+        "{\"asset\":{\"version\":\"2.0\"},\"scenes\":[{\"nodes\":[0,1,2,3]}],"
+        "\"nodes\":[{\"camera\":0},{\"camera\":1,\"translation\":[1,2,3]},"
+        "{\"extensions\":{\"KHR_lights_punctual\":{\"light\":0}}},{\"extensions\":{\"KHR_lights_punctual\":{\"light\":1}}}],"
+        "\"cameras\":[{\"type\":\"perspective\",\"perspective\":{\"yfov\":1.0,\"znear\":0.5}},"
+        "{\"type\":\"orthographic\",\"orthographic\":{\"xmag\":2,\"ymag\":3,\"znear\":0,\"zfar\":50}}],"
+        "\"extensions\":{\"KHR_lights_punctual\":{\"lights\":[{\"type\":\"spot\",\"spot\":{\"innerConeAngle\":0.2,"
+        "\"outerConeAngle\":0.5}},{\"type\":\"point\",\"color\":[1,0.5,0.25],\"intensity\":7,\"range\":12}]}}}");
+    if (!a) return;
+    HL_CHECK_EQ(hl_gltf_asset_camera_count(a), 2);
+    const hl_camera_desc *p = hl_camera_get_desc(hl_gltf_asset_camera(a, 0));
+    HL_CHECK(p->projection == HL_PROJECTION_PERSPECTIVE && fabsf(p->fov_y_deg - 57.29578f) < 1e-3f &&
+             p->near_plane == 0.5f && p->far_plane == 50000.0f);
+    const hl_camera_desc *o = hl_camera_get_desc(hl_gltf_asset_camera(a, 1));
+    HL_CHECK(o->projection == HL_PROJECTION_ORTHOGRAPHIC && o->right == 2.0f && o->top == 3.0f && o->far_plane == 50.0f);
+    HL_CHECK(hl_node_translation(hl_gltf_asset_node(a, 1)).z == 3.0f);
+    hl_light *spot = hl_node_light(hl_node_first_child(hl_gltf_asset_node(a, 2)));
+    hl_light *point = hl_node_light(hl_node_first_child(hl_gltf_asset_node(a, 3)));
+    HL_CHECK(spot && point);
+    if (spot && point) {
+        const hl_light_desc *s = hl_light_get_desc(spot), *pt = hl_light_get_desc(point);
+        HL_CHECK(s->kind == HL_LIGHT_SPOT && fabsf(s->inner_cone_deg - 11.459f) < 1e-2f &&
+                 fabsf(s->outer_cone_deg - 28.648f) < 1e-2f);
+        HL_CHECK(pt->kind == HL_LIGHT_POINT && pt->intensity == 7.0f && pt->range == 12.0f && pt->color.g == 0.5f);
+    }
+    HL_CHECK_EQ(hl_gltf_asset_report(a)->lights, 2);
+    hl_gltf_asset_destroy(a);
+}
+
+static hl_material *material_of(hl_gltf_asset *a, uint32_t node) {
+    hl_mesh *m = first_mesh(hl_gltf_asset_node(a, node));
+    return m ? hl_mesh_material(m) : NULL;
+}
+
+static void test_materials(void) {
+    hl_gltf_asset *a = load_text(
+        "{\"asset\":{\"version\":\"2.0\"},\"scenes\":[{\"nodes\":[0,1,2,3]}],"
+        "\"nodes\":[{\"mesh\":0},{\"mesh\":1},{\"mesh\":2},{\"mesh\":3}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"material\":0}]},"
+        "{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"material\":1}]},"
+        "{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"material\":2}]},"
+        "{\"primitives\":[{\"attributes\":{\"POSITION\":0}}]}],"
+        "\"materials\":[{\"extensions\":{\"KHR_materials_unlit\":{}},\"pbrMetallicRoughness\":{\"baseColorFactor\":[1,0,0,0.5]},"
+        "\"alphaMode\":\"BLEND\"},"
+        "{\"emissiveFactor\":[1,0.5,0],\"extensions\":{\"KHR_materials_emissive_strength\":{\"emissiveStrength\":4}},"
+        "\"alphaMode\":\"MASK\",\"alphaCutoff\":0.25,\"doubleSided\":true,"
+        "\"pbrMetallicRoughness\":{\"metallicFactor\":0.3,\"roughnessFactor\":0}},"
+        "{\"pbrMetallicRoughness\":{\"metallicFactor\":0}}]," TRI_BUFFER "}");
+    if (!a) return;
+    hl_material *unlit = material_of(a, 0), *em = material_of(a, 1), *plain = material_of(a, 2), *def = material_of(a, 3);
+    HL_CHECK(unlit && em && plain && def);
+    if (unlit && em && plain && def) {
+        HL_CHECK_EQ(hl_material_get_kind(unlit), HL_MATERIAL_BASIC);
+        HL_CHECK(hl_material_is_transparent(unlit) && hl_material_get_factors(unlit)->base_color.a == 0.5f);
+        const hl_material_factors *f = hl_material_get_factors(em);
+        HL_CHECK(f->emissive.x == 4.0f && f->emissive.y == 2.0f && f->emissive.z == 0.0f);
+        HL_CHECK(f->metallic == 0.3f && f->roughness == 0.0f && f->alpha_cutoff == 0.25f);
+        const hl_material_variant *v = hl_material_get_variant(em);
+        HL_CHECK(v->alpha_mode == HL_ALPHA_MASK && v->double_sided);
+        HL_CHECK(hl_material_get_factors(plain)->metallic == 0.0f && hl_material_get_factors(plain)->roughness == 1.0f);
+        HL_CHECK(hl_material_get_factors(def)->metallic == 1.0f && hl_material_get_factors(def)->roughness == 1.0f);
+        HL_CHECK_EQ(hl_material_get_kind(def), HL_MATERIAL_PBR);
+    }
+    HL_CHECK_EQ(hl_gltf_asset_report(a)->materials, 4);
+    HL_CHECK_EQ(hl_gltf_asset_report(a)->triangles, 4);
+    hl_gltf_asset_destroy(a);
+}
+
+static void test_scenes(void) {
+    /* scene 1 asked for: only node 1; no scenes: the nodes that are nobody's child */
+    const char *two = "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]},{\"nodes\":[1]}],"
+                      "\"nodes\":[{\"name\":\"a\"},{\"name\":\"b\",\"children\":[2]},{\"name\":\"c\"}]}";
+    hl_gltf_load_desc d = {0};
+    d.scene = 2;
+    hl_gltf_asset *a = NULL;
+    HL_CHECK_OK(hl_gltf_load_memory(two, strlen(two), &d, &a));
+    if (a) {
+        HL_CHECK(hl_gltf_asset_node(a, 0) == NULL && hl_gltf_asset_node(a, 1) != NULL && hl_gltf_asset_node(a, 2) != NULL);
+        HL_CHECK(hl_node_find(hl_gltf_asset_root(a), "c") != NULL);
+        HL_CHECK_EQ(hl_gltf_asset_report(a)->nodes, 2);
+        hl_gltf_asset_destroy(a);
+    }
+    a = load_text(two);
+    if (a) {
+        HL_CHECK(hl_gltf_asset_node(a, 0) != NULL && hl_gltf_asset_node(a, 1) == NULL);
+        hl_gltf_asset_destroy(a);
+    }
+    a = load_text("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[2]},{},{}]}");
+    if (a) {
+        HL_CHECK_EQ(hl_node_child_count(hl_gltf_asset_root(a)), 2); /* nodes 0 and 1; 2 under 0 */
+        HL_CHECK_EQ(hl_gltf_asset_report(a)->nodes, 3);
+        hl_gltf_asset_destroy(a);
+    }
+    d.scene = 3;
+    HL_CHECK_RESULT(hl_gltf_load_memory(two, strlen(two), &d, &a), HL_ERR_VALIDATION);
+}
+
+static void test_refusals(void) {
+    const char *head = "{\"asset\":{\"version\":\"2.0\"},";
+    char j[2000];
+    snprintf(j, sizeof j, "%s\"extensionsRequired\":[\"KHR_texture_transform\"]}", head);
+    refused(j, HL_ERR_UNSUPPORTED, "KHR_texture_transform");
+    snprintf(j, sizeof j, "%s\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"children\":[1]},{\"children\":[0]}]}", head);
+    refused(j, HL_ERR_PARSE, "nodes[0] is reached twice");
+    snprintf(j, sizeof j, "%s\"scenes\":[{\"nodes\":[0,1]}],\"nodes\":[{\"children\":[2]},{\"children\":[2]},{}]}", head);
+    refused(j, HL_ERR_PARSE, "nodes[2] is reached twice (from nodes[1].children[0])");
+    snprintf(j, sizeof j, "%s\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"mesh\":5}]}", head);
+    refused(j, HL_ERR_PARSE, "meshes[5]");
+    snprintf(j, sizeof j, "%s\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"mesh\":0}],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"material\":3}]}]," TRI_BUFFER "}", head);
+    refused(j, HL_ERR_PARSE, "materials[3]");
+    snprintf(j, sizeof j, "%s\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"mesh\":0}],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"material\":0}]}],"
+             "\"materials\":[{\"emissiveTexture\":{\"index\":0,\"texCoord\":2}}],\"textures\":[{\"source\":0}],"
+             "\"images\":[{\"uri\":\"data:image/png;base64,AAAA\"}]," TRI_BUFFER "}", head);
+    refused(j, HL_ERR_UNSUPPORTED, "materials[0].emissiveTexture.texCoord 2");
+    snprintf(j, sizeof j, "%s\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"mesh\":0}],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"material\":0}]}],"
+             "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0}}}],\"textures\":[{\"source\":0}],"
+             "\"images\":[{\"uri\":\"data:image/png;base64,AAAA\"}]," TRI_BUFFER "}", head);
+    refused(j, HL_ERR_PARSE, "materials[0].pbrMetallicRoughness.baseColorTexture.index (images[0])");
+    snprintf(j, sizeof j, "%s\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"camera\":0}],\"cameras\":[{\"type\":\"fisheye\"}]}", head);
+    refused(j, HL_ERR_PARSE, "cameras[0].type");
+    snprintf(j, sizeof j, "%s\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"extensions\":{\"KHR_lights_punctual\":{\"light\":0}}}]}", head);
+    refused(j, HL_ERR_PARSE, "nodes[0].extensions.KHR_lights_punctual.light 0");
+    snprintf(j, sizeof j, "%s\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"matrix\":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1],"
+             "\"translation\":[1,2,3]}]}", head);
+    refused(j, HL_ERR_PARSE, "nodes[0] has both matrix and");
+    snprintf(j, sizeof j, "%s\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"rotation\":[0,0,0,0]}]}", head);
+    refused(j, HL_ERR_PARSE, "nodes[0].rotation is a zero quaternion");
+    snprintf(j, sizeof j, "%s\"buffers\":[{\"byteLength\":4,\"uri\":\"side.bin\"}]}", head);
+    refused(j, HL_ERR_PARSE, "no folder was given");
+    hl_gltf_asset *a = NULL;
+    hl_result r = hl_gltf_load_file("/nonexistent/model.glb", NULL, &a);
+    HL_CHECK_MSG(r == HL_ERR_IO && strstr(hl_last_error(), "/nonexistent/model.glb"), "missing file: %s",
+                 hl_last_error());
+    HL_CHECK_RESULT(hl_gltf_load_memory(NULL, 3, NULL, &a), HL_ERR_VALIDATION);
+    HL_CHECK_RESULT(hl_gltf_load_file(g_dir, NULL, &a), HL_ERR_IO); /* a folder */
+    hl_gltf_asset_destroy(NULL);
+    HL_CHECK(hl_gltf_asset_root(NULL) == NULL && hl_gltf_asset_camera(NULL, 0) == NULL);
+}
+
+int main(int argc, char **argv) {
+    (void)argc;
+    (void)argv;
+    const char *f = __FILE__, *slash = strrchr(f, '/');
+    snprintf(g_dir, sizeof g_dir, "%.*s", slash ? (int)(slash - f) : 1, slash ? f : ".");
+    test_box();
+    test_cameras_lights();
+    test_materials();
+    test_scenes();
+    test_refusals();
+    return hl_test_finish();
+}
