@@ -10,7 +10,8 @@
  *     by a sparse accessor: the shape the sparse values give is covered, the original is not;
  *   - alpha MASK: a texel with alpha 0 shows the clear colour, its neighbour its colour;
  *   - KHR_lights_punctual: a white PBR quad lit by the file's directional light is brighter at
- *     intensity 3 than at 1, and black without the light. */
+ *     intensity 3 than at 1, and black without the light;
+ *   - an animation moving a node: the quad is where the LINEAR translation puts it at t 0, 0.5, 1. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,8 +27,9 @@
 enum { W = 64, H = 64 };
 static hl_renderer *g_r;
 
-/* Loads the GLB (json, g) and renders it through the file's camera `cam`; img W*H*4. */
-static bool render_glb(const char *json, const hl_test_glb *g, uint32_t cam, uint8_t *img) {
+/* Loads the GLB (json, g), applies animation 0 at time anim_t when anim_t >= 0, and renders it
+ * through the file's camera `cam`; img W*H*4. */
+static bool render_glb_at(const char *json, const hl_test_glb *g, uint32_t cam, float anim_t, uint8_t *img) {
     size_t n = 0;
     uint8_t *file = hl_test_glb_file(json, g, &n);
     static int written;
@@ -45,12 +47,17 @@ static bool render_glb(const char *json, const hl_test_glb *g, uint32_t cam, uin
     HL_CHECK_OK(hl_stage_create(&s));
     hl_stage_set_clear_color(s, (hl_color){0, 0, 0, 1});
     HL_CHECK_OK(hl_stage_add(s, hl_gltf_asset_root(a)));
+    if (anim_t >= 0) HL_CHECK_OK(hl_animation_apply(hl_gltf_asset_animation(a, 0), anim_t, HL_ANIMATION_CLAMP));
     hl_camera *c = hl_gltf_asset_camera(a, cam);
     HL_CHECK_MSG(c != NULL, "the file's camera %u exists", cam);
     bool ok = c && render_read(g_r, s, c, img, (size_t)W * H * 4);
     hl_gltf_asset_destroy(a);
     hl_stage_destroy(s);
     return ok;
+}
+
+static bool render_glb(const char *json, const hl_test_glb *g, uint32_t cam, uint8_t *img) {
+    return render_glb_at(json, g, cam, -1.0f, img);
 }
 
 static const uint8_t *px(const uint8_t *img, int x, int y) { return img + ((size_t)y * W + (size_t)x) * 4; }
@@ -226,6 +233,41 @@ static void test_alpha_mask(void) {
     hl_test_glb_free(&g);
 }
 
+/* A red quad half the view's size whose node an animation moves from x = -0.5 (t 0) to 0.5 (t 1). */
+static void test_animation(void) {
+    hl_test_glb g = {0};
+    const float times[2] = {0, 1}, tr[6] = {-0.5f, 0, 0, 0.5f, 0, 0};
+    size_t o_pos = hl_test_glb_add(&g, k_pos, sizeof k_pos), o_idx = hl_test_glb_add(&g, k_idx, sizeof k_idx);
+    size_t o_t = hl_test_glb_add(&g, times, sizeof times), o_tr = hl_test_glb_add(&g, tr, sizeof tr);
+    char json[2600];
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"scenes\":[{\"nodes\":[0,1]}],"
+             "\"nodes\":[{\"mesh\":0,\"scale\":[0.5,0.5,1]},{\"camera\":0,\"translation\":[0,0,2]}],\"cameras\":[" ORTHO_CAMERA "],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1,\"material\":0}]}],"
+             "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[1,0,0,1]},\"extensions\":{\"KHR_materials_unlit\":{}}}],"
+             "\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}],"
+             "\"samplers\":[{\"input\":2,\"output\":3}]}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+             "{\"bufferView\":1,\"componentType\":5123,\"count\":6,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":3,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":48},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":12},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":24}],"
+             "\"buffers\":[{\"byteLength\":%zu}]}",
+             o_pos, o_idx, o_t, o_tr, g.bin_len);
+    uint8_t img[W * H * 4];
+    const float ts[3] = {0.0f, 0.5f, 1.0f};
+    for (int i = 0; i < 3; i++) {
+        if (!render_glb_at(json, &g, 0, ts[i], img)) break;
+        printf("animated node at t %.1f\n", (double)ts[i]);
+        int red_x = i == 0 ? 8 : i == 1 ? 32 : 56, black_x = i == 0 ? 56 : i == 1 ? 4 : 8;
+        HL_CHECK_PIXEL(px(img, red_x, 32), 255, 0, 0, 255, 1);
+        HL_CHECK_PIXEL(px(img, black_x, 32), 0, 0, 0, 255, 1);
+        HL_CHECK_PIXEL(px(img, red_x, 8), 0, 0, 0, 255, 1); /* y = 0.75: above the half-size quad */
+    }
+    hl_test_glb_free(&g);
+}
+
 /* The centre of a white PBR quad lit by the file's directional light of `intensity` (< 0: no
  * light node); the red channel. */
 static int lit_center(float intensity) {
@@ -275,6 +317,7 @@ int main(int argc, char **argv) {
     test_quantized_sparse_strip();
     test_alpha_mask();
     test_lights();
+    test_animation();
     hl_renderer_destroy(g_r);
     return hl_test_finish();
 }

@@ -9,9 +9,13 @@
  * its code and the JSON path in the message: a required extension that is not implemented, a
  * node cycle, a node with two parents, a mesh / material / light index out of range,
  * texCoord 2, an image that does not decode, an unknown camera type, matrix together with TRS,
- * a zero rotation, a scene out of range, a missing file, a file URI without a folder. */
+ * a zero rotation, a scene out of range, a missing file, a file URI without a folder.
+ * Animations: LINEAR translation (inside, before, after the keys, looped), slerped rotation,
+ * STEP scale, a CUBICSPLINE curve checked against the Hermite formula, a weights channel
+ * skipped, two animations applied together, and five malformed samplers or targets refused. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hilo3d/gltf.h"
@@ -19,6 +23,7 @@
 #include "hilo3d/scene.h"
 #include "hilo3d/texture.h"
 #include "hl_test.h"
+#include "hl_test_gltf.h"
 
 static char g_dir[512];
 
@@ -244,6 +249,119 @@ static void test_refusals(void) {
     HL_CHECK(hl_gltf_asset_root(NULL) == NULL && hl_gltf_asset_camera(NULL, 0) == NULL);
 }
 
+/* The animation document: node 0 animated by animation 0 (translation LINEAR over 0, 1, 2 s,
+ * rotation LINEAR over 0, 1 s, scale STEP, weights), node 1 by animation 1 (CUBICSPLINE
+ * translation over 0, 2 s). bad: 0 valid, 1 decreasing times, 2 output count wrong, 3 target
+ * node out of range, 4 unknown path, 5 unknown interpolation. */
+static hl_gltf_asset *anim_doc(int bad) {
+    hl_test_glb g = {0};
+    const float t3[3] = {0, 1, bad == 1 ? 0.5f : 2}, t2[2] = {0, 1}, t2b[2] = {0, 2};
+    const float tr[9] = {0, 0, 0, 2, 0, 0, 2, 4, 0};
+    const float s45 = 0.70710678f, rot[8] = {0, 0, 0, 1, 0, s45, 0, s45};
+    const float sc[9] = {1, 1, 1, 2, 2, 2, 3, 3, 3};
+    const float w[6] = {0, 0, 1, 0, 0, 1};                                            /* 3 keys x 2 targets */
+    const float cub[18] = {0, 0, 0, 0, 0, 0, 3, 0, 0, /* key 0: in, value, out */ 1, 0, 0, 4, 0, 0, 0, 0, 0};
+    size_t o_t3 = hl_test_glb_add(&g, t3, sizeof t3), o_t2 = hl_test_glb_add(&g, t2, sizeof t2);
+    size_t o_t2b = hl_test_glb_add(&g, t2b, sizeof t2b), o_tr = hl_test_glb_add(&g, tr, sizeof tr);
+    size_t o_rot = hl_test_glb_add(&g, rot, sizeof rot), o_sc = hl_test_glb_add(&g, sc, sizeof sc);
+    size_t o_w = hl_test_glb_add(&g, w, sizeof w), o_cub = hl_test_glb_add(&g, cub, sizeof cub);
+    char json[4000];
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"scenes\":[{\"nodes\":[0,1]}],\"nodes\":[{\"name\":\"a\"},{\"name\":\"b\"}],"
+             "\"animations\":[{\"name\":\"walk\",\"channels\":["
+             "{\"sampler\":0,\"target\":{\"node\":%d,\"path\":\"translation\"}},"
+             "{\"sampler\":1,\"target\":{\"node\":0,\"path\":\"%s\"}},"
+             "{\"sampler\":2,\"target\":{\"node\":0,\"path\":\"scale\"}},"
+             "{\"sampler\":3,\"target\":{\"node\":0,\"path\":\"weights\"}}],"
+             "\"samplers\":[{\"input\":0,\"output\":%d},{\"input\":1,\"output\":4,\"interpolation\":\"%s\"},"
+             "{\"input\":0,\"output\":5,\"interpolation\":\"STEP\"},{\"input\":0,\"output\":6}]},"
+             "{\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"translation\"}}],"
+             "\"samplers\":[{\"input\":2,\"output\":7,\"interpolation\":\"CUBICSPLINE\"}]}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":3,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+             "{\"bufferView\":4,\"componentType\":5126,\"count\":2,\"type\":\"VEC4\"},"
+             "{\"bufferView\":5,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+             "{\"bufferView\":6,\"componentType\":5126,\"count\":6,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":7,\"componentType\":5126,\"count\":6,\"type\":\"VEC3\"},"
+             "{\"bufferView\":3,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":8},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":36},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":32},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":36},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":24},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":72}],"
+             "\"buffers\":[{\"byteLength\":%zu}]}",
+             bad == 3 ? 7 : 0, bad == 4 ? "colour" : "rotation", bad == 2 ? 8 : 3, bad == 5 ? "SMOOTH" : "LINEAR",
+             o_t3, o_t2, o_t2b, o_tr, o_rot, o_sc, o_w, o_cub, g.bin_len);
+    size_t n = 0;
+    uint8_t *file = hl_test_glb_file(json, &g, &n);
+    hl_gltf_asset *a = NULL;
+    hl_result r = hl_gltf_load_memory(file, n, NULL, &a);
+    static const char *const want[] = {"", "input key 2 has time 0.5", "do not fit", "target.node 7", "path 'colour'",
+                                       "interpolation 'SMOOTH'"};
+    if (bad)
+        HL_CHECK_MSG(r == HL_ERR_PARSE && !a && strstr(hl_last_error(), want[bad]), "animation defect %d refused naming "
+                     "'%s': %s %s", bad, want[bad], hl_result_name(r), hl_last_error());
+    else
+        HL_CHECK_OK(r);
+    free(file);
+    hl_test_glb_free(&g);
+    return a;
+}
+
+static bool near3(hl_vec3 v, float x, float y, float z) {
+    return fabsf(v.x - x) < 1e-5f && fabsf(v.y - y) < 1e-5f && fabsf(v.z - z) < 1e-5f;
+}
+
+static void test_animations(void) {
+    for (int bad = 1; bad <= 5; bad++) (void)anim_doc(bad);
+    hl_gltf_asset *a = anim_doc(0);
+    if (!a) return;
+    HL_CHECK_EQ(hl_gltf_asset_animation_count(a), 2);
+    hl_animation *walk = hl_gltf_asset_find_animation(a, "walk"), *cubic = hl_gltf_asset_animation(a, 1);
+    HL_CHECK(walk == hl_gltf_asset_animation(a, 0) && cubic && !hl_gltf_asset_find_animation(a, "run"));
+    HL_CHECK(!strcmp(hl_animation_name(walk), "walk") && !strcmp(hl_animation_name(cubic), ""));
+    HL_CHECK(hl_animation_duration(walk) == 2.0f && hl_animation_channel_count(walk) == 4);
+    hl_node *n0 = hl_gltf_asset_node(a, 0), *n1 = hl_gltf_asset_node(a, 1);
+    struct { float t; hl_animation_wrap wrap; float x, y, z; } tr[] = {
+        {0.5f, HL_ANIMATION_CLAMP, 1, 0, 0}, {1.5f, HL_ANIMATION_CLAMP, 2, 2, 0}, {-1.0f, HL_ANIMATION_CLAMP, 0, 0, 0},
+        {5.0f, HL_ANIMATION_CLAMP, 2, 4, 0}, {2.5f, HL_ANIMATION_LOOP, 1, 0, 0},  {-0.5f, HL_ANIMATION_LOOP, 2, 2, 0},
+    };
+    for (size_t i = 0; i < sizeof tr / sizeof tr[0]; i++) {
+        HL_CHECK_OK(hl_animation_apply(walk, tr[i].t, tr[i].wrap));
+        hl_vec3 v = hl_node_translation(n0);
+        HL_CHECK_MSG(near3(v, tr[i].x, tr[i].y, tr[i].z), "translation at t %g (%s): (%g %g %g), want (%g %g %g)",
+                     (double)tr[i].t, tr[i].wrap ? "loop" : "clamp", v.x, v.y, v.z, tr[i].x, tr[i].y, tr[i].z);
+    }
+    HL_CHECK_OK(hl_animation_apply(walk, 0.5f, HL_ANIMATION_CLAMP));
+    hl_quat q = hl_node_rotation(n0);
+    float s = sinf(3.14159265f / 8.0f), c = cosf(3.14159265f / 8.0f); /* 45 degrees about Y */
+    HL_CHECK_MSG(fabsf(q.x) < 1e-5f && fabsf(q.y - s) < 1e-5f && fabsf(q.z) < 1e-5f && fabsf(q.w - c) < 1e-5f,
+                 "slerp halfway: (%g %g %g %g)", q.x, q.y, q.z, q.w);
+    HL_CHECK(near3(hl_node_scale(n0), 1, 1, 1));
+    HL_CHECK_OK(hl_animation_apply(walk, 1.5f, HL_ANIMATION_CLAMP));
+    HL_CHECK(near3(hl_node_scale(n0), 2, 2, 2)); /* STEP holds key 1 */
+    HL_CHECK_OK(hl_animation_apply(walk, 2.0f, HL_ANIMATION_CLAMP));
+    HL_CHECK(near3(hl_node_scale(n0), 3, 3, 3));
+    /* CUBICSPLINE at t = 1 of [0, 2]: s = 0.5, td = 2: v0 = 0, out0 = 3, in1 = 1, v1 = 4 */
+    float t = 0.5f, td = 2.0f, t2 = t * t, t3 = t2 * t;
+    float want = (2 * t3 - 3 * t2 + 1) * 0 + (t3 - 2 * t2 + t) * td * 3 + (-2 * t3 + 3 * t2) * 4 + (t3 - t2) * td * 1;
+    hl_animation *both[2] = {walk, cubic};
+    HL_CHECK_OK(hl_animations_apply(both, 2, 1.0f, HL_ANIMATION_CLAMP));
+    HL_CHECK_MSG(fabsf(hl_node_translation(n1).x - want) < 1e-5f, "cubic spline at t 1: %g, want %g",
+                 hl_node_translation(n1).x, want);
+    HL_CHECK(near3(hl_node_translation(n0), 2, 0, 0)); /* the other animation applied too */
+    HL_CHECK_OK(hl_animation_apply(cubic, 2.0f, HL_ANIMATION_CLAMP));
+    HL_CHECK(near3(hl_node_translation(n1), 4, 0, 0));
+    HL_CHECK_RESULT(hl_animation_apply(NULL, 0, HL_ANIMATION_CLAMP), HL_ERR_VALIDATION);
+    HL_CHECK_RESULT(hl_animation_apply(walk, NAN, HL_ANIMATION_LOOP), HL_ERR_VALIDATION);
+    uint64_t a0 = hl_alloc_count();
+    for (int i = 0; i < 100; i++) hl_animations_apply(both, 2, (float)i * 0.037f, HL_ANIMATION_LOOP);
+    HL_CHECK_MSG(hl_alloc_count() == a0, "applying animations allocates nothing");
+    HL_CHECK_EQ(hl_gltf_asset_report(a)->animations, 2);
+    hl_gltf_asset_destroy(a);
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     (void)argv;
@@ -254,5 +372,6 @@ int main(int argc, char **argv) {
     test_materials();
     test_scenes();
     test_refusals();
+    test_animations();
     return hl_test_finish();
 }

@@ -16,9 +16,9 @@
  * minification without a mip filter means no mipmaps). Images are PNG or JPEG (hilo3d/texture.h);
  * colour maps (base colour, emissive) are sRGB, the others linear.
  *
- * Not yet: skins and morph targets (their meshes are drawn in the bind pose with their default
- * geometry), animations (counted in the report only), KHR_texture_transform (ignored when
- * optional), image-based lighting. An extension in extensionsRequired that the loader does
+ * Animations of node transforms are parsed and sampled (below). Not yet: skins and morph targets
+ * (their meshes are drawn in the bind pose with their default geometry; weights channels are
+ * skipped), KHR_texture_transform (ignored when optional), image-based lighting. An extension in extensionsRequired that the loader does
  * not implement fails the load (HL_ERR_UNSUPPORTED naming it); optional ones it does not
  * implement are listed in the report.
  *
@@ -64,7 +64,8 @@ typedef struct hl_gltf_report {
     uint32_t textures;         /* textures built (an image used as colour and as data: two) */
     uint32_t images;           /* images in the document */
     uint32_t cameras, lights;  /* built for the scene */
-    uint32_t skins, morph_targets, animations; /* in the document (not applied yet) */
+    uint32_t skins, morph_targets; /* in the document (not applied yet) */
+    uint32_t animations;           /* in the document (hl_gltf_asset_animation) */
     char extensions_used[256];    /* extensionsUsed, comma-separated (truncated with "...") */
     char extensions_ignored[256]; /* those of them the loader does not implement */
     double load_ms;               /* wall time of the load */
@@ -92,6 +93,38 @@ hl_node *hl_gltf_asset_node(hl_gltf_asset *a, uint32_t index);
 /* World-space bounds of every mesh under the root (the world matrices are brought up to date
  * first); an empty box (min > max) when there is none. */
 hl_aabb hl_gltf_asset_bounds(hl_gltf_asset *a);
+
+/* ---- animations -------------------------------------------------------------------------------
+ * The document's animations, parsed at load: channels targeting the translation, rotation or
+ * scale of nodes (weights channels are parsed and skipped until morph targets are drawn), with
+ * STEP, LINEAR (rotations: normalized spherical interpolation on the shorter arc) and
+ * CUBICSPLINE samplers (Hermite curves from the in/out tangents scaled by the key interval;
+ * rotations normalized afterwards). Sampling at time t sets the nodes' TRS (the node's own
+ * setters: the next hl_stage_update brings the world matrices up to date); before the first key
+ * a channel holds its first value, after the last its last. Channels whose node is outside the
+ * built scene are skipped. An animation is owned by its asset and animates the asset's nodes:
+ * apply it only while those nodes exist. Applying allocates nothing. */
+typedef struct hl_animation hl_animation;
+
+typedef enum hl_animation_wrap {
+    HL_ANIMATION_CLAMP = 0, /* t outside [0, duration] holds the end values */
+    HL_ANIMATION_LOOP       /* t taken modulo the duration (t < 0 too) */
+} hl_animation_wrap;
+
+uint32_t hl_gltf_asset_animation_count(const hl_gltf_asset *a);
+/* NULL past the count. */
+hl_animation *hl_gltf_asset_animation(hl_gltf_asset *a, uint32_t index);
+/* The animation named `name` (the first of that name), else NULL. */
+hl_animation *hl_gltf_asset_find_animation(hl_gltf_asset *a, const char *name);
+const char *hl_animation_name(const hl_animation *anim); /* "" when unnamed or NULL */
+float hl_animation_duration(const hl_animation *anim);   /* seconds: the last key's time; 0 for NULL */
+uint32_t hl_animation_channel_count(const hl_animation *anim);
+/* Sets every target of anim to its value at time t (seconds). HL_ERR_VALIDATION for a NULL
+ * animation or a t that is not finite. */
+hl_result hl_animation_apply(hl_animation *anim, float t, hl_animation_wrap wrap);
+/* Several animations at the same time t, in order (a later one wins where two animate the same
+ * property); each wraps by its own duration. */
+hl_result hl_animations_apply(hl_animation *const *anims, uint32_t count, float t, hl_animation_wrap wrap);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "hl_base.h"
+#include "hilo3d/gltf.h"
 
 #define HL__GLTF_MAX_BYTES ((size_t)1 << 30)        /* a .gltf or .glb file */
 #define HL__GLTF_MAX_BUFFER_BYTES ((uint64_t)1 << 30) /* one buffer */
@@ -94,6 +95,44 @@ hl_result hl__gltf_accessor_read_uint(const hl__gltf_doc *doc, uint32_t index, u
  * index buffer). */
 struct hl_geometry;
 hl_result hl__gltf_primitive_geometry(const hl__gltf_doc *doc, uint32_t mesh, uint32_t prim, struct hl_geometry **out);
+
+/* ---- the asset (gltf_scene.c) and its animations (gltf_anim.c) ---- */
+struct hl_node;
+struct hl_camera;
+typedef struct hl__gltf_channel {
+    struct hl_node *node; /* NULL: the target is outside the built scene (skipped) */
+    uint32_t path;        /* HL__GLTF_PATH_* */
+    uint32_t interp;      /* HL__GLTF_STEP, _LINEAR, _CUBIC */
+    uint32_t keys, comps; /* keyframes; 3 or 4 components (weights: per target) */
+    const float *times;   /* keys, non-decreasing */
+    const float *values;  /* keys * comps (x 3 for cubic: in-tangent, value, out-tangent) */
+} hl__gltf_channel;
+enum { HL__GLTF_PATH_TRANSLATION, HL__GLTF_PATH_ROTATION, HL__GLTF_PATH_SCALE, HL__GLTF_PATH_WEIGHTS };
+enum { HL__GLTF_STEP, HL__GLTF_LINEAR, HL__GLTF_CUBIC };
+
+struct hl_animation {
+    char *name;
+    float duration;            /* the largest input time */
+    hl__gltf_channel *channels;
+    uint32_t channel_count;
+    float *data;               /* every channel's times and values (one block) */
+};
+
+struct hl_gltf_asset {
+    struct hl_node *root;
+    struct hl_node **nodes; /* per glTF node: its group node, NULL outside the built scene */
+    uint32_t node_count;
+    struct hl_camera **cameras;
+    uint32_t camera_count;
+    struct hl_animation *animations;
+    uint32_t animation_count;
+    hl_gltf_report report;
+};
+
+/* Parses doc's animations into a->animations (targets resolved through a->nodes); HL_ERR_PARSE
+ * naming the JSON path for a malformed one. */
+hl_result hl__gltf_animations_parse(const hl__gltf_doc *doc, struct hl_gltf_asset *a);
+void hl__gltf_animations_free(struct hl_gltf_asset *a);
 
 /* Standard base64 (RFC 4648, padding required when the length needs it); *out hl__malloc'd.
  * false for a character outside the alphabet or a bad length. */

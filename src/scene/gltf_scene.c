@@ -17,15 +17,6 @@
 static const char *const k_supported_ext[] = {"KHR_mesh_quantization", "KHR_materials_unlit",
                                               "KHR_materials_emissive_strength", "KHR_lights_punctual"};
 
-struct hl_gltf_asset {
-    hl_node *root;
-    hl_node **nodes; /* per glTF node: its group node, NULL outside the built scene */
-    uint32_t node_count;
-    hl_camera **cameras;
-    uint32_t camera_count;
-    hl_gltf_report report;
-};
-
 /* The load's working state. */
 typedef struct loader {
     hl__gltf_doc doc;
@@ -662,6 +653,7 @@ static hl_result load(const uint8_t *data, size_t size, const char *base_dir, co
     if (!res) res = hl_node_create("glTF", &a->root);
     if (!res) res = lights_parse(&L);
     if (!res) res = build_scene(&L, d.scene);
+    if (!res) res = hl__gltf_animations_parse(&L.doc, a);
     /* the meshes hold what they use */
     for (uint32_t i = 0; L.materials && i <= L.material_count; i++) hl_material_release(L.materials[i]);
     for (uint32_t i = 0; L.textures && i < L.texture_count * 2; i++) hl_texture_release(L.textures[i]);
@@ -724,6 +716,7 @@ hl_result hl_gltf_load_file(const char *path, const hl_gltf_load_desc *desc, hl_
 void hl_gltf_asset_destroy(hl_gltf_asset *a) {
     if (!a) return;
     if (a->root && !hl_node_parent(a->root)) hl_node_destroy(a->root);
+    hl__gltf_animations_free(a);
     hl__free(a->nodes);
     hl__free(a->cameras);
     hl__free(a);

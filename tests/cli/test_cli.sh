@@ -370,6 +370,17 @@ expect_rc 2 "render MODEL --camera left"
 run render "$TMP/missing.glb" --out "$TMP/model/y.png"
 expect_rc 1 "render a missing model"
 expect_err "cannot open '$TMP/missing.glb': No such file or directory" "render a missing model"
+ANIM=$(dirname "$MODEL")/animated_quad.glb
+run render "$ANIM" --animation 0 --time 0.5 --width 32 --height 32 --out "$TMP/model/anim.png"
+expect_rc 0 "render MODEL --animation 0 --time 0.5"
+expect_out "animation: '' at 0.500 s of 1.000 s" "render MODEL --animation prints the pose"
+expect_out "camera: the file's" "render MODEL with a camera uses it"
+png_check "$TMP/model/anim.png" 32 32
+run render "$ANIM" --animation walk
+expect_rc 2 "render MODEL --animation walk (no such animation)"
+expect_err "--animation walk: $ANIM has 1 animations" "render MODEL --animation walk"
+run render "$ANIM" --time 1s
+expect_rc 2 "render MODEL --time 1s"
 echo '{"asset":{"version":"2.0"},"scenes":[{"nodes":[0]}],"nodes":[{"mesh":9}]}' >"$TMP/bad.gltf"
 run info "$TMP/bad.gltf"
 expect_rc 1 "info of a model with a bad mesh index"
