@@ -11,7 +11,9 @@
  *   - alpha MASK: a texel with alpha 0 shows the clear colour, its neighbour its colour;
  *   - KHR_lights_punctual: a white PBR quad lit by the file's directional light is brighter at
  *     intensity 3 than at 1, and black without the light;
- *   - an animation moving a node: the quad is where the LINEAR translation puts it at t 0, 0.5, 1. */
+ *   - an animation moving a node: the quad is where the LINEAR translation puts it at t 0, 0.5, 1;
+ *   - a normal map on a primitive without tangents (generated at load): a normal tilted towards
+ *     +X (red) or +Y (green) is brighter under a light from that side. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -298,6 +300,56 @@ static int lit_center(float intensity) {
     return red;
 }
 
+/* A normal-mapped white PBR quad without tangents (the loader makes them) whose map tilts the
+ * normal towards +X (green: towards +Y), lit by a directional light coming from the side given
+ * by the light node's rotation quaternion q; the centre's red channel. */
+static int normal_mapped(const uint8_t texel[4], const float q[4]) {
+    hl_test_glb g = {0};
+    size_t png_n = 0;
+    uint8_t *png = hl_test_png(1, 1, texel, &png_n);
+    const float normals[12] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
+    size_t o_pos = hl_test_glb_add(&g, k_pos, sizeof k_pos), o_uv = hl_test_glb_add(&g, k_uv, sizeof k_uv);
+    size_t o_idx = hl_test_glb_add(&g, k_idx, sizeof k_idx), o_nrm = hl_test_glb_add(&g, normals, sizeof normals);
+    size_t o_png = hl_test_glb_add(&g, png, png_n);
+    free(png);
+    char json[3000];
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"KHR_lights_punctual\"],"
+             "\"extensions\":{\"KHR_lights_punctual\":{\"lights\":[{\"type\":\"directional\",\"intensity\":2}]}},"
+             "\"scenes\":[{\"nodes\":[0,1,2]}],\"nodes\":[{\"mesh\":0},{\"camera\":0,\"translation\":[0,0,2]},"
+             "{\"rotation\":[%g,%g,%g,%g],\"extensions\":{\"KHR_lights_punctual\":{\"light\":0}}}],\"cameras\":[" ORTHO_CAMERA "],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"TEXCOORD_0\":1,\"NORMAL\":3},\"indices\":2,"
+             "\"material\":0}]}],"
+             "\"materials\":[{\"normalTexture\":{\"index\":0},\"pbrMetallicRoughness\":{\"metallicFactor\":0}}],"
+             "\"textures\":[{\"source\":0}],\"images\":[{\"bufferView\":4,\"mimeType\":\"image/png\"}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+             "{\"bufferView\":1,\"componentType\":5126,\"count\":4,\"type\":\"VEC2\"},"
+             "{\"bufferView\":2,\"componentType\":5123,\"count\":6,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":3,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":48},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":32},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":48},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu}],\"buffers\":[{\"byteLength\":%zu}]}",
+             q[0], q[1], q[2], q[3], o_pos, o_uv, o_idx, o_nrm, o_png, png_n, g.bin_len);
+    uint8_t img[W * H * 4];
+    int red = -1;
+    if (render_glb(json, &g, 0, img)) red = px(img, 32, 32)[0];
+    hl_test_glb_free(&g);
+    return red;
+}
+
+static void test_normal_map(void) {
+    const float c = 0.92388f, sn = 0.38268f; /* 45-degree turns of the light's -Z */
+    const float from_right[4] = {0, sn, 0, c}, from_left[4] = {0, -sn, 0, c};
+    const float from_above[4] = {-sn, 0, 0, c}, from_below[4] = {sn, 0, 0, c};
+    const uint8_t tilt_x[4] = {185, 128, 241, 255}, tilt_y[4] = {128, 185, 241, 255};
+    int r = normal_mapped(tilt_x, from_right), l = normal_mapped(tilt_x, from_left);
+    int up = normal_mapped(tilt_y, from_above), down = normal_mapped(tilt_y, from_below);
+    printf("normal map (generated tangents): tilt +X lit from right %d / left %d; tilt +Y from above %d / below %d\n",
+           r, l, up, down);
+    HL_CHECK_MSG(r > l + 30, "a normal tilted towards +X is brighter lit from +X (%d vs %d)", r, l);
+    HL_CHECK_MSG(up > down + 30, "a normal tilted towards +Y (the map's green) is brighter lit from +Y (%d vs %d)", up, down);
+}
+
 static void test_lights(void) {
     int none = lit_center(-1.0f), one = lit_center(1.0f), three = lit_center(3.0f);
     printf("directional light: none %d, intensity 1 %d, intensity 3 %d\n", none, one, three);
@@ -318,6 +370,7 @@ int main(int argc, char **argv) {
     test_alpha_mask();
     test_lights();
     test_animation();
+    test_normal_map();
     hl_renderer_destroy(g_r);
     return hl_test_finish();
 }

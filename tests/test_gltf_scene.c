@@ -12,7 +12,8 @@
  * a zero rotation, a scene out of range, a missing file, a file URI without a folder.
  * Animations: LINEAR translation (inside, before, after the keys, looped), slerped rotation,
  * STEP scale, a CUBICSPLINE curve checked against the Hermite formula, a weights channel
- * skipped, two animations applied together, and five malformed samplers or targets refused. */
+ * skipped, two animations applied together, and five malformed samplers or targets refused.
+ * Generated tangents for a normal-mapped quad (plain and mirrored UVs) and none without a map. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -362,6 +363,61 @@ static void test_animations(void) {
     hl_gltf_asset_destroy(a);
 }
 
+/* Tangents generated for a normal-mapped quad without TANGENT: along +X with w = +1 for UVs
+ * running right and down, along -X with w = -1 when u is mirrored; none without a normal map. */
+static void test_tangents(void) {
+    const float pos[12] = {-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0}, nrm[12] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
+    const float uv[8] = {0, 1, 1, 1, 1, 0, 0, 0}, uv_mirror[8] = {1, 1, 0, 1, 0, 0, 1, 0};
+    const uint16_t idx[6] = {0, 1, 2, 0, 2, 3};
+    const uint8_t flat_normal[4] = {128, 128, 255, 255};
+    for (int mode = 0; mode < 3; mode++) { /* 0 plain, 1 mirrored, 2 no normal map */
+        hl_test_glb g = {0};
+        size_t png_n = 0;
+        uint8_t *png = hl_test_png(1, 1, flat_normal, &png_n);
+        size_t o_p = hl_test_glb_add(&g, pos, sizeof pos), o_n = hl_test_glb_add(&g, nrm, sizeof nrm);
+        size_t o_uv = hl_test_glb_add(&g, mode == 1 ? uv_mirror : uv, sizeof uv), o_i = hl_test_glb_add(&g, idx, sizeof idx);
+        size_t o_png = hl_test_glb_add(&g, png, png_n);
+        free(png);
+        char json[2400];
+        snprintf(json, sizeof json,
+                 "{\"asset\":{\"version\":\"2.0\"},\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"mesh\":0}],"
+                 "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"NORMAL\":1,\"TEXCOORD_0\":2},\"indices\":3,"
+                 "\"material\":0}]}],\"materials\":[%s],\"textures\":[{\"source\":0}],"
+                 "\"images\":[{\"bufferView\":4,\"mimeType\":\"image/png\"}],"
+                 "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+                 "{\"bufferView\":1,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+                 "{\"bufferView\":2,\"componentType\":5126,\"count\":4,\"type\":\"VEC2\"},"
+                 "{\"bufferView\":3,\"componentType\":5123,\"count\":6,\"type\":\"SCALAR\"}],"
+                 "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":48},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":48},"
+                 "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":32},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":12},"
+                 "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu}],\"buffers\":[{\"byteLength\":%zu}]}",
+                 mode == 2 ? "{}" : "{\"normalTexture\":{\"index\":0}}", o_p, o_n, o_uv, o_i, o_png, png_n, g.bin_len);
+        size_t n = 0;
+        uint8_t *file = hl_test_glb_file(json, &g, &n);
+        hl_gltf_asset *a = NULL;
+        HL_CHECK_OK(hl_gltf_load_memory(file, n, NULL, &a));
+        free(file);
+        hl_test_glb_free(&g);
+        hl_mesh *m = a ? first_mesh(hl_gltf_asset_root(a)) : NULL;
+        if (!m) continue;
+        const hl_geometry_layout *l = hl_geometry_get_layout(hl_mesh_geometry(m));
+        const hl_vertex_attribute_info *t = &l->attributes[HL_ATTR_TANGENT];
+        if (mode == 2) {
+            HL_CHECK_MSG(!t->present, "no normal map: no generated tangents");
+        } else if (t->present) {
+            const float *tv = (const float *)((const uint8_t *)hl_geometry_vertex_data(hl_mesh_geometry(m)) + t->offset);
+            float sx = mode == 1 ? -1.0f : 1.0f;
+            for (uint32_t i = 0; i < 4; i++)
+                HL_CHECK_MSG(fabsf(tv[i * 4] - sx) < 1e-5f && fabsf(tv[i * 4 + 1]) < 1e-5f && fabsf(tv[i * 4 + 2]) < 1e-5f &&
+                             tv[i * 4 + 3] == sx, "%s: vertex %u tangent (%g %g %g %g)", mode ? "mirrored" : "plain", i,
+                             tv[i * 4], tv[i * 4 + 1], tv[i * 4 + 2], tv[i * 4 + 3]);
+        } else {
+            HL_CHECK_MSG(false, "a normal-mapped primitive without TANGENT gets generated tangents");
+        }
+        hl_gltf_asset_destroy(a);
+    }
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     (void)argv;
@@ -373,5 +429,6 @@ int main(int argc, char **argv) {
     test_scenes();
     test_refusals();
     test_animations();
+    test_tangents();
     return hl_test_finish();
 }

@@ -567,7 +567,61 @@ static hl_result assemble(uint32_t mode, const uint32_t *src, uint32_t n, uint32
     return HL_OK;
 }
 
+/* Per-vertex tangents (xyz, w = handedness) of a triangle list from positions, normals and one
+ * UV set (Lengyel's method: each triangle's dP/du and dP/dv summed per vertex, then made
+ * orthogonal to the normal; w = +1 when the bitangent cross(N, T) points along -dP/dv). idx: the triangles' vertex indices (NULL: 0..count-1). A vertex
+ * without a usable direction gets any unit vector orthogonal to its normal. */
+static void make_tangents(const float *pos, const float *nrm, const float *uv, const uint32_t *idx, uint32_t count,
+                          uint32_t n, float *t4, float *bit) {
+    memset(t4, 0, (size_t)n * 16);
+    memset(bit, 0, (size_t)n * 12);
+    for (uint32_t i = 0; i + 2 < count; i += 3) {
+        uint32_t v[3] = {idx ? idx[i] : i, idx ? idx[i + 1] : i + 1, idx ? idx[i + 2] : i + 2};
+        const float *p0 = pos + (size_t)v[0] * 3, *p1 = pos + (size_t)v[1] * 3, *p2 = pos + (size_t)v[2] * 3;
+        const float *w0 = uv + (size_t)v[0] * 2, *w1 = uv + (size_t)v[1] * 2, *w2 = uv + (size_t)v[2] * 2;
+        float e1[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]}, e2[3] = {p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2]};
+        float du1 = w1[0] - w0[0], dv1 = w1[1] - w0[1], du2 = w2[0] - w0[0], dv2 = w2[1] - w0[1];
+        float det = du1 * dv2 - du2 * dv1;
+        if (!(fabsf(det) > 1e-20f) || !isfinite(det)) continue;
+        float r = 1.0f / det;
+        float sd[3], td[3];
+        for (int k = 0; k < 3; k++) {
+            sd[k] = (e1[k] * dv2 - e2[k] * dv1) * r;
+            td[k] = (e2[k] * du1 - e1[k] * du2) * r;
+        }
+        for (int j = 0; j < 3; j++)
+            for (int k = 0; k < 3; k++) {
+                t4[(size_t)v[j] * 4 + k] += sd[k];
+                bit[(size_t)v[j] * 3 + k] += td[k];
+            }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const float *nn = nrm + (size_t)i * 3;
+        float *t = t4 + (size_t)i * 4, *b = bit + (size_t)i * 3;
+        float d = nn[0] * t[0] + nn[1] * t[1] + nn[2] * t[2];
+        for (int k = 0; k < 3; k++) t[k] -= nn[k] * d;
+        float len = sqrtf(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+        if (!(len > 1e-12f) || !isfinite(len)) { /* any direction orthogonal to the normal */
+            float a[3] = {fabsf(nn[0]) < 0.9f ? 1.0f : 0.0f, fabsf(nn[0]) < 0.9f ? 0.0f : 1.0f, 0.0f};
+            float ad = nn[0] * a[0] + nn[1] * a[1];
+            for (int k = 0; k < 3; k++) t[k] = a[k] - nn[k] * ad;
+            len = sqrtf(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+            if (!(len > 0)) t[0] = 1, t[1] = t[2] = 0, len = 1;
+        }
+        for (int k = 0; k < 3; k++) t[k] /= len;
+        float c[3] = {nn[1] * t[2] - nn[2] * t[1], nn[2] * t[0] - nn[0] * t[2], nn[0] * t[1] - nn[1] * t[0]};
+        /* glTF's v runs down the image while a normal map's +Y points up: the bitangent the
+           map means is -dP/dv (w = +1 for a quad whose UVs are not mirrored) */
+        t[3] = c[0] * b[0] + c[1] * b[1] + c[2] * b[2] > 0.0f ? -1.0f : 1.0f;
+    }
+}
+
 hl_result hl__gltf_primitive_geometry(const hl__gltf_doc *doc, uint32_t mesh, uint32_t prim, hl_geometry **out) {
+    return hl__gltf_primitive_geometry_ex(doc, mesh, prim, UINT32_MAX, out);
+}
+
+hl_result hl__gltf_primitive_geometry_ex(const hl__gltf_doc *doc, uint32_t mesh, uint32_t prim, uint32_t tangent_uv,
+                                         hl_geometry **out) {
     *out = NULL;
     char mpath[48], path[80];
     snprintf(mpath, sizeof mpath, "meshes[%u]", mesh);
@@ -677,6 +731,19 @@ hl_result hl__gltf_primitive_geometry(const hl__gltf_doc *doc, uint32_t mesh, ui
         }
         comps[HL_ATTR_NORMAL] = 3;
     }
+    /* tangents from the normal map's UV set when the primitive has none */
+    float *gen_t = NULL, *scratch = NULL;
+    uint32_t tuv = tangent_uv == 1 ? HL_ATTR_TEXCOORD_1 : HL_ATTR_TEXCOORD_0;
+    const float *const *cur = flat ? (const float *const *)fdata : (const float *const *)data;
+    uint32_t vn = flat ? ln : n;
+    if (!res && tangent_uv != UINT32_MAX && topo == HL_TOPOLOGY_TRIANGLES && !cur[HL_ATTR_TANGENT] && cur[tuv] &&
+        cur[HL_ATTR_NORMAL]) {
+        gen_t = hl__malloc((size_t)vn * 16);
+        scratch = hl__malloc((size_t)vn * 12);
+        if (!gen_t || !scratch) res = hl__fail(HL_ERR_OUT_OF_MEMORY, "glTF: %s: tangents", path);
+        else make_tangents(cur[HL_ATTR_POSITION], cur[HL_ATTR_NORMAL], cur[tuv], flat ? NULL : list, ln, vn,
+                           gen_t, scratch);
+    }
     if (!res) {
         hl_geometry_desc gd = {0};
         gd.vertex_count = flat ? ln : n;
@@ -684,6 +751,7 @@ hl_result hl__gltf_primitive_geometry(const hl__gltf_doc *doc, uint32_t mesh, ui
             const float *d = flat ? fdata[a] : data[a];
             if (d) gd.attributes[a] = (hl_attribute_desc){d, HL_COMPONENT_FLOAT32, comps[a]};
         }
+        if (gen_t) gd.attributes[HL_ATTR_TANGENT] = (hl_attribute_desc){gen_t, HL_COMPONENT_FLOAT32, 4};
         if (!flat) {
             gd.indices = list;
             gd.index_count = ln;
@@ -694,6 +762,8 @@ hl_result hl__gltf_primitive_geometry(const hl__gltf_doc *doc, uint32_t mesh, ui
         res = hl_geometry_create(&gd, out);
     }
     for (uint32_t a = 0; a < HL_ATTR_COUNT; a++) hl__free(data[a]), hl__free(fdata[a]);
+    hl__free(gen_t);
+    hl__free(scratch);
     hl__free(src);
     hl__free(list);
     return res;

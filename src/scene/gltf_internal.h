@@ -95,6 +95,11 @@ hl_result hl__gltf_accessor_read_uint(const hl__gltf_doc *doc, uint32_t index, u
  * index buffer). */
 struct hl_geometry;
 hl_result hl__gltf_primitive_geometry(const hl__gltf_doc *doc, uint32_t mesh, uint32_t prim, struct hl_geometry **out);
+/* The same; tangent_uv 0 or 1: a primitive without TANGENT (triangles with NORMAL and that UV
+ * set) gets generated tangents (the material has a normal map sampling that set); UINT32_MAX:
+ * none generated. */
+hl_result hl__gltf_primitive_geometry_ex(const hl__gltf_doc *doc, uint32_t mesh, uint32_t prim, uint32_t tangent_uv,
+                                         struct hl_geometry **out);
 
 /* ---- the asset (gltf_scene.c) and its animations (gltf_anim.c) ---- */
 struct hl_node;

@@ -363,7 +363,9 @@ static hl_result build_mesh(loader *L, hl_node *n, uint64_t mesh, const char *np
         hl_material *mat = NULL;
         if ((res = material_get(L, mi, &mat))) return res;
         hl_geometry *g = NULL;
-        if ((res = hl__gltf_primitive_geometry(&L->doc, (uint32_t)mesh, (uint32_t)i, &g))) return res;
+        uint32_t ntc = UINT32_MAX;
+        if (!hl_material_get_texture(mat, HL_TEXTURE_NORMAL, &ntc)) ntc = UINT32_MAX;
+        if ((res = hl__gltf_primitive_geometry_ex(&L->doc, (uint32_t)mesh, (uint32_t)i, ntc, &g))) return res;
         const hl_geometry_layout *gl = hl_geometry_get_layout(g);
         hl_mesh_desc md = {0};
         md.geometry = g;
