@@ -1,0 +1,294 @@
+/* bench/gltf_load: glTF loading and animation costs (issue 10).
+ *
+ *   gltf_load [--json] [--triangles N] [--texture S] [--characters C] [--joints J] [--frames F]
+ *             [--backend webgpu|gles3] [--size WxH]
+ *
+ * 1. Load: a GLB generated in memory (a grid of about N triangles, default 1,000,000, with
+ *    POSITION, NORMAL, TEXCOORD_0, u32 indices, a PNG base colour map of S x S, default 1024,
+ *    and a PNG normal map of the same size) is parsed and built (hl_gltf_load_memory: JSON,
+ *    accessors, geometry, image decoding, tangents): MB/s of the file; then the first frame
+ *    (hl_renderer_render + hl_renderer_wait_idle: upload of the geometry and textures, mips,
+ *    programs): ms to first frame from the start of the load, the renderer already created.
+ * 2. Animation: C characters (default 100), each a chain of J nodes (default 16) with a box on
+ *    every node and one animation turning every joint (LINEAR rotation, 30 keys), all sampled
+ *    each frame (hl_animations_apply) and rendered: CPU ms of the sampling and of the render call
+ *    (medians over F frames, default 60, after 60 warm-up frames: one loop of the 1 s animation,
+ *    so every pose and visible set has been seen) and heap allocations per
+ *    steady-state frame (allocator hook). The characters are node hierarchies: skinning (joint
+ *    palettes) is not implemented yet, so this is the cost of animating the same joint count
+ *    as node transforms, not of skinned meshes. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hilo3d/gltf.h"
+#include "hilo3d/renderer.h"
+#include "hilo3d/scene.h"
+#include "hl_test_gltf.h"
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp_d(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, uint32_t n) {
+    qsort(v, n, sizeof *v, cmp_d);
+    return n ? (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2])) : 0.0;
+}
+
+/* A grid of about `tris` triangles over [-1, 1]^2 with two S x S PNG maps. */
+static uint8_t *grid_glb(uint32_t tris, uint32_t tex, size_t *size) {
+    uint32_t q = (uint32_t)ceil(sqrt((double)tris / 2.0)), v = q + 1;
+    size_t nv = (size_t)v * v, ni = (size_t)q * q * 6;
+    float *pos = malloc(nv * 12), *nrm = malloc(nv * 12), *uv = malloc(nv * 8);
+    uint32_t *idx = malloc(ni * 4);
+    uint8_t *img = malloc((size_t)tex * tex * 4), *nmap = malloc((size_t)tex * tex * 4);
+    if (!pos || !nrm || !uv || !idx || !img || !nmap) return NULL;
+    for (uint32_t y = 0; y < v; y++)
+        for (uint32_t x = 0; x < v; x++) {
+            size_t i = (size_t)y * v + x;
+            float fx = (float)x / (float)q, fy = (float)y / (float)q;
+            pos[i * 3] = fx * 2 - 1, pos[i * 3 + 1] = fy * 2 - 1, pos[i * 3 + 2] = 0.05f * sinf(fx * 40.0f) * cosf(fy * 40.0f);
+            nrm[i * 3] = 0, nrm[i * 3 + 1] = 0, nrm[i * 3 + 2] = 1;
+            uv[i * 2] = fx, uv[i * 2 + 1] = 1 - fy;
+        }
+    size_t k = 0;
+    for (uint32_t y = 0; y < q; y++)
+        for (uint32_t x = 0; x < q; x++) {
+            uint32_t a = y * v + x, b = a + 1, c = a + v, d = c + 1;
+            idx[k++] = a, idx[k++] = b, idx[k++] = d, idx[k++] = a, idx[k++] = d, idx[k++] = c;
+        }
+    for (size_t i = 0; i < (size_t)tex * tex; i++) { /* noise-like content: PNG cannot shrink it much */
+        uint32_t h = (uint32_t)i * 2654435761u;
+        img[i * 4] = (uint8_t)(h >> 24), img[i * 4 + 1] = (uint8_t)(h >> 16), img[i * 4 + 2] = (uint8_t)(h >> 8), img[i * 4 + 3] = 255;
+        nmap[i * 4] = (uint8_t)(128 + (h >> 28)), nmap[i * 4 + 1] = (uint8_t)(128 + ((h >> 24) & 15)), nmap[i * 4 + 2] = 250,
+        nmap[i * 4 + 3] = 255;
+    }
+    size_t png_n = 0, nrm_n = 0;
+    uint8_t *png = hl_test_png(tex, tex, img, &png_n), *npng = hl_test_png(tex, tex, nmap, &nrm_n);
+    hl_test_glb g = {0};
+    size_t o_p = hl_test_glb_add(&g, pos, nv * 12), o_n = hl_test_glb_add(&g, nrm, nv * 12);
+    size_t o_uv = hl_test_glb_add(&g, uv, nv * 8), o_i = hl_test_glb_add(&g, idx, ni * 4);
+    size_t o_png = hl_test_glb_add(&g, png, png_n), o_npng = hl_test_glb_add(&g, npng, nrm_n);
+    char json[3000];
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"mesh\":0}],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"NORMAL\":1,\"TEXCOORD_0\":2},\"indices\":3,\"material\":0}]}],"
+             "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0},\"metallicFactor\":0},"
+             "\"normalTexture\":{\"index\":1}}],\"textures\":[{\"source\":0},{\"source\":1}],"
+             "\"images\":[{\"bufferView\":4,\"mimeType\":\"image/png\"},{\"bufferView\":5,\"mimeType\":\"image/png\"}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":%zu,\"type\":\"VEC3\"},"
+             "{\"bufferView\":1,\"componentType\":5126,\"count\":%zu,\"type\":\"VEC3\"},"
+             "{\"bufferView\":2,\"componentType\":5126,\"count\":%zu,\"type\":\"VEC2\"},"
+             "{\"bufferView\":3,\"componentType\":5125,\"count\":%zu,\"type\":\"SCALAR\"}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu}],"
+             "\"buffers\":[{\"byteLength\":%zu}]}",
+             nv, nv, nv, ni, o_p, nv * 12, o_n, nv * 12, o_uv, nv * 8, o_i, ni * 4, o_png, png_n, o_npng, nrm_n, g.bin_len);
+    uint8_t *file = hl_test_glb_file(json, &g, size);
+    hl_test_glb_free(&g);
+    free(pos), free(nrm), free(uv), free(idx), free(img), free(nmap), free(png), free(npng);
+    return file;
+}
+
+/* C characters, each a chain of J nodes carrying a box, and one animation per character. */
+static uint8_t *characters_glb(uint32_t chars, uint32_t joints, size_t *size) {
+    enum { KEYS = 30 };
+    const float box_pos[24] = {-.1f, -.1f, -.1f, .1f, -.1f, -.1f, .1f, .1f, -.1f, -.1f, .1f, -.1f,
+                               -.1f, -.1f, .1f,  .1f, -.1f, .1f,  .1f, .1f, .1f,  -.1f, .1f, .1f};
+    const uint16_t box_idx[36] = {0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4,
+                                  2, 3, 7, 2, 7, 6, 1, 2, 6, 1, 6, 5, 0, 4, 7, 0, 7, 3};
+    float times[KEYS], rot[KEYS * 4];
+    for (int k = 0; k < KEYS; k++) {
+        times[k] = (float)k / (KEYS - 1);
+        float a = 0.4f * sinf(6.2831853f * times[k]);
+        rot[k * 4] = 0, rot[k * 4 + 1] = 0, rot[k * 4 + 2] = sinf(a / 2), rot[k * 4 + 3] = cosf(a / 2);
+    }
+    hl_test_glb g = {0};
+    size_t o_bp = hl_test_glb_add(&g, box_pos, sizeof box_pos), o_bi = hl_test_glb_add(&g, box_idx, sizeof box_idx);
+    size_t o_t = hl_test_glb_add(&g, times, sizeof times), o_r = hl_test_glb_add(&g, rot, sizeof rot);
+    size_t n_nodes = (size_t)chars * joints, cap = 4096 + n_nodes * 160 + (size_t)chars * 200;
+    char *json = malloc(cap);
+    if (!json) return NULL;
+    size_t at = (size_t)snprintf(json, cap, "{\"asset\":{\"version\":\"2.0\"},\"scenes\":[{\"nodes\":[");
+    for (uint32_t c = 0; c < chars; c++) at += (size_t)snprintf(json + at, cap - at, "%s%u", c ? "," : "", c * joints);
+    at += (size_t)snprintf(json + at, cap - at, "]}],\"nodes\":[");
+    for (uint32_t c = 0; c < chars; c++)
+        for (uint32_t j = 0; j < joints; j++) {
+            uint32_t n = c * joints + j;
+            float x = (float)(c % 10) * 2.0f - 9.0f, z = -(float)(c / 10) * 2.0f;
+            if (j + 1 < joints)
+                at += (size_t)snprintf(json + at, cap - at, "%s{\"mesh\":0,\"translation\":[%g,%g,%g],\"children\":[%u]}",
+                                       n ? "," : "", j ? 0.0 : (double)x, j ? 0.25 : 0.0, j ? 0.0 : (double)z, n + 1);
+            else
+                at += (size_t)snprintf(json + at, cap - at, ",{\"mesh\":0,\"translation\":[0,0.25,0]}");
+        }
+    at += (size_t)snprintf(json + at, cap - at, "],\"animations\":[");
+    for (uint32_t c = 0; c < chars; c++) {
+        at += (size_t)snprintf(json + at, cap - at, "%s{\"samplers\":[{\"input\":2,\"output\":3}],\"channels\":[", c ? "," : "");
+        for (uint32_t j = 0; j < joints; j++)
+            at += (size_t)snprintf(json + at, cap - at, "%s{\"sampler\":0,\"target\":{\"node\":%u,\"path\":\"rotation\"}}",
+                                   j ? "," : "", c * joints + j);
+        at += (size_t)snprintf(json + at, cap - at, "]}");
+    }
+    snprintf(json + at, cap - at,
+             "],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1}]}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":8,\"type\":\"VEC3\"},"
+             "{\"bufferView\":1,\"componentType\":5123,\"count\":36,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":2,\"componentType\":5126,\"count\":%d,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":3,\"componentType\":5126,\"count\":%d,\"type\":\"VEC4\"}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":96},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":72},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu}],"
+             "\"buffers\":[{\"byteLength\":%zu}]}",
+             KEYS, KEYS, o_bp, o_bi, o_t, sizeof times, o_r, sizeof rot, g.bin_len);
+    uint8_t *file = hl_test_glb_file(json, &g, size);
+    free(json);
+    hl_test_glb_free(&g);
+    return file;
+}
+
+static hl_camera *camera_at(hl_vec3 pos, hl_vec3 target, float aspect) {
+    hl_camera_desc cd = {0};
+    cd.fov_y_deg = 50;
+    cd.aspect = aspect;
+    cd.near_plane = 0.05f;
+    cd.far_plane = 200;
+    hl_camera *c = NULL;
+    if (hl_camera_create(&cd, &c)) return NULL;
+    hl_node_set_translation(hl_camera_node(c), pos);
+    hl_node_look_at(hl_camera_node(c), target, (hl_vec3){0, 1, 0});
+    return c;
+}
+
+static int fail(const char *what, hl_result r) {
+    fprintf(stderr, "gltf_load: %s: %s: %s\n", what, hl_result_name(r), hl_last_error());
+    return 1;
+}
+
+int main(int argc, char **argv) {
+    bool json = false;
+    uint32_t tris = 1000000, tex = 1024, chars = 100, joints = 16, frames = 60, w = 640, h = 360;
+    hl_backend backend = HL_BACKEND_WEBGPU;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--json")) json = true;
+        else if (!strcmp(a, "--triangles") && v) tris = (uint32_t)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(a, "--texture") && v) tex = (uint32_t)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(a, "--characters") && v) chars = (uint32_t)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(a, "--joints") && v) joints = (uint32_t)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(a, "--frames") && v) frames = (uint32_t)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(a, "--size") && v && sscanf(v, "%ux%u", &w, &h) == 2) i++;
+        else if (!strcmp(a, "--backend") && v && !hl_backend_parse(argv[++i], &backend)) continue;
+        else {
+            fprintf(stderr, "usage: gltf_load [--json] [--triangles N] [--texture S] [--characters C] [--joints J] "
+                            "[--frames F] [--backend webgpu|gles3] [--size WxH]\n");
+            return 2;
+        }
+    }
+    if (!tris || tris > 20000000 || !tex || tex > 8192 || !chars || !joints || chars * joints > 1000000 || !frames ||
+        !w || !h) {
+        fprintf(stderr, "gltf_load: a value out of range\n");
+        return 2;
+    }
+    hl_renderer_desc rd = {0};
+    rd.backend = backend;
+    rd.width = w;
+    rd.height = h;
+    rd.sample_count = 1;
+    hl_renderer *r = NULL;
+    hl_result res = hl_renderer_create(&rd, &r);
+    if (res) return fail("renderer", res);
+
+    /* 1. load + first frame */
+    size_t size = 0;
+    uint8_t *file = grid_glb(tris, tex, &size);
+    if (!file) return fail("generating the model", HL_ERR_OUT_OF_MEMORY);
+    double t0 = now_ms();
+    hl_gltf_asset *a = NULL;
+    if ((res = hl_gltf_load_memory(file, size, NULL, &a))) return fail("load", res);
+    double t1 = now_ms();
+    hl_stage *s = NULL;
+    hl_stage_create(&s);
+    hl_stage_add(s, hl_gltf_asset_root(a));
+    hl_light_desc ld = {.kind = HL_LIGHT_DIRECTIONAL, .intensity = 2};
+    hl_light *l = NULL;
+    hl_light_create(&ld, &l);
+    hl_stage_add(s, hl_light_node(l));
+    hl_camera *cam = camera_at((hl_vec3){0, -1.5f, 2.0f}, (hl_vec3){0, 0, 0}, (float)w / (float)h);
+    if ((res = hl_renderer_render(r, s, cam)) || (res = hl_renderer_wait_idle(r))) return fail("first frame", res);
+    double t2 = now_ms();
+    const hl_gltf_report *rp = hl_gltf_asset_report(a);
+    double mb = (double)size / 1048576.0, load_ms = t1 - t0, first_ms = t2 - t0;
+    if (json)
+        printf("{\"bench\": \"load\", \"triangles\": %llu, \"file_mb\": %.2f, \"texture\": %u, \"load_ms\": %.2f, "
+               "\"parse_mb_per_s\": %.1f, \"first_frame_ms\": %.2f, \"backend\": \"%s\"}\n",
+               (unsigned long long)rp->triangles, mb, tex, load_ms, mb / (load_ms / 1e3), first_ms,
+               hl_backend_name(hl_renderer_backend(r)));
+    else
+        printf("load: %llu triangles, %.1f MB GLB with two %ux%u PNG maps: parse and build %.1f ms (%.0f MB/s), first "
+               "frame %.1f ms after the start of the load (%s)\n",
+               (unsigned long long)rp->triangles, mb, tex, tex, load_ms, mb / (load_ms / 1e3), first_ms,
+               hl_backend_name(hl_renderer_backend(r)));
+    hl_gltf_asset_destroy(a);
+    hl_stage_destroy(s);
+    hl_node_destroy(hl_camera_node(cam));
+    free(file);
+
+    /* 2. animated characters */
+    file = characters_glb(chars, joints, &size);
+    if (!file || (res = hl_gltf_load_memory(file, size, NULL, &a))) return fail("characters", res ? res : HL_ERR_OUT_OF_MEMORY);
+    free(file);
+    hl_stage_create(&s);
+    hl_stage_add(s, hl_gltf_asset_root(a));
+    hl_light_create(&ld, &l);
+    hl_stage_add(s, hl_light_node(l));
+    cam = camera_at((hl_vec3){0, 4, 8}, (hl_vec3){0, 2, -9}, (float)w / (float)h);
+    uint32_t na = hl_gltf_asset_animation_count(a);
+    hl_animation **anims = malloc(na * sizeof *anims);
+    double *anim_ms = malloc(frames * sizeof(double)), *render_ms = malloc(frames * sizeof(double));
+    if (!anims || !anim_ms || !render_ms) return fail("characters", HL_ERR_OUT_OF_MEMORY);
+    for (uint32_t i = 0; i < na; i++) anims[i] = hl_gltf_asset_animation(a, i);
+    uint64_t allocs = 0;
+    enum { WARMUP = 60 }; /* one loop of the 1 s animation at 60 frames per second: every pose seen once */
+    for (uint32_t f = 0; f < frames + WARMUP; f++) {
+        uint64_t a0 = hl_alloc_count();
+        double f0 = now_ms();
+        res = hl_animations_apply(anims, na, (float)f / 60.0f, HL_ANIMATION_LOOP);
+        double f1 = now_ms();
+        if (!res) res = hl_renderer_render(r, s, cam);
+        double f2 = now_ms();
+        if (res) return fail("animated frame", res);
+        if (f >= WARMUP) {
+            anim_ms[f - WARMUP] = f1 - f0;
+            render_ms[f - WARMUP] = f2 - f1;
+            allocs += hl_alloc_count() - a0;
+        }
+        if (f % 8 == 7) hl_renderer_wait_idle(r);
+    }
+    hl_renderer_wait_idle(r);
+    double am = median(anim_ms, frames), rm = median(render_ms, frames);
+    const hl_render_stats *st = hl_renderer_stats(r);
+    if (json)
+        printf("{\"bench\": \"animate\", \"characters\": %u, \"joints\": %u, \"animate_ms\": %.4f, \"render_cpu_ms\": %.4f, "
+               "\"draws\": %u, \"allocs_per_frame\": %.2f, \"frames\": %u}\n",
+               chars, joints, am, rm, st->draws, (double)allocs / frames, frames);
+    else
+        printf("animate: %u characters x %u animated nodes: sampling %.3f ms, render call %.3f ms CPU (%u draws), %.2f "
+               "allocations per frame (medians of %u frames)\n",
+               chars, joints, am, rm, st->draws, (double)allocs / frames, frames);
+    free(anims), free(anim_ms), free(render_ms);
+    hl_renderer_destroy(r);
+    hl_gltf_asset_destroy(a);
+    hl_stage_destroy(s);
+    hl_node_destroy(hl_camera_node(cam));
+    return 0;
+}
