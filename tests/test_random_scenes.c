@@ -13,7 +13,8 @@
  * seed HL_RANDOM_SEED_BASE (default 1), sizes capped at HL_RANDOM_MAX_SIZE (default 128) and
  * stages at HL_RANDOM_MAX_MESHES meshes (default 60) so that CI stays within its time budget
  * (ASan build: 6 seeds of 15 frames, 64 pixels, 30 meshes);
- * HL_RANDOM_AVOID leaves out known failure classes (hl_scene_gen.h) to look past them.
+ * HL_RANDOM_AVOID leaves out known failure classes (hl_scene_gen.h) to look past them; random
+ * glTF assets (hl_gen_options.gltf) join every other seed (HL_RANDOM_GLTF=0 or 1: none or all).
  * bench/random_frames runs the uncapped long version. */
 #include <stdlib.h>
 
@@ -52,13 +53,17 @@ int main(void) {
         hl_gen_sequence seq = {0};
         seq.opt = opt;
         seq.opt.seed = base + s;
+        /* random glTF assets join every other seed (HL_RANDOM_GLTF=0 / 1: none / all) */
+        const char *g = getenv("HL_RANDOM_GLTF");
+        seq.opt.gltf = g && *g ? *g == '1' : (s % 2) == 1;
         seq.frames = frames;
         seq.prog = "random_frames";
         seq.on_failure = on_failure;
         hl_gen_sequence_result res;
         hl_gen_run_sequence(&seq, &res);
-        printf("seed 0x%llx: %u frames, %llu images compared, worst mean %.3f/255, worst p99 %u/255%s\n",
-               (unsigned long long)seq.opt.seed, res.frames_run, (unsigned long long)res.compared, res.worst_mean,
+        printf("seed 0x%llx%s: %u frames, %llu images compared, worst mean %.3f/255, worst p99 %u/255%s\n",
+               (unsigned long long)seq.opt.seed, seq.opt.gltf ? " (glTF)" : "", res.frames_run,
+               (unsigned long long)res.compared, res.worst_mean,
                res.worst_p99, res.failed_frames ? "  FAILED" : "");
         fflush(stdout);
         compared += res.compared;

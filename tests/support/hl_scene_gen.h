@@ -58,6 +58,10 @@ uint32_t hl_gen_rng_range(hl_gen_rng *r, uint32_t lo, uint32_t hi); /* [lo, hi] 
 float hl_gen_rng_float(hl_gen_rng *r, float lo, float hi);       /* [lo, hi) */
 bool hl_gen_rng_chance(hl_gen_rng *r, float p);
 
+/* A random glTF asset (hl_scene_gen_gltf.c) as GLB bytes (malloc'd; *size); *animated when it
+ * has an animation (of node 0's rotation). Every decision comes from rng. */
+uint8_t *hl_gen_gltf_random(hl_gen_rng *rng, size_t *size, bool *animated);
+
 /* ---- randomized differential scenes -------------------------------------------------------------- */
 /* Known failure classes a run can leave out (--avoid NAME[,NAME]) to look past them. A test
  * without avoidances finds them again; each names a reported defect, not a contract. */
@@ -106,6 +110,10 @@ typedef struct hl_gen_options {
      * too), the same for post and deferred. Drawn from no random decision (worlds stay in
      * lockstep). */
     uint32_t pipeline;
+    /* Random glTF assets (hl_gen_gltf_random) loaded into the stages, animated and removed now
+     * and then, drawn from a random stream of their own (seeded from seed): the scene sequence
+     * of the other decisions stays the same with or without them. random_frames --gltf. */
+    bool gltf;
 } hl_gen_options;
 
 enum {

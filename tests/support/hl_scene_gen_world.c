@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hilo3d/gltf.h"
 #include "hl_scene_gen.h"
 #include "hl_test.h"
 #include "hl_test_pipeline.h"
@@ -36,6 +37,7 @@ enum {
     MAX_STAGES = 3,
     MAX_GROUPS = 6,
     MAX_LIGHTS = 10,
+    MAX_ASSETS = 4, /* glTF assets per stage (opt.gltf) */
     MAX_MESHES = 400,   /* hard cap per stage (options cap lower) */
     MAX_IMAGES = 64,
     MAX_OPS = 12,       /* views of one frame */
@@ -109,6 +111,9 @@ typedef struct gen_stage {
     uint32_t mesh_count;
     hl_light *lights[MAX_LIGHTS];
     uint32_t light_count;
+    hl_gltf_asset *assets[MAX_ASSETS]; /* opt.gltf: loaded assets, their roots in the stage */
+    bool animated[MAX_ASSETS];
+    uint32_t asset_count;
 } gen_stage;
 
 typedef enum op_kind { OP_OUTPUT, OP_TARGET, OP_PRESENT } op_kind;
@@ -125,6 +130,7 @@ struct hl_gen_world {
     hl_gen_options opt;
     hl_backend backend;
     hl_gen_rng rng;
+    hl_gen_rng gltf_rng; /* opt.gltf's own stream */
     hl_renderer *r;
     uint32_t out_w, out_h, samples, atlas;
     uint32_t frame;
@@ -1082,6 +1088,7 @@ static void stage_create(hl_gen_world *w, uint32_t si) {
 
 static void stage_destroy(hl_gen_world *w, uint32_t si) {
     gen_stage *st = &w->stages[si];
+    for (uint32_t k = 0; k < st->asset_count; k++) hl_gltf_asset_destroy(st->assets[k]); /* roots go with the stage */
     for (uint32_t k = 0; k < st->mesh_count; k++) {
         geo_unuse(w, st->meshes[k].geo);
         mat_unuse(w, st->meshes[k].mat);
@@ -1403,6 +1410,47 @@ static void mutate_pool(hl_gen_world *w) {
     } else {
         uint32_t s = urand(w, SCHEMA_COUNT), b = urand(w, UB_PER_SCHEMA);
         ub_randomize(w, s, w->ubs[s][b]);
+    }
+}
+
+/* opt.gltf: now and then a random asset loaded into a stage, one removed, or one posed by its
+ * animation at a random time; decisions from w->gltf_rng only. */
+static void mutate_gltf(hl_gen_world *w) {
+    hl_gen_rng *g = &w->gltf_rng;
+    if (!hl_gen_rng_chance(g, 0.2f)) return;
+    gen_stage *st = &w->stages[hl_gen_rng_below(g, w->stage_count)];
+    uint32_t u = hl_gen_rng_below(g, 10);
+    if (u < 5 && st->asset_count < MAX_ASSETS) {
+        size_t size = 0;
+        bool animated = false;
+        uint8_t *glb = hl_gen_gltf_random(g, &size, &animated);
+        hl_gltf_asset *a = NULL;
+        if (glb && CALL(w, hl_gltf_load_memory(glb, size, NULL, &a))) {
+            if (st->s && CALL(w, hl_stage_add(st->s, hl_gltf_asset_root(a)))) {
+                st->animated[st->asset_count] = animated;
+                st->assets[st->asset_count++] = a;
+                vlog(w, "glTF: asset loaded (%zu bytes, %u meshes%s)", size, hl_gltf_asset_report(a)->meshes,
+                     animated ? ", animated" : "");
+            } else {
+                hl_gltf_asset_destroy(a);
+            }
+        }
+        free(glb);
+    } else if (u < 7 && st->asset_count) {
+        uint32_t k = hl_gen_rng_below(g, st->asset_count);
+        hl_node *root = hl_gltf_asset_root(st->assets[k]);
+        hl_gltf_asset_destroy(st->assets[k]); /* first: the root belongs to the stage */
+        hl_node_destroy(root);
+        st->assets[k] = st->assets[st->asset_count - 1];
+        st->animated[k] = st->animated[st->asset_count - 1];
+        st->asset_count--;
+        vlog(w, "glTF: asset removed");
+    } else if (st->asset_count) {
+        uint32_t k = hl_gen_rng_below(g, st->asset_count);
+        float t = hl_gen_rng_float(g, -0.5f, 3.0f);
+        if (st->animated[k])
+            CALL(w, hl_animation_apply(hl_gltf_asset_animation(st->assets[k], 0), t,
+                                       hl_gen_rng_chance(g, 0.5f) ? HL_ANIMATION_LOOP : HL_ANIMATION_CLAMP));
     }
 }
 
@@ -1865,6 +1913,7 @@ hl_result hl_gen_world_create(const hl_gen_options *opt, hl_backend backend, hl_
     w->opt = *opt;
     w->backend = backend;
     hl_gen_rng_seed(&w->rng, opt->seed);
+    hl_gen_rng_seed(&w->gltf_rng, opt->seed ^ 0x67546C46u); /* "glTF" */
     rand_size(w, &w->out_w, &w->out_h);
     w->samples = chance(w, 0.5f) ? 4 : 1;
     hl_renderer_desc rd = {0};
@@ -1911,6 +1960,7 @@ void hl_gen_world_frame_run(hl_gen_world *w, hl_gen_world_frame *out) {
     w->op_count = 0;
     for (uint32_t i = 0; i < MAX_TGT; i++) w->tgts[i].written = false;
     mutate(w);
+    if (w->opt.gltf) mutate_gltf(w);
     if (chance(w, 0.03f)) misuse_sample_own_target(w);
     render_views(w);
     /* diagnosis: frames before the focus frame are only replayed (the same calls into the long-lived
