@@ -2,7 +2,8 @@
  * run, checked by pixel (64x64 output, black clear, exact colours within +-1 per channel):
  *   - an unlit quad with a 2x2 nearest-filtered PNG (red, green / blue, white), seen through
  *     the file's orthographic camera: each quadrant its texel; the same with the UVs in
- *     TEXCOORD_1 (texCoord 1); the same through a perspective camera of the file;
+ *     TEXCOORD_1 (texCoord 1); the same through a perspective camera of the file; through
+ *     KHR_texture_transform (scale and offset, a half turn, a texCoord override);
  *   - a node hierarchy: a parent given as a matrix (translate 0.5, 0.5 and scale 0.5) over a
  *     red quad: only the top-right quadrant is red;
  *   - vertex colours (COLOR_0, normalized u8) on two triangles of an unlit white material;
@@ -70,7 +71,25 @@ static const float k_uv[8] = {0, 1, 1, 1, 1, 0, 0, 0};
 static const uint16_t k_idx[6] = {0, 1, 2, 0, 2, 3};
 #define ORTHO_CAMERA "{\"type\":\"orthographic\",\"orthographic\":{\"xmag\":1,\"ymag\":1,\"znear\":0.1,\"zfar\":10}}"
 
+static void test_textured_quad_xf(uint32_t texcoord, bool perspective, const char *xf, const uint8_t want[4][3]);
+
 static void test_textured_quad(uint32_t texcoord, bool perspective) {
+    static const uint8_t plain[4][3] = {{255, 0, 0}, {0, 255, 0}, {0, 0, 255}, {255, 255, 255}};
+    test_textured_quad_xf(texcoord, perspective, NULL, plain);
+}
+
+/* KHR_texture_transform: the top-right texel (green) everywhere through scale 0.5 and offset
+ * (0.5, 0); the whole map turned half a turn (rotation pi about the origin, offset (1, 1)):
+ * white top left, red bottom right; a transform naming TEXCOORD_1 in place of the info's 0. */
+static void test_texture_transform(void) {
+    static const uint8_t green[4][3] = {{0, 255, 0}, {0, 255, 0}, {0, 255, 0}, {0, 255, 0}};
+    static const uint8_t turned[4][3] = {{255, 255, 255}, {0, 0, 255}, {0, 255, 0}, {255, 0, 0}};
+    test_textured_quad_xf(0, false, "{\"offset\":[0.5,0],\"scale\":[0.5,0.5]}", green);
+    test_textured_quad_xf(0, false, "{\"offset\":[1,1],\"rotation\":3.14159265}", turned);
+    test_textured_quad_xf(1, false, "{\"offset\":[0.5,0],\"scale\":[0.5,0.5],\"texCoord\":1}", green);
+}
+
+static void test_textured_quad_xf(uint32_t texcoord, bool perspective, const char *xf, const uint8_t want[4][3]) {
     hl_test_glb g = {0};
     const uint8_t texels[16] = {255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255};
     size_t png_n = 0;
@@ -91,7 +110,7 @@ static void test_textured_quad(uint32_t texcoord, bool perspective) {
              "\"scenes\":[{\"nodes\":[0,1]}],\"nodes\":[{\"mesh\":0,\"name\":\"quad\"},{\"camera\":0,\"translation\":[0,0,2]}],"
              "\"cameras\":[%s],"
              "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"TEXCOORD_%u\":1},\"indices\":2,\"material\":0}]}],"
-             "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0,\"texCoord\":%u}},"
+             "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0,\"texCoord\":%u%s%s%s}},"
              "\"extensions\":{\"KHR_materials_unlit\":{}}}],"
              "\"textures\":[{\"source\":0,\"sampler\":0}],\"samplers\":[{\"magFilter\":9728,\"minFilter\":9728}],"
              "\"images\":[{\"bufferView\":3,\"mimeType\":\"image/png\"}],"
@@ -101,15 +120,16 @@ static void test_textured_quad(uint32_t texcoord, bool perspective) {
              "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":48},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":32},"
              "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu}],"
              "\"buffers\":[{\"byteLength\":%zu}]}",
-             camera, texcoord, texcoord, o_pos, o_uv, o_idx, o_png, png_n, g.bin_len);
+             camera, texcoord, xf && strstr(xf, "texCoord") ? 0u : texcoord,
+             xf ? ",\"extensions\":{\"KHR_texture_transform\":" : "", xf ? xf : "", xf ? "}" : "", o_pos, o_uv, o_idx,
+             o_png, png_n, g.bin_len);
     uint8_t img[W * H * 4];
     if (render_glb(json, &g, 0, img)) {
         const char *what = perspective ? "perspective" : texcoord ? "texCoord 1" : "texCoord 0";
-        printf("textured quad (%s)\n", what);
-        HL_CHECK_PIXEL(px(img, 16, 16), 255, 0, 0, 255, 1);   /* top left: texel (0, 0) */
-        HL_CHECK_PIXEL(px(img, 48, 16), 0, 255, 0, 255, 1);   /* top right */
-        HL_CHECK_PIXEL(px(img, 16, 48), 0, 0, 255, 255, 1);   /* bottom left */
-        HL_CHECK_PIXEL(px(img, 48, 48), 255, 255, 255, 255, 1);
+        printf("textured quad (%s%s%s)\n", what, xf ? ", transform " : "", xf ? xf : "");
+        static const int at[4][2] = {{16, 16}, {48, 16}, {16, 48}, {48, 48}}; /* top left: texel (0, 0) */
+        for (int q = 0; q < 4; q++)
+            HL_CHECK_PIXEL(px(img, at[q][0], at[q][1]), want[q][0], want[q][1], want[q][2], 255, 1);
     }
     hl_test_glb_free(&g);
 }
@@ -364,6 +384,7 @@ int main(int argc, char **argv) {
     test_textured_quad(0, false);
     test_textured_quad(1, false);
     test_textured_quad(0, true);
+    test_texture_transform();
     test_hierarchy();
     test_vertex_colors();
     test_quantized_sparse_strip();

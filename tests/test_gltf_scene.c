@@ -208,8 +208,8 @@ static void test_scenes(void) {
 static void test_refusals(void) {
     const char *head = "{\"asset\":{\"version\":\"2.0\"},";
     char j[2000];
-    snprintf(j, sizeof j, "%s\"extensionsRequired\":[\"KHR_texture_transform\"]}", head);
-    refused(j, HL_ERR_UNSUPPORTED, "KHR_texture_transform");
+    snprintf(j, sizeof j, "%s\"extensionsRequired\":[\"KHR_draco_mesh_compression\"]}", head);
+    refused(j, HL_ERR_UNSUPPORTED, "KHR_draco_mesh_compression");
     snprintf(j, sizeof j, "%s\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"children\":[1]},{\"children\":[0]}]}", head);
     refused(j, HL_ERR_PARSE, "nodes[0] is reached twice");
     snprintf(j, sizeof j, "%s\"scenes\":[{\"nodes\":[0,1]}],\"nodes\":[{\"children\":[2]},{\"children\":[2]},{}]}", head);

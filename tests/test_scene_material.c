@@ -271,7 +271,55 @@ static void test_shader_material(void) {
     hl_uniform_block_bindings_reset();
 }
 
+/* UV transforms (KHR_texture_transform): the rows the spec defines, the variant bit only for a
+ * slot with a map, revisions, refusals. */
+static void test_uv_transform(void) {
+    hl_texture_desc td = {0};
+    td.width = td.height = 1;
+    hl_texture *t = NULL;
+    HL_CHECK_OK(hl_texture_create(&td, &t));
+    hl_material *m = NULL;
+    HL_CHECK_OK(hl_material_create_pbr(NULL, &m));
+    if (!m || !t) return;
+    const hl_material_factors *f = hl_material_get_factors(m);
+    HL_CHECK(f->uv_rows[2][0][0] == 1 && f->uv_rows[2][1][1] == 1 && f->uv_rows[2][0][2] == 0);
+    uint64_t vrev = hl_material_variant_revision(m), rev = hl_material_revision(m);
+    hl_uv_transform x = {{0.25f, 0.5f}, 1.5707963f, {2, 3}};
+    HL_CHECK_OK(hl_material_set_uv_transform(m, HL_TEXTURE_NORMAL, &x));
+    /* rows: (cos sx, sin sy, ox), (-sin sx, cos sy, oy) with cos ~ 0, sin ~ 1 */
+    HL_CHECK(fabsf(f->uv_rows[2][0][0]) < 1e-6f && fabsf(f->uv_rows[2][0][1] - 3) < 1e-6f && f->uv_rows[2][0][2] == 0.25f);
+    HL_CHECK(fabsf(f->uv_rows[2][1][0] + 2) < 1e-6f && fabsf(f->uv_rows[2][1][1]) < 1e-6f && f->uv_rows[2][1][2] == 0.5f);
+    HL_CHECK(hl_material_revision(m) != rev);
+    HL_CHECK_EQ(hl_material_get_variant(m)->uv_transform_mask, 0); /* no normal map yet */
+    HL_CHECK(hl_material_variant_revision(m) == vrev);
+    HL_CHECK_OK(hl_material_set_texture(m, HL_TEXTURE_NORMAL, t, 0));
+    HL_CHECK_EQ(hl_material_get_variant(m)->uv_transform_mask, 1u << HL_TEXTURE_NORMAL);
+    rev = hl_material_revision(m);
+    HL_CHECK_OK(hl_material_set_uv_transform(m, HL_TEXTURE_NORMAL, &x)); /* the same: no change */
+    HL_CHECK(hl_material_revision(m) == rev);
+    HL_CHECK_OK(hl_material_set_uv_transform(m, HL_TEXTURE_NORMAL, NULL));
+    HL_CHECK_EQ(hl_material_get_variant(m)->uv_transform_mask, 0);
+    hl_uv_transform bad = {{NAN, 0}, 0, {1, 1}};
+    HL_CHECK_RESULT(hl_material_set_uv_transform(m, HL_TEXTURE_NORMAL, &bad), HL_ERR_VALIDATION);
+    HL_CHECK_RESULT(hl_material_set_uv_transform(m, (hl_texture_slot)9, &x), HL_ERR_VALIDATION);
+    hl_material *b = NULL;
+    HL_CHECK_OK(hl_material_create_basic(NULL, &b));
+    HL_CHECK_RESULT(hl_material_set_uv_transform(b, HL_TEXTURE_EMISSIVE, &x), HL_ERR_VALIDATION);
+    HL_CHECK_OK(hl_material_set_uv_transform(b, HL_TEXTURE_BASE_COLOR, &x));
+    hl_material *s = NULL;
+    hl_shader_material_desc sd = {0};
+    sd.vs = "#version 300 es\nvoid main(){gl_Position=vec4(0.0);}\n";
+    sd.fs = "#version 300 es\nprecision mediump float;\nout vec4 o;\nvoid main(){o=vec4(1.0);}\n";
+    HL_CHECK_OK(hl_material_create_shader(&sd, &s));
+    HL_CHECK_RESULT(hl_material_set_uv_transform(s, HL_TEXTURE_BASE_COLOR, &x), HL_ERR_VALIDATION);
+    hl_material_release(s);
+    hl_material_release(b);
+    hl_material_release(m);
+    hl_texture_release(t);
+}
+
 int main(void) {
+    test_uv_transform();
     test_textures();
     test_basic_and_pbr();
     test_shader_material();

@@ -12,13 +12,14 @@
  * normals where NORMAL is missing. Materials: metallic-roughness PBR with its five textures and
  * their texCoord sets, factors, normal scale, occlusion strength, emissive factor (times
  * KHR_materials_emissive_strength), alpha modes and cutoff, double-sided; KHR_materials_unlit
- * as an unlit (basic) material; vertex colours (COLOR_0); samplers (wrap and filter modes;
+ * as an unlit (basic) material; KHR_texture_transform (offset, rotation, scale and texCoord per
+ * map: hl_material_set_uv_transform); vertex colours (COLOR_0); samplers (wrap and filter modes;
  * minification without a mip filter means no mipmaps). Images are PNG or JPEG (hilo3d/texture.h);
  * colour maps (base colour, emissive) are sRGB, the others linear.
  *
  * Animations of node transforms are parsed and sampled (below). Not yet: skins and morph targets
  * (their meshes are drawn in the bind pose with their default geometry; weights channels are
- * skipped), KHR_texture_transform (ignored when optional), image-based lighting. An extension in extensionsRequired that the loader does
+ * skipped), image-based lighting. An extension in extensionsRequired that the loader does
  * not implement fails the load (HL_ERR_UNSUPPORTED naming it); optional ones it does not
  * implement are listed in the report.
  *

@@ -149,6 +149,15 @@ typedef struct hl_shader_material_desc {
     const char *label;
 } hl_shader_material_desc;
 
+/* A texture coordinate transform (KHR_texture_transform): uv' = T(offset) * R(rotation) *
+ * S(scale) * uv, rotation in radians (counter-clockwise in UV space as the extension defines:
+ * row 0 = (cos * sx, sin * sy, offset.x), row 1 = (-sin * sx, cos * sy, offset.y)). */
+typedef struct hl_uv_transform {
+    float offset[2];
+    float rotation;
+    float scale[2]; /* both 0 = (1, 1) */
+} hl_uv_transform;
+
 /* The structured description the renderer turns into a shader variant and pipeline state.
  * All fields resolved (no DEFAULT values). */
 typedef struct hl_material_variant {
@@ -159,6 +168,7 @@ typedef struct hl_material_variant {
     bool depth_write;
     uint32_t texture_mask;   /* bit (1u << hl_texture_slot) per present map (basic/PBR) */
     uint32_t texcoord1_mask; /* bit per map that samples TEXCOORD_1 */
+    uint32_t uv_transform_mask; /* bit per map with a UV transform other than the identity */
     uint64_t shader_hash;    /* shader material: hash of vs and fs sources; else 0 */
 } hl_material_variant;
 
@@ -171,6 +181,9 @@ typedef struct hl_material_factors {
     float normal_scale;
     float occlusion_strength;
     float alpha_cutoff;
+    /* per slot, the UV transform as two rows (a, b, tx), (c, d, ty): uv' = (a u + b v + tx,
+       c u + d v + ty); the identity where none is set */
+    float uv_rows[HL_TEXTURE_SLOT_COUNT][2][3];
 } hl_material_factors;
 
 typedef struct hl_material hl_material;
@@ -190,6 +203,9 @@ hl_result hl_material_set_metallic_roughness(hl_material *m, float metallic, flo
 hl_result hl_material_set_emissive(hl_material *m, hl_vec3 e);                       /* PBR */
 /* texture NULL removes the map; texcoord 0 or 1. Basic: BASE_COLOR only. */
 hl_result hl_material_set_texture(hl_material *m, hl_texture_slot slot, hl_texture *texture, uint32_t texcoord);
+/* The UV transform of a map slot (basic: BASE_COLOR only); NULL = the identity. Values must be
+ * finite; a non-identity transform takes a shader variant of its own. */
+hl_result hl_material_set_uv_transform(hl_material *m, hl_texture_slot slot, const hl_uv_transform *t);
 hl_result hl_material_set_alpha_mode(hl_material *m, hl_alpha_mode mode, float cutoff); /* cutoff 0 = 0.5 */
 hl_result hl_material_set_double_sided(hl_material *m, bool double_sided);
 hl_result hl_material_set_state(hl_material *m, const hl_material_state *state); /* NULL = defaults */

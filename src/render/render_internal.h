@@ -64,6 +64,7 @@ typedef struct hl__material_block {
     float base_color[4];
     float emissive[4]; /* w: occlusion strength */
     float pbr[4];      /* metallic, roughness, alpha cutoff, normal scale */
+    float uv[HL_TEXTURE_SLOT_COUNT * 2][4]; /* per map, its UV transform's two rows (x, y, offset) */
 } hl__material_block;
 
 /* ---- GPU mirrors of scene objects ------------------------------------------------------------ */
@@ -629,6 +630,7 @@ enum {
     HL__DEF_MAP0_UV1 = 1u << 15, /* bits 15..19 */
     HL__DEF_MRT_SHIFT = 20,      /* 2 bits: MRT_COUNT - 1 */
     HL__DEF_GBUFFER = 1u << 22,  /* G-buffer outputs instead of lighting (render_shaders.c) */
+    HL__DEF_UV_TRANSFORM = 1u << 23, /* maps sample through their UV transforms (KHR_texture_transform) */
 };
 
 /* renderer.c: the renderer that owns an attachment texture (hl_render_target_texture), or NULL */

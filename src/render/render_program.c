@@ -46,6 +46,7 @@ uint64_t hl__program_key_for(const hl_geometry_layout *layout, const hl_material
         k |= (uint64_t)HL__DEF_MAP0 << s;
         if (v->texcoord1_mask & (1u << s)) k |= (uint64_t)HL__DEF_MAP0_UV1 << s;
     }
+    if (v->uv_transform_mask & v->texture_mask & (unlit ? 1u << HL_TEXTURE_BASE_COLOR : ~0u)) k |= HL__DEF_UV_TRANSFORM;
     k |= (uint64_t)((mrt_count ? mrt_count : 1) - 1) << HL__DEF_MRT_SHIFT;
     return k;
 }
@@ -59,7 +60,7 @@ static uint32_t program_defines(uint64_t key, hl_shader_define *d, char mrt[8]) 
         {HL__DEF_HAS_NORMAL, "HAS_NORMAL"}, {HL__DEF_HAS_TANGENT, "HAS_TANGENT"}, {HL__DEF_HAS_UV0, "HAS_UV0"},
         {HL__DEF_HAS_UV1, "HAS_UV1"},       {HL__DEF_HAS_COLOR, "HAS_COLOR"},     {HL__DEF_INSTANCED, "INSTANCED"},
         {HL__DEF_UNLIT, "UNLIT"},           {HL__DEF_ALPHA_MASK, "ALPHA_MASK"},   {HL__DEF_RECEIVE_SHADOWS, "RECEIVE_SHADOWS"},
-        {HL__DEF_FOG, "FOG"},               {HL__DEF_GBUFFER, "GBUFFER"},
+        {HL__DEF_FOG, "FOG"},               {HL__DEF_GBUFFER, "GBUFFER"},         {HL__DEF_UV_TRANSFORM, "UV_TRANSFORM"},
     };
     static const char *const uv1_names[HL_TEXTURE_SLOT_COUNT] = {"BASE_COLOR_MAP_UV1", "MR_MAP_UV1", "NORMAL_MAP_UV1",
                                                                  "OCCLUSION_MAP_UV1", "EMISSIVE_MAP_UV1"};

@@ -6,6 +6,7 @@
  * released (hl__render_evict). */
 #include <math.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "render_internal.h"
@@ -492,6 +493,8 @@ static void material_block(const hl_material *m, hl__material_block *b) {
     b->pbr[1] = f->roughness;
     b->pbr[2] = f->alpha_cutoff;
     b->pbr[3] = f->normal_scale;
+    for (uint32_t t = 0; t < HL_TEXTURE_SLOT_COUNT; t++)
+        for (uint32_t row = 0; row < 2; row++) memcpy(b->uv[t * 2 + row], f->uv_rows[t][row], 3 * sizeof(float));
 }
 
 hl_result hl__gpu_material_get(hl_renderer *r, hl_material *mat, hl__gpu_material **out) {
@@ -526,9 +529,11 @@ hl_result hl__gpu_material_bind(hl_renderer *r, hl__gpu_material *m, const hl__p
     if (m->ubo_revision != rev) {
         hl__material_block b;
         material_block(mat, &b);
-        hl_result res = hl_graph_upload_buffer(r->graph, m->ubo, 0, &b, sizeof b, &m->ubo_revision, rev);
+        /* the UV transform rows only when a map has one (the shader declares them then) */
+        uint64_t n = hl_material_get_variant(mat)->uv_transform_mask ? sizeof b : offsetof(hl__material_block, uv);
+        hl_result res = hl_graph_upload_buffer(r->graph, m->ubo, 0, &b, n, &m->ubo_revision, rev);
         if (res) return res;
-        r->stats.upload_bytes += sizeof b;
+        r->stats.upload_bytes += n;
     }
     /* bind group: the material block plus its maps, for this program's group-2 layout */
     hl_rhi_bind_group_entry e[1 + 2 * HL_TEXTURE_SLOT_COUNT];

@@ -15,7 +15,8 @@
 
 /* Extensions the loader implements (a required one outside this list fails the load). */
 static const char *const k_supported_ext[] = {"KHR_mesh_quantization", "KHR_materials_unlit",
-                                              "KHR_materials_emissive_strength", "KHR_lights_punctual"};
+                                              "KHR_materials_emissive_strength", "KHR_lights_punctual",
+                                              "KHR_texture_transform"};
 
 /* The load's working state. */
 typedef struct loader {
@@ -170,8 +171,10 @@ static hl_result texture_get(loader *L, uint64_t index, bool srgb, const char *p
     return HL_OK;
 }
 
-/* A textureInfo object: the texture (colour space srgb) and its texCoord set (0 or 1). */
-static hl_result texture_info(loader *L, const cJSON *info, const char *path, bool srgb, hl_texture_ref *out) {
+/* A textureInfo object: the texture (colour space srgb), its texCoord set (0 or 1) and its
+ * KHR_texture_transform (*xf, has_xf; the extension's texCoord replaces the info's). */
+static hl_result texture_info(loader *L, const cJSON *info, const char *path, bool srgb, hl_texture_ref *out,
+                                 hl_uv_transform *xf, bool *has_xf) {
     if (!info) return HL_OK;
     if (!cJSON_IsObject(info)) return hl__fail(HL_ERR_PARSE, "glTF: %s must be an object", path);
     uint64_t index = 0, tc = 0;
@@ -179,6 +182,21 @@ static hl_result texture_info(loader *L, const cJSON *info, const char *path, bo
     if ((res = hl__gltf_get_uint(info, "index", path, true, 0, UINT32_MAX, &index)) ||
         (res = hl__gltf_get_uint(info, "texCoord", path, false, 0, UINT32_MAX, &tc)))
         return res;
+    const cJSON *ext = obj(info, "extensions");
+    const cJSON *tt = cJSON_IsObject(ext) ? obj(ext, "KHR_texture_transform") : NULL;
+    if (tt) {
+        char xpath[192];
+        snprintf(xpath, sizeof xpath, "%s.extensions.KHR_texture_transform", path);
+        if (!cJSON_IsObject(tt)) return hl__fail(HL_ERR_PARSE, "glTF: %s must be an object", xpath);
+        memset(xf, 0, sizeof *xf);
+        xf->scale[0] = xf->scale[1] = 1.0f;
+        if ((res = get_floats(tt, "offset", xpath, 2, xf->offset)) || (res = get_float(tt, "rotation", xpath, 0, &xf->rotation)) ||
+            (res = get_floats(tt, "scale", xpath, 2, xf->scale)) ||
+            (res = hl__gltf_get_uint(tt, "texCoord", xpath, false, tc, UINT32_MAX, &tc)))
+            return res;
+        if (xf->scale[0] == 0 && xf->scale[1] == 0) xf->scale[0] = 1e-30f; /* a zero scale, not hl's "default" */
+        *has_xf = true;
+    }
     if (tc > 1) return hl__fail(HL_ERR_UNSUPPORTED, "glTF: %s.texCoord %llu (TEXCOORD_0 and _1 only)", path, (unsigned long long)tc);
     char ipath[128];
     snprintf(ipath, sizeof ipath, "%s.index", path);
@@ -223,8 +241,10 @@ static hl_result material_build(loader *L, uint64_t index, hl_material **out) {
     hl_material_state st = {0};
     if ((res = material_state(m, path, &st))) return res;
     hl_texture_ref base_tex = {0};
+    hl_uv_transform xf[HL_TEXTURE_SLOT_COUNT];
+    bool has_xf[HL_TEXTURE_SLOT_COUNT] = {0};
     snprintf(tpath, sizeof tpath, "%s.baseColorTexture", ppath);
-    if ((res = texture_info(L, obj(pbr, "baseColorTexture"), tpath, true, &base_tex))) return res;
+    if ((res = texture_info(L, obj(pbr, "baseColorTexture"), tpath, true, &base_tex, &xf[0], &has_xf[0]))) return res;
     const cJSON *name = obj(m, "name");
     const char *label = cJSON_IsString(name) ? name->valuestring : path;
     if (cJSON_IsObject(ext) && obj(ext, "KHR_materials_unlit")) {
@@ -233,7 +253,8 @@ static hl_result material_build(loader *L, uint64_t index, hl_material **out) {
         bd.texture = base_tex;
         bd.state = st;
         bd.label = label;
-        return hl_material_create_basic(&bd, out);
+        if ((res = hl_material_create_basic(&bd, out))) return res;
+        return has_xf[0] ? hl_material_set_uv_transform(*out, HL_TEXTURE_BASE_COLOR, &xf[0]) : HL_OK;
     }
     hl_pbr_material_desc pd = {0};
     pd.base_color = (hl_color){base[0], base[1], base[2], base[3]};
@@ -257,24 +278,28 @@ static hl_result material_build(loader *L, uint64_t index, hl_material **out) {
     pd.emissive = (hl_vec3){emissive[0] * strength, emissive[1] * strength, emissive[2] * strength};
     snprintf(tpath, sizeof tpath, "%s.metallicRoughnessTexture", ppath);
     if ((res = texture_info(L, obj(pbr, "metallicRoughnessTexture"), tpath, false,
-                            &pd.textures[HL_TEXTURE_METALLIC_ROUGHNESS])))
+                               &pd.textures[HL_TEXTURE_METALLIC_ROUGHNESS], &xf[1], &has_xf[1])))
         return res;
     const cJSON *nt = obj(m, "normalTexture"), *ot = obj(m, "occlusionTexture");
     snprintf(tpath, sizeof tpath, "%s.normalTexture", path);
-    if ((res = texture_info(L, nt, tpath, false, &pd.textures[HL_TEXTURE_NORMAL])) ||
+    if ((res = texture_info(L, nt, tpath, false, &pd.textures[HL_TEXTURE_NORMAL], &xf[2], &has_xf[2])) ||
         (res = get_float(nt, "scale", tpath, 1.0f, &pd.normal_scale)))
         return res;
     snprintf(tpath, sizeof tpath, "%s.occlusionTexture", path);
-    if ((res = texture_info(L, ot, tpath, false, &pd.textures[HL_TEXTURE_OCCLUSION])) ||
+    if ((res = texture_info(L, ot, tpath, false, &pd.textures[HL_TEXTURE_OCCLUSION], &xf[3], &has_xf[3])) ||
         (res = get_float(ot, "strength", tpath, 1.0f, &pd.occlusion_strength)))
         return res;
     snprintf(tpath, sizeof tpath, "%s.emissiveTexture", path);
-    if ((res = texture_info(L, obj(m, "emissiveTexture"), tpath, true, &pd.textures[HL_TEXTURE_EMISSIVE]))) return res;
+    if ((res = texture_info(L, obj(m, "emissiveTexture"), tpath, true, &pd.textures[HL_TEXTURE_EMISSIVE], &xf[4],
+                               &has_xf[4])))
+        return res;
     pd.state = st;
     pd.label = label;
     if ((res = hl_material_create_pbr(&pd, out))) return res;
     if (roughness == 0.0f) hl_material_set_metallic_roughness(*out, metallic, 0.0f);
-    return HL_OK;
+    for (int t = 0; !res && t < HL_TEXTURE_SLOT_COUNT; t++)
+        if (has_xf[t]) res = hl_material_set_uv_transform(*out, (hl_texture_slot)t, &xf[t]);
+    return res;
 }
 
 /* The material of a primitive (index UINT64_MAX: glTF's default material), built once. */

@@ -68,6 +68,9 @@ static void hl__changed(hl_material *m) {
         if (!m->textures[s].texture) continue;
         v.texture_mask |= 1u << s;
         if (m->textures[s].texcoord == 1) v.texcoord1_mask |= 1u << s;
+        float(*r)[3] = m->factors.uv_rows[s];
+        if (r[0][0] != 1 || r[0][1] != 0 || r[0][2] != 0 || r[1][0] != 0 || r[1][1] != 1 || r[1][2] != 0)
+            v.uv_transform_mask |= 1u << s;
     }
     if (m->kind == HL_MATERIAL_SHADER) v.shader_hash = hl__hash_str(hl__hash_str(HL__HASH_SEED, m->vs), m->fs);
     m->factors.alpha_cutoff = m->state.alpha_cutoff == 0.0f ? 0.5f : m->state.alpha_cutoff;
@@ -88,6 +91,7 @@ static hl_material *hl__material_new(hl_material_kind kind, const hl_material_st
     m->factors.roughness = 1.0f;
     m->factors.normal_scale = 1.0f;
     m->factors.occlusion_strength = 1.0f;
+    for (int s = 0; s < HL_TEXTURE_SLOT_COUNT; ++s) m->factors.uv_rows[s][0][0] = m->factors.uv_rows[s][1][1] = 1.0f;
     return m;
 }
 
@@ -420,6 +424,31 @@ hl_result hl_material_set_texture(hl_material *m, hl_texture_slot slot, hl_textu
     if (!texture) texcoord = 0;
     if (m->textures[slot].texture == texture && m->textures[slot].texcoord == texcoord) return HL_OK;
     hl__set_tex(m, slot, (hl_texture_ref){texture, texcoord});
+    hl__changed(m);
+    return HL_OK;
+}
+
+hl_result hl_material_set_uv_transform(hl_material *m, hl_texture_slot slot, const hl_uv_transform *t) {
+    static const char fn[] = "hl_material_set_uv_transform";
+    hl_result r = hl__need(m, fn, HL__K(HL_MATERIAL_BASIC) | HL__K(HL_MATERIAL_PBR));
+    if (r) return r;
+    if ((unsigned)slot >= HL_TEXTURE_SLOT_COUNT) return hl__fail(HL_ERR_VALIDATION, "%s: slot %d is invalid", fn, (int)slot);
+    if (m->kind == HL_MATERIAL_BASIC && slot != HL_TEXTURE_BASE_COLOR)
+        return hl__fail(HL_ERR_VALIDATION, "%s: a basic material has only the BASE_COLOR slot", fn);
+    float rows[2][3] = {{1, 0, 0}, {0, 1, 0}};
+    if (t) {
+        float sx = t->scale[0], sy = t->scale[1];
+        if (sx == 0 && sy == 0) sx = sy = 1;
+        const float v[5] = {t->offset[0], t->offset[1], t->rotation, sx, sy};
+        for (int i = 0; i < 5; i++)
+            if (!isfinite(v[i]) || fabsf(v[i]) > 1e6f)
+                return hl__fail(HL_ERR_VALIDATION, "%s: offset, rotation and scale must be finite (at most 1e6)", fn);
+        float c = cosf(t->rotation), sn = sinf(t->rotation);
+        rows[0][0] = c * sx, rows[0][1] = sn * sy, rows[0][2] = t->offset[0];
+        rows[1][0] = -sn * sx, rows[1][1] = c * sy, rows[1][2] = t->offset[1];
+    }
+    if (!memcmp(rows, m->factors.uv_rows[slot], sizeof rows)) return HL_OK;
+    memcpy(m->factors.uv_rows[slot], rows, sizeof rows);
     hl__changed(m);
     return HL_OK;
 }

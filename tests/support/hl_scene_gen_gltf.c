@@ -2,7 +2,8 @@
  * with a small node hierarchy (TRS or matrix nodes), boxes and fans in every accessor encoding
  * the loader takes (float, normalized and quantized integers, u8/u16/u32 or no indices, strips
  * and fans), unlit or PBR materials with every alpha mode, double-sided or not, a generated PNG
- * with a random sampler on one or both UV sets, vertex colours, and sometimes an animation. */
+ * with a random sampler on one or both UV sets (sometimes through KHR_texture_transform), vertex
+ * colours, and sometimes an animation. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -172,7 +173,13 @@ static void material(hl_gen_rng *rng, json_buf *m, uint32_t i, bool uv1) {
           "\"roughnessFactor\":%.3f",
        fr(rng, 0.2f, 1), fr(rng, 0.2f, 1), fr(rng, 0.2f, 1), mode == 2 ? fr(rng, 0.3f, 0.9f) : 1.0f, fr(rng, 0, 1),
        fr(rng, 0.1f, 1));
-    if (tex) jp(m, ",\"baseColorTexture\":{\"index\":0,\"texCoord\":%u}", uv1 && ch(rng, 0.5f) ? 1u : 0u);
+    if (tex) {
+        jp(m, ",\"baseColorTexture\":{\"index\":0,\"texCoord\":%u", uv1 && ch(rng, 0.5f) ? 1u : 0u);
+        if (ch(rng, 0.3f)) /* KHR_texture_transform */
+            jp(m, ",\"extensions\":{\"KHR_texture_transform\":{\"offset\":[%.3f,%.3f],\"rotation\":%.3f,\"scale\":[%.3f,%.3f]}}",
+               fr(rng, -1, 1), fr(rng, -1, 1), fr(rng, -3, 3), fr(rng, 0.25f, 3), fr(rng, 0.25f, 3));
+        jp(m, "}");
+    }
     jp(m, "}");
     if (ch(rng, 0.3f)) jp(m, ",\"emissiveFactor\":[%.3f,%.3f,%.3f]", fr(rng, 0, 0.5f), fr(rng, 0, 0.5f), fr(rng, 0, 0.5f));
     if (ch(rng, 0.3f)) jp(m, ",\"extensions\":{\"KHR_materials_unlit\":{}}");
