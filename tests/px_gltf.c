@@ -14,7 +14,10 @@
  *     intensity 3 than at 1, and black without the light;
  *   - an animation moving a node: the quad is where the LINEAR translation puts it at t 0, 0.5, 1;
  *   - a normal map on a primitive without tangents (generated at load): a normal tilted towards
- *     +X (red) or +Y (green) is brighter under a light from that side. */
+ *     +X (red) or +Y (green) is brighter under a light from that side;
+ *   - skins: a quad whose top vertices follow an animated joint (sheared at t 1, square at t 0),
+ *     and a skin of 256 joints whose last one moves the quad; the mesh node's own transform is
+ *     ignored as glTF specifies. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -290,6 +293,80 @@ static void test_animation(void) {
     hl_test_glb_free(&g);
 }
 
+/* A skinned quad (half the view, bottom vertices on joint 0, top ones on joint 1, or every
+ * vertex on joint 255 of 256) whose mesh node is far away (glTF ignores a skinned mesh's node
+ * transform): joint 1 moved right by an animation (0 at t 0, 0.5 at t 1) shears the quad;
+ * joint 255 moved right by 0.5 moves it. */
+static void test_skin(bool many) {
+    hl_test_glb g = {0};
+    const float pos[12] = {-0.5f, -0.5f, 0, 0.5f, -0.5f, 0, 0.5f, 0.5f, 0, -0.5f, 0.5f, 0};
+    uint8_t joints[16] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    if (many)
+        for (int v = 0; v < 4; v++) joints[v * 4] = 255;
+    const float weights[16] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    const float times[2] = {0, 1}, tr[6] = {0, 0, 0, 0.5f, 0, 0};
+    size_t o_pos = hl_test_glb_add(&g, pos, sizeof pos), o_idx = hl_test_glb_add(&g, k_idx, sizeof k_idx);
+    size_t o_j = hl_test_glb_add(&g, joints, sizeof joints), o_w = hl_test_glb_add(&g, weights, sizeof weights);
+    size_t o_t = hl_test_glb_add(&g, times, sizeof times), o_tr = hl_test_glb_add(&g, tr, sizeof tr);
+    /* nodes: 0 the mesh (far away), 1 the camera, 2.. the joints (256: 2..257, the last moved) */
+    char joints_list[2000] = "", joint_nodes[16000] = "";
+    uint32_t nj = many ? 256 : 2;
+    for (uint32_t k = 0; k < nj; k++) {
+        size_t a = strlen(joints_list), b = strlen(joint_nodes);
+        snprintf(joints_list + a, sizeof joints_list - a, "%s%u", k ? "," : "", 2 + k);
+        snprintf(joint_nodes + b, sizeof joint_nodes - b, ",{\"name\":\"j%u\"%s}", k,
+                 many && k == 255 ? ",\"translation\":[0.5,0,0]" : "");
+    }
+    char *json = malloc(40000);
+    if (!json) return;
+    snprintf(json, 40000,
+             "{\"asset\":{\"version\":\"2.0\"},\"scenes\":[{\"nodes\":[0,1%s]}],"
+             "\"nodes\":[{\"mesh\":0,\"skin\":0,\"translation\":[5,5,5]},{\"camera\":0,\"translation\":[0,0,2]}%s],"
+             "\"cameras\":[" ORTHO_CAMERA "],\"skins\":[{\"joints\":[%s]}],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":2,\"WEIGHTS_0\":3},\"indices\":1,"
+             "\"material\":0}]}],"
+             "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[1,0,0,1]},\"extensions\":{\"KHR_materials_unlit\":{}}}],"
+             "\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":3,\"path\":\"translation\"}}],"
+             "\"samplers\":[{\"input\":4,\"output\":5}]}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+             "{\"bufferView\":1,\"componentType\":5123,\"count\":6,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":2,\"componentType\":5121,\"count\":4,\"type\":\"VEC4\"},"
+             "{\"bufferView\":3,\"componentType\":5126,\"count\":4,\"type\":\"VEC4\"},"
+             "{\"bufferView\":4,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":5,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":48},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":12},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":16},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":64},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":24}],"
+             "\"buffers\":[{\"byteLength\":%zu}]}",
+             "", joint_nodes, joints_list, o_pos, o_idx, o_j, o_w, o_t, o_tr, g.bin_len);
+    /* the joints hang under the scene root too: add them to the scene's node list */
+    char *scene = strstr(json, "[0,1]");
+    if (scene) {
+        char tail[40000];
+        snprintf(tail, sizeof tail, "%s", scene + 4);
+        snprintf(scene, 40000 - (size_t)(scene - json), "[0,1,%s%s", joints_list, tail);
+    }
+    uint8_t img[W * H * 4];
+    if (many) {
+        if (render_glb_at(json, &g, 0, -1.0f, img)) {
+            printf("skin of 256 joints, the last moved right by 0.5\n");
+            HL_CHECK_PIXEL(px(img, 56, 32), 255, 0, 0, 255, 1); /* x 0.75 */
+            HL_CHECK_PIXEL(px(img, 8, 32), 0, 0, 0, 255, 1);    /* x -0.75 */
+            HL_CHECK_PIXEL(px(img, 20, 32), 0, 0, 0, 255, 1);   /* x -0.36: left of the moved quad */
+        }
+    } else {
+        for (int i = 0; i < 2; i++) {
+            if (!render_glb_at(json, &g, 0, (float)i, img)) break;
+            printf("skinned quad, joint 1 animated to x %.1f\n", i * 0.5);
+            HL_CHECK_PIXEL(px(img, 32, 32), 255, 0, 0, 255, 1);
+            HL_CHECK_PIXEL(px(img, 56, 19), i ? 255 : 0, 0, 0, 255, 1); /* (0.75, 0.4): only the sheared quad */
+            HL_CHECK_PIXEL(px(img, 19, 19), i ? 0 : 255, 0, 0, 255, 1); /* (-0.4, 0.4): only the square */
+        }
+    }
+    free(json);
+    hl_test_glb_free(&g);
+}
+
 /* The centre of a white PBR quad lit by the file's directional light of `intensity` (< 0: no
  * light node); the red channel. */
 static int lit_center(float intensity) {
@@ -392,6 +469,8 @@ int main(int argc, char **argv) {
     test_lights();
     test_animation();
     test_normal_map();
+    test_skin(false);
+    test_skin(true);
     hl_renderer_destroy(g_r);
     return hl_test_finish();
 }

@@ -13,7 +13,8 @@
  * Animations: LINEAR translation (inside, before, after the keys, looped), slerped rotation,
  * STEP scale, a CUBICSPLINE curve checked against the Hermite formula, a weights channel
  * skipped, two animations applied together, and five malformed samplers or targets refused.
- * Generated tangents for a normal-mapped quad (plain and mirrored UVs) and none without a map. */
+ * Generated tangents for a normal-mapped quad (plain and mirrored UVs) and none without a map.
+ * Skins: joints and joint matrices given to the mesh, integer joints, four refusals. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -418,6 +419,81 @@ static void test_tangents(void) {
     }
 }
 
+/* Skins: the mesh gets the skin's joints and inverse bind matrices (its joint matrices equal
+ * world(joint) * IBM); refusals: a JOINTS_0 index past the joints, more than 256 joints, an IBM
+ * accessor that is not MAT4 floats, a joint outside the built scene. */
+static hl_gltf_asset *skin_doc(int bad) {
+    hl_test_glb g = {0};
+    const float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0}, w[12] = {1, 0, 0, 0, 1, 0, 0, 0, 0.5f, 0.5f, 0, 0};
+    const uint8_t j[12] = {0, 0, 0, 0, 1, 0, 0, 0, 0, (uint8_t)(bad == 1 ? 7 : 1), 0, 0};
+    float ibm[32];
+    memset(ibm, 0, sizeof ibm);
+    for (int k = 0; k < 2; k++) {
+        ibm[k * 16] = ibm[k * 16 + 5] = ibm[k * 16 + 10] = ibm[k * 16 + 15] = 1;
+        ibm[k * 16 + 12] = -(float)k * 2; /* IBM of joint 1: translate -2 in x */
+    }
+    size_t o_p = hl_test_glb_add(&g, pos, sizeof pos), o_j = hl_test_glb_add(&g, j, sizeof j);
+    size_t o_w = hl_test_glb_add(&g, w, sizeof w), o_m = hl_test_glb_add(&g, ibm, sizeof ibm);
+    char joints[1400] = "0,1";
+    if (bad == 2)
+        for (int k = 2; k < 257; k++) snprintf(joints + strlen(joints), sizeof joints - strlen(joints), ",%d", k % 2);
+    char json[4000];
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"scenes\":[{\"nodes\":[0,%s]}],"
+             "\"nodes\":[{\"name\":\"j0\",\"translation\":[1,0,0]},{\"name\":\"j1\",\"translation\":[3,1,0]},"
+             "{\"mesh\":0,\"skin\":0},{\"name\":\"outside\"}],"
+             "\"skins\":[{\"joints\":[%s],\"inverseBindMatrices\":%d}],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":1,\"WEIGHTS_0\":2}}]}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+             "{\"bufferView\":1,\"componentType\":5121,\"count\":3,\"type\":\"VEC4\"},"
+             "{\"bufferView\":2,\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"},"
+             "{\"bufferView\":3,\"componentType\":5126,\"count\":2,\"type\":\"MAT4\"}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":12},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":48},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":128}],"
+             "\"buffers\":[{\"byteLength\":%zu}]}",
+             bad == 4 ? "2" : "1,2", bad == 4 ? "0,3" : joints, bad == 3 ? 0 : 3, o_p, o_j, o_w, o_m, g.bin_len);
+    size_t n = 0;
+    uint8_t *file = hl_test_glb_file(json, &g, &n);
+    hl_gltf_asset *a = NULL;
+    hl_result r = hl_gltf_load_memory(file, n, NULL, &a);
+    static const char *const want[] = {"", "JOINTS_0 of vertex 2 is 7, past its 2 joints", "257 joints (at most 256)",
+                                       "inverseBindMatrices: accessor 0 must hold 2 float MAT4", "joints[1] is not a node"};
+    static const hl_result code[] = {HL_OK, HL_ERR_PARSE, HL_ERR_UNSUPPORTED, HL_ERR_PARSE, HL_ERR_PARSE};
+    if (bad)
+        HL_CHECK_MSG(r == code[bad] && !a && strstr(hl_last_error(), want[bad]), "skin defect %d refused naming '%s': %s %s",
+                     bad, want[bad], hl_result_name(r), hl_last_error());
+    else
+        HL_CHECK_OK(r);
+    free(file);
+    hl_test_glb_free(&g);
+    return a;
+}
+
+static void test_skins(void) {
+    for (int bad = 1; bad <= 4; bad++) (void)skin_doc(bad);
+    hl_gltf_asset *a = skin_doc(0);
+    if (!a) return;
+    hl_mesh *m = first_mesh(hl_gltf_asset_node(a, 2));
+    HL_CHECK(m && hl_mesh_skin_joint_count(m) == 2);
+    if (m) {
+        hl_node_update_world(hl_gltf_asset_node(a, 0));
+        hl_node_update_world(hl_gltf_asset_node(a, 1));
+        hl_mat4 jm[4];
+        HL_CHECK_EQ(hl_mesh_skin_matrices(m, jm, 4), 2);
+        /* joint 0 at x 1 with an identity IBM: translate 1; joint 1 at (3, 1) with IBM -2: (1, 1) */
+        HL_CHECK_MSG(jm[0].m[12] == 1 && jm[0].m[13] == 0 && jm[1].m[12] == 1 && jm[1].m[13] == 1,
+                     "joint matrices: (%g %g) (%g %g)", jm[0].m[12], jm[0].m[13], jm[1].m[12], jm[1].m[13]);
+        const hl_geometry_layout *l = hl_geometry_get_layout(hl_mesh_geometry(m));
+        HL_CHECK(l->attributes[HL_ATTR_JOINTS_0].present && l->attributes[HL_ATTR_JOINTS_0].type == HL_COMPONENT_UINT16);
+        HL_CHECK_OK(hl_mesh_set_skin(m, NULL));
+        HL_CHECK_EQ(hl_mesh_skin_joint_count(m), 0);
+        hl_skin_desc too_many = {NULL, NULL, HL_SKIN_MAX_JOINTS + 1};
+        HL_CHECK_RESULT(hl_mesh_set_skin(m, &too_many), HL_ERR_VALIDATION);
+    }
+    HL_CHECK_EQ(hl_gltf_asset_report(a)->skins, 1);
+    hl_gltf_asset_destroy(a);
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     (void)argv;
@@ -430,5 +506,6 @@ int main(int argc, char **argv) {
     test_refusals();
     test_animations();
     test_tangents();
+    test_skins();
     return hl_test_finish();
 }

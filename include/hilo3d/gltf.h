@@ -17,9 +17,11 @@
  * minification without a mip filter means no mipmaps). Images are PNG or JPEG (hilo3d/texture.h);
  * colour maps (base colour, emissive) are sRGB, the others linear.
  *
- * Animations of node transforms are parsed and sampled (below). Not yet: skins and morph targets
- * (their meshes are drawn in the bind pose with their default geometry; weights channels are
- * skipped), image-based lighting. An extension in extensionsRequired that the loader does
+ * Skins: each mesh of a node with a skin gets hl_mesh_set_skin (its joints, inverse bind
+ * matrices; at most HL_SKIN_MAX_JOINTS; JOINTS_0 checked against the joint count), drawn with a
+ * joint palette on the GPU. Animations of node transforms, joints included, are parsed and
+ * sampled (below). Not yet: morph targets (drawn with their default geometry; weights channels
+ * are skipped), image-based lighting. An extension in extensionsRequired that the loader does
  * not implement fails the load (HL_ERR_UNSUPPORTED naming it); optional ones it does not
  * implement are listed in the report.
  *
@@ -65,7 +67,8 @@ typedef struct hl_gltf_report {
     uint32_t textures;         /* textures built (an image used as colour and as data: two) */
     uint32_t images;           /* images in the document */
     uint32_t cameras, lights;  /* built for the scene */
-    uint32_t skins, morph_targets; /* in the document (not applied yet) */
+    uint32_t skins;                /* in the document */
+    uint32_t morph_targets;        /* in the document (not applied yet) */
     uint32_t animations;           /* in the document (hl_gltf_asset_animation) */
     char extensions_used[256];    /* extensionsUsed, comma-separated (truncated with "...") */
     char extensions_ignored[256]; /* those of them the loader does not implement */

@@ -191,6 +191,26 @@ hl_result hl_mesh_set_events(hl_mesh *m, const hl_mesh_events *events);
 /* NULL when the mesh has none. */
 const hl_mesh_events *hl_mesh_get_events(const hl_mesh *m);
 bool hl_mesh_receive_shadows(const hl_mesh *m);
+
+/* Skinning (glTF skins). A skinned mesh's vertices are placed by their joints: position' =
+ * sum over the vertex's 4 JOINTS_0 / WEIGHTS_0 of weight * (world(joint) * inverse_bind(joint))
+ * * position, in world space: the mesh node's own transform is not applied, as glTF specifies.
+ * The geometry needs JOINTS_0 (joint indices < joint_count) and WEIGHTS_0; without them the
+ * mesh draws unskinned. Joints are nodes of the same stage; they must outlive the skin (destroy
+ * the mesh, or remove its skin, first). At most HL_SKIN_MAX_JOINTS joints. A skinned mesh is
+ * never culled (its bounds follow the joints) and never instanced; shader materials draw it
+ * unskinned. joints / inverse_bind are copied; inverse_bind NULL = identities. */
+#define HL_SKIN_MAX_JOINTS 256u
+typedef struct hl_skin_desc {
+    hl_node *const *joints;
+    const hl_mat4 *inverse_bind;
+    uint32_t joint_count; /* 0 (or a NULL desc) removes the skin */
+} hl_skin_desc;
+hl_result hl_mesh_set_skin(hl_mesh *m, const hl_skin_desc *skin);
+uint32_t hl_mesh_skin_joint_count(const hl_mesh *m);
+/* world(joint) * inverse_bind(joint) for the first min(count, max) joints into out, from the
+ * joints' world matrices as of the last update; the number written. */
+uint32_t hl_mesh_skin_matrices(const hl_mesh *m, hl_mat4 *out, uint32_t max);
 /* Changes on geometry/material swap and flag changes (not on transform changes); 0 for NULL. */
 uint64_t hl_mesh_revision(const hl_mesh *m);
 /* World-space bounds from the geometry bounds and the current world matrix (zero for NULL). */

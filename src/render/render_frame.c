@@ -179,7 +179,10 @@ static hl_result color_groups(hl_renderer *r, const hl__program *p) {
         hl_rhi_bind_group_entry e = buffer_entry(0, r->frame_ubo, sizeof(hl__frame_block));
         res = hl__owned_group_get(r, &r->frame_group, p, 0, &e, 1, "frame");
     }
-    if (!res && !(p->empty_groups & 2u)) {
+    if (!res && p->kind == HL__PROGRAM_FORWARD && (p->defines & HL__DEF_SKINNED)) {
+        hl_rhi_bind_group_entry e = buffer_entry(0, r->skin_ubo, HL__SKIN_STRIDE);
+        res = hl__owned_group_get(r, &r->skin_group, p, 1, &e, 1, "skins");
+    } else if (!res && !(p->empty_groups & 2u)) {
         hl_rhi_bind_group_entry e = buffer_entry(0, r->object_ubo, sizeof(hl__object_block));
         res = hl__owned_group_get(r, &r->object_group, p, 1, &e, 1, "objects");
     }
@@ -195,12 +198,17 @@ static hl_result color_groups(hl_renderer *r, const hl__program *p) {
     return res;
 }
 
-/* The shadow program (instanced or not) and its groups. */
-static hl_result shadow_program(hl_renderer *r, bool instanced, hl__program **out) {
-    hl_result res = hl__program_get(r, HL__PROGRAM_SHADOW, instanced ? HL__DEF_INSTANCED : 0u, out);
+/* The shadow program (instanced, skinned or plain) and its groups. */
+static hl_result shadow_program(hl_renderer *r, bool instanced, bool skinned, hl__program **out) {
+    uint64_t defs = (instanced ? HL__DEF_INSTANCED : 0u) | (skinned ? HL__DEF_SKINNED : 0u);
+    hl_result res = hl__program_get(r, HL__PROGRAM_SHADOW, defs, out);
     if (res) return res;
     hl_rhi_bind_group_entry e = buffer_entry(0, r->shadow_ubo, 64);
     if ((res = hl__owned_group_get(r, &r->shadow_frame_group, *out, 0, &e, 1, "shadow"))) return res;
+    if (skinned) {
+        e = buffer_entry(0, r->skin_ubo, HL__SKIN_STRIDE);
+        return hl__owned_group_get(r, &r->shadow_skin_group, *out, 1, &e, 1, "skins");
+    }
     e = buffer_entry(0, r->object_ubo, sizeof(hl__object_block));
     return hl__owned_group_get(r, &r->shadow_object_group, *out, 1, &e, 1, "objects");
 }
@@ -288,9 +296,18 @@ static int sort_cmp(const void *a, const void *b) {
 }
 
 /* Instancing is a hint: meshes with shader materials (whose shaders read no instance inputs)
- * are drawn one by one. */
+ * and skinned meshes (a palette each) are drawn one by one. */
 static bool draws_instanced(hl_mesh *m) {
-    return hl_mesh_instanced(m) && hl_material_get_kind(hl_mesh_material(m)) != HL_MATERIAL_SHADER;
+    return hl_mesh_instanced(m) && hl_material_get_kind(hl_mesh_material(m)) != HL_MATERIAL_SHADER &&
+           !hl_mesh_skin_joint_count(m);
+}
+
+/* Is the draw of mesh (with material mat, geometry layout l) skinned? Engine materials with
+ * JOINTS_0 (UINT8 / UINT16 x4) and 4 WEIGHTS_0 (shader materials draw the bind pose). */
+static bool draws_skinned(const hl_mesh *mesh, const hl_material *mat, const hl_geometry_layout *l) {
+    const hl_vertex_attribute_info *j = &l->attributes[HL_ATTR_JOINTS_0], *w = &l->attributes[HL_ATTR_WEIGHTS_0];
+    return hl_mesh_skin_joint_count(mesh) && hl_material_get_kind(mat) != HL_MATERIAL_SHADER && j->present &&
+           w->present && w->components == 4 && l->topology == HL_TOPOLOGY_TRIANGLES;
 }
 
 /* Builds one draw (mesh, or an instanced batch starting at instance `first`). */
@@ -312,6 +329,7 @@ static hl_result build_draw_as(hl_renderer *r, const hl__view *v, hl_mesh *mesh,
     const hl_geometry_layout *l = hl_geometry_get_layout(geo);
     const hl_material_variant *var = hl_material_get_variant(mat);
     bool instanced = instances > 0;
+    bool skinned = !instanced && draws_skinned(mesh, mat, l);
     hl__gpu_material *gm;
     hl_result res = hl__gpu_material_get(r, mat, &gm);
     if (res) return res;
@@ -323,23 +341,26 @@ static hl_result build_draw_as(hl_renderer *r, const hl__view *v, hl_mesh *mesh,
         uint64_t defines = hl__program_key_for(l, var, instanced, v->shadow_count > 0 && hl_mesh_receive_shadows(mesh),
                                                v->fog && !gbuffer, t->desc.color_count);
         if (gbuffer) defines |= HL__DEF_GBUFFER;
+        if (skinned) defines |= HL__DEF_SKINNED;
         res = hl__program_get(r, HL__PROGRAM_FORWARD, defines, &p);
     }
     if (!res && p->storage && !v->scripted)
         res = hl__fail(HL_ERR_VALIDATION, "renderer: shader material '%s' reads storage blocks (GLSL ES 3.10): draw it "
                        "through a pipeline's scene pass that binds them (hl_pipeline_scene_pass_desc.storage)",
                        hl_material_label(mat));
+    /* the mesh's object slot (and palette) first: a palette buffer that grows retires the groups
+       that color_groups and shadow_program make */
+    hl__gpu_mesh *rec = NULL;
+    if (!res && !instanced && !(res = hl__gpu_mesh_slot(r, mesh, &rec)) && skinned) res = hl__gpu_mesh_skin(r, rec);
     if (res || (res = color_groups(r, p))) return res;
     hl__gpu_geometry *g;
     if ((res = hl__gpu_geometry_get(r, geo, &g)) || (res = hl__gpu_material_bind(r, gm, p))) return res;
     bool casts = hl_mesh_cast_shadows(mesh) && v->shadow_count > 0;
     hl__program *sp = NULL;
-    if (casts && (res = shadow_program(r, instanced, &sp))) return res;
-    hl__gpu_mesh *rec = NULL;
+    if (casts && (res = shadow_program(r, instanced, skinned, &sp))) return res;
     hl__prepared_sig sig;
     memset(&sig, 0, sizeof sig);
     if (!instanced) {
-        if ((res = hl__gpu_mesh_slot(r, mesh, &rec))) return res;
         sig.mesh_revision = hl_mesh_revision(mesh);
         sig.variant_revision = hl_material_variant_revision(mat);
         sig.evict_epoch = r->evict_epoch;
@@ -351,10 +372,10 @@ static hl_result build_draw_as(hl_renderer *r, const hl__view *v, hl_mesh *mesh,
         sig.vbo = g->vbo.id;
         sig.ibo = g->ibo.id;
         sig.frame_group = r->frame_group.group.id;
-        sig.object_group = r->object_group.group.id;
+        sig.object_group = skinned ? r->skin_group.group.id : r->object_group.group.id;
         sig.atlas_group = r->atlas_group.group.id;
         sig.shadow_frame_group = r->shadow_frame_group.group.id;
-        sig.shadow_object_group = r->shadow_object_group.group.id;
+        sig.shadow_object_group = skinned ? r->shadow_skin_group.group.id : r->shadow_object_group.group.id;
         if (!override && rec->prepared && !memcmp(&sig, &rec->prepared_sig, sizeof sig)) {
             *out = *rec->prepared;
             out->packet.dynamic_offsets[0] = p->empty_groups & 1u ? 0 : v->frame_slot * HL__FRAME_STRIDE;
@@ -385,8 +406,8 @@ static hl_result build_draw_as(hl_renderer *r, const hl__view *v, hl_mesh *mesh,
     pk->pipeline = out->color_entry->pipeline;
     pk->bind_groups[0] = r->frame_group.group;
     pk->dynamic_offsets[0] = v->frame_slot * HL__FRAME_STRIDE;
-    pk->bind_groups[1] = r->object_group.group;
-    pk->dynamic_offsets[1] = rec ? rec->slot * HL__OBJECT_STRIDE : 0;
+    pk->bind_groups[1] = skinned ? r->skin_group.group : r->object_group.group;
+    pk->dynamic_offsets[1] = skinned ? (rec->skin_slot1 - 1) * HL__SKIN_STRIDE : rec ? rec->slot * HL__OBJECT_STRIDE : 0;
     pk->bind_groups[2] = gm->group.group;
     pk->bind_group_count = 3;
     if (p->group_count > 3 && !p->storage) { /* storage programs: the scene pass binds group 3 */
@@ -408,7 +429,10 @@ static hl_result build_draw_as(hl_renderer *r, const hl__view *v, hl_mesh *mesh,
     out->transparent = var->alpha_mode == HL_ALPHA_BLEND;
     out->casts_shadows = casts;
     out->instanced = instanced;
+    out->skinned = skinned;
     out->position_offset = l->attributes[HL_ATTR_POSITION].offset;
+    out->joints_offset = l->attributes[HL_ATTR_JOINTS_0].offset;
+    out->weights_offset = l->attributes[HL_ATTR_WEIGHTS_0].offset;
     /* ties of the sort key come from content (the pipeline's state and program, and the order
        in which the view meets materials and geometries: see view_build_draws), never from ids
        or addresses: a new renderer, either backend, orders the same scene the same way */
@@ -438,7 +462,7 @@ static hl_result build_shadow_draw(hl_renderer *r, hl_mesh *mesh, hl__draw *out)
     hl__pipeline_entry *se;
     hl_result res;
     if ((res = hl__gpu_geometry_get(r, geo, &g)) || (res = hl__gpu_mesh_slot(r, mesh, &rec)) ||
-        (res = shadow_program(r, false, &sp)) || (res = shadow_pipeline(r, sp, l, false, &se)))
+        (res = shadow_program(r, false, false, &sp)) || (res = shadow_pipeline(r, sp, l, false, &se)))
         return res;
     memset(out, 0, sizeof *out);
     hl_rhi_draw_packet *pk = &out->packet;
@@ -483,13 +507,20 @@ static hl_result exec_shadow(hl_graph_ctx *ctx, void *params, void *user) {
             pk.pipeline = d->shadow_pipeline;
             pk.bind_groups[0] = r->shadow_frame_group.group;
             pk.dynamic_offsets[0] = tile_off;
-            pk.bind_groups[1] = r->shadow_object_group.group;
+            pk.bind_groups[1] = d->skinned ? r->shadow_skin_group.group : r->shadow_object_group.group;
             pk.bind_group_count = 2;
             pk.dynamic_offset_mask = 3;
-            /* position is the shadow program's only attribute (slot 0), the instances after it */
+            /* position is the shadow program's only attribute (slot 0), the instances after it;
+               skinned: the joints and weights after it */
             pk.vertex_buffers[0] = d->packet.vertex_buffers[0];
             pk.vertex_offsets[0] = d->position_offset;
             pk.vertex_buffer_count = 1;
+            if (d->skinned) {
+                pk.vertex_buffers[1] = pk.vertex_buffers[2] = d->packet.vertex_buffers[0];
+                pk.vertex_offsets[1] = d->joints_offset;
+                pk.vertex_offsets[2] = d->weights_offset;
+                pk.vertex_buffer_count = 3;
+            }
             if (d->instanced) {
                 pk.vertex_buffers[1] = r->instance_vbo;
                 pk.vertex_offsets[1] = d->packet.vertex_offsets[d->packet.vertex_buffer_count - 1];
@@ -639,7 +670,8 @@ static hl_result view_cull(hl_renderer *r, hl__view *v, hl_aabb *box) {
     uint32_t visible = 0, offscreen = 0;
     for (uint32_t i = 0; i < mesh_count; i++) {
         hl_sphere s = hl_mesh_world_sphere(meshes[i]);
-        if (!hl_frustum_test_sphere(fr, &s)) {
+        /* a skinned mesh's bounds follow its joints, not its node: never culled */
+        if (!hl_mesh_skin_joint_count(meshes[i]) && !hl_frustum_test_sphere(fr, &s)) {
             r->stats.meshes_culled++;
             /* a caster outside the view may still shadow what is visible: it joins the
                shadow pass (and the bounds the directional shadow box is fitted to) only */

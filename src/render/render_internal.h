@@ -14,6 +14,9 @@
 #define HL_RENDER_MAX_LIGHTS 64 /* per view (ambient lights fold into one term and do not count) */
 #define HL_RENDER_MAX_SHADOW_TILES 16
 #define HL__OBJECT_STRIDE 256u /* one dynamic-offset slice per mesh (model + normal matrix) */
+/* one dynamic-offset slice per skinned mesh: its joint palette, HL_SKIN_MAX_JOINTS matrices (the
+ * skinned programs' Object block: 16 KiB, GLES 3.0's smallest MAX_UNIFORM_BLOCK_SIZE) */
+#define HL__SKIN_STRIDE (64u * HL_SKIN_MAX_JOINTS)
 #define HL__FRAME_STRIDE 8192u /* one Frame block slice per view (the block: 5.5 KiB) */
 #define HL__MAX_VIEWS ((uint32_t)HL_RENDER_MAX_VIEWS) /* views (render calls) per graph frame */
 #define HL__SHADOW_STRIDE 256u
@@ -139,6 +142,8 @@ typedef struct hl__prepared_sig {
 typedef struct hl__gpu_mesh {
     const hl_mesh *mesh;
     uint32_t slot;
+    uint32_t skin_slot1;  /* skinned: its joint-palette slot + 1 (0: none yet) */
+    uint64_t skin_frame;  /* the frame whose palette was last uploaded */
     uint64_t world_revision;    /* delivered */
     uint64_t last_frame;
     /* PreparedDraw: the last draw built for the mesh, reused while its signature holds */
@@ -218,7 +223,9 @@ typedef struct hl__draw {
     bool casts_shadows;
     bool transparent;
     bool instanced;
+    bool skinned;             /* drawn with a joint palette (the shadow pass too) */
     uint64_t position_offset; /* POSITION's offset in the vertex block (shadow pass) */
+    uint64_t joints_offset, weights_offset; /* skinned: JOINTS_0 / WEIGHTS_0 offsets (shadow pass) */
     hl_rhi_render_pipeline shadow_pipeline;
     hl__pipeline_entry *color_entry, *shadow_entry; /* stamped when a prepared draw is reused */
     uint32_t tie_pipeline, tie_material, tie_geometry; /* sort-key state, from content only */
@@ -445,6 +452,13 @@ struct hl_renderer {
     uint32_t *free_object_slots;
     uint32_t free_object_count, free_object_capacity;
     uint32_t object_slots_used;
+    /* joint palettes of skinned meshes (HL__SKIN_STRIDE each) */
+    uint32_t *free_skin_slots;
+    uint32_t free_skin_count, free_skin_capacity;
+    uint32_t skin_slots_used, skin_capacity;
+    hl_rhi_buffer skin_ubo;
+    hl__owned_group skin_group, shadow_skin_group;
+    hl_mat4 skin_scratch[HL_SKIN_MAX_JOINTS];
 
     /* programs and pipelines: records (pointers stay put), released at frame end once unused
        (render_program.c, hl__render_programs_evict) */
@@ -561,6 +575,9 @@ hl_result hl__gpu_material_get(hl_renderer *r, hl_material *m, hl__gpu_material 
 /* Uploads the material block (engine materials) and makes group 2 for program prog. */
 hl_result hl__gpu_material_bind(hl_renderer *r, hl__gpu_material *m, const hl__program *prog);
 hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *m, hl__gpu_mesh **out);
+/* A skinned mesh's joint palette: its slot in skin_ubo (made on first use) and, once per frame,
+ * its joint matrices uploaded there. */
+hl_result hl__gpu_mesh_skin(hl_renderer *r, hl__gpu_mesh *gm);
 /* Makes room for `extra` more mesh slots before a view records (at most one growth a view). */
 hl_result hl__reserve_object_slots(hl_renderer *r, uint32_t extra);
 void hl__render_evict(hl_renderer *r);
@@ -631,6 +648,7 @@ enum {
     HL__DEF_MRT_SHIFT = 20,      /* 2 bits: MRT_COUNT - 1 */
     HL__DEF_GBUFFER = 1u << 22,  /* G-buffer outputs instead of lighting (render_shaders.c) */
     HL__DEF_UV_TRANSFORM = 1u << 23, /* maps sample through their UV transforms (KHR_texture_transform) */
+    HL__DEF_SKINNED = 1u << 24,  /* vertices placed by a joint palette (the Object block's u_joints) */
 };
 
 /* renderer.c: the renderer that owns an attachment texture (hl_render_target_texture), or NULL */

@@ -61,6 +61,7 @@ static uint32_t program_defines(uint64_t key, hl_shader_define *d, char mrt[8]) 
         {HL__DEF_HAS_UV1, "HAS_UV1"},       {HL__DEF_HAS_COLOR, "HAS_COLOR"},     {HL__DEF_INSTANCED, "INSTANCED"},
         {HL__DEF_UNLIT, "UNLIT"},           {HL__DEF_ALPHA_MASK, "ALPHA_MASK"},   {HL__DEF_RECEIVE_SHADOWS, "RECEIVE_SHADOWS"},
         {HL__DEF_FOG, "FOG"},               {HL__DEF_GBUFFER, "GBUFFER"},         {HL__DEF_UV_TRANSFORM, "UV_TRANSFORM"},
+        {HL__DEF_SKINNED, "SKINNED"},
     };
     static const char *const uv1_names[HL_TEXTURE_SLOT_COUNT] = {"BASE_COLOR_MAP_UV1", "MR_MAP_UV1", "NORMAL_MAP_UV1",
                                                                  "OCCLUSION_MAP_UV1", "EMISSIVE_MAP_UV1"};
@@ -100,6 +101,7 @@ static hl_result engine_program_create(hl_renderer *r, hl__program *p) {
     uint32_t n = 0, pn = 0;
     if (shadow) {
         if (key & HL__DEF_INSTANCED) defs[n++] = (hl_shader_define){"INSTANCED", NULL};
+        if (key & HL__DEF_SKINNED) defs[n++] = (hl_shader_define){"SKINNED", NULL};
         plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_UNIFORM_BLOCK, "Shadow", 0, 0, 0};
         plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_UNIFORM_BLOCK, "Object", 1, 0, 0};
     } else {
@@ -133,8 +135,8 @@ static hl_result engine_program_create(hl_renderer *r, hl__program *p) {
     if (res) return res;
     res = hl__program_layouts(r, p, shadow ? 2 : (key & HL__DEF_RECEIVE_SHADOWS) && !(key & HL__DEF_GBUFFER) ? 4 : 3, pd.label);
     static const char *const inputs[HL_ATTR_COUNT + 4] = {"a_position", "a_normal", "a_tangent", "a_uv0", "a_uv1",
-                                                          "a_color", NULL, NULL, "a_instance0", "a_instance1",
-                                                          "a_instance2", "a_instance3"};
+                                                          "a_color", "a_joints", "a_weights", "a_instance0",
+                                                          "a_instance1", "a_instance2", "a_instance3"};
     for (uint32_t i = 0; i < HL_ATTR_COUNT + 4; i++) {
         p->location[i] = -1;
         if (!inputs[i]) continue;

@@ -207,6 +207,7 @@ void hl__render_resources_free(hl_renderer *r) {
     hl__free(r->textures);
     hl__free(r->meshes);
     hl__free(r->free_object_slots);
+    hl__free(r->free_skin_slots);
     hl__ptr_map_free(&r->geometry_map);
     hl__ptr_map_free(&r->material_map);
     hl__ptr_map_free(&r->texture_map);
@@ -215,12 +216,15 @@ void hl__render_resources_free(hl_renderer *r) {
     hl__owned_group_destroy(r, &r->object_group);
     hl__owned_group_destroy(r, &r->shadow_frame_group);
     hl__owned_group_destroy(r, &r->shadow_object_group);
+    hl__owned_group_destroy(r, &r->skin_group);
+    hl__owned_group_destroy(r, &r->shadow_skin_group);
     hl__owned_group_destroy(r, &r->atlas_group);
     hl__owned_group_destroy(r, &r->fs_frame_group);
     hl__owned_group_destroy(r, &r->fs_atlas_group);
     hl__owned_group_destroy(r, &r->empty_group);
     hl_rhi_buffer_destroy(r->dev, r->frame_ubo);
     hl_rhi_buffer_destroy(r->dev, r->object_ubo);
+    hl_rhi_buffer_destroy(r->dev, r->skin_ubo);
     hl_rhi_buffer_destroy(r->dev, r->shadow_ubo);
     hl_rhi_buffer_destroy(r->dev, r->instance_vbo);
     if (r->fs_params.id) hl_rhi_buffer_destroy(r->dev, r->fs_params);
@@ -639,6 +643,52 @@ static hl_result grow_objects(hl_renderer *r, uint32_t need) {
     return HL_OK;
 }
 
+static hl_result grow_skins(hl_renderer *r, uint32_t need) {
+    uint32_t cap = r->skin_capacity ? r->skin_capacity : 4;
+    while (cap < need) cap *= 2;
+    hl_rhi_buffer nb;
+    hl_result res = make_buffer(r, (uint64_t)HL__SKIN_STRIDE * cap, HL_RHI_BUFFER_USAGE_UNIFORM, "skins", &nb);
+    if (res) return res;
+    if ((r->skin_ubo.id && (res = hl__retire_buffer(r, r->skin_ubo))) ||
+        (r->skin_group.group.id && (res = hl__retire_group(r, &r->skin_group, false))) ||
+        (r->shadow_skin_group.group.id && (res = hl__retire_group(r, &r->shadow_skin_group, false)))) {
+        hl_rhi_buffer_destroy(r->dev, nb);
+        return res;
+    }
+    r->skin_ubo = nb;
+    r->skin_capacity = cap;
+    for (uint32_t i = 0; i < r->mesh_count; i++)
+        if (r->meshes[i]) r->meshes[i]->skin_frame = 0; /* upload again */
+    return HL_OK;
+}
+
+hl_result hl__gpu_mesh_skin(hl_renderer *r, hl__gpu_mesh *gm) {
+    if (!gm->skin_slot1) {
+        uint32_t s;
+        if (r->free_skin_count) {
+            s = r->free_skin_slots[--r->free_skin_count];
+        } else {
+            if (r->skin_slots_used >= r->skin_capacity) {
+                hl_result res = grow_skins(r, r->skin_slots_used + 1);
+                if (res) return res;
+            }
+            s = r->skin_slots_used++;
+        }
+        gm->skin_slot1 = s + 1;
+        gm->skin_frame = 0;
+    }
+    if (gm->skin_frame == r->frame_serial) return HL_OK;
+    uint32_t n = hl_mesh_skin_matrices(gm->mesh, r->skin_scratch, HL_SKIN_MAX_JOINTS);
+    if (!n) return HL_OK;
+    uint64_t bytes = (uint64_t)n * sizeof(hl_mat4);
+    hl_result res = hl_graph_upload_buffer(r->graph, r->skin_ubo, (uint64_t)(gm->skin_slot1 - 1) * HL__SKIN_STRIDE,
+                                           r->skin_scratch, bytes, NULL, 0);
+    if (res) return res;
+    r->stats.upload_bytes += bytes;
+    gm->skin_frame = r->frame_serial;
+    return HL_OK;
+}
+
 hl_result hl__reserve_object_slots(hl_renderer *r, uint32_t extra) {
     uint64_t need = (uint64_t)r->object_slots_used + extra;
     if (need <= r->object_capacity) return HL_OK;
@@ -720,6 +770,9 @@ void hl__render_evict(hl_renderer *r) {
             if (hl__reserve((void **)&r->free_object_slots, &r->free_object_capacity, r->free_object_count + 1,
                             sizeof(uint32_t)))
                 r->free_object_slots[r->free_object_count++] = m->slot;
+            if (m->skin_slot1 && hl__reserve((void **)&r->free_skin_slots, &r->free_skin_capacity, r->free_skin_count + 1,
+                                             sizeof(uint32_t)))
+                r->free_skin_slots[r->free_skin_count++] = m->skin_slot1 - 1;
             hl__record_clear((void **)r->meshes, i, &r->mesh_hint);
         }
     }

@@ -41,6 +41,25 @@
     "in vec4 a_instance2;\n"                                                                            \
     "in vec4 a_instance3;\n"                                                                            \
     "#endif\n"
+_Static_assert(HL_SKIN_MAX_JOINTS == 256u, "the skinned Object block declares 256 joints");
+
+/* The Object block: the model and normal matrices, or a skinned mesh's joint palette (then the
+ * vertex's joints and weights are inputs: JOINTS_0 integers, clamped to the palette). */
+#define HL__GLSL_OBJECT_BLOCK                                                                           \
+    "#ifdef SKINNED\n"                                                                                  \
+    "layout(std140) uniform Object { mat4 u_joints[256]; };\n" /* HL_SKIN_MAX_JOINTS */                  \
+    "in uvec4 a_joints;\n"                                                                              \
+    "in vec4 a_weights;\n"                                                                              \
+    "#else\n"                                                                                           \
+    "layout(std140) uniform Object { mat4 u_model; mat4 u_normalMatrix; };\n"                          \
+    "#endif\n"
+/* After HL__GLSL_MAIN_MODEL's instanced case: the skinned model matrix (world space). */
+#define HL__GLSL_SKIN_MODEL                                                                             \
+    "#ifdef SKINNED\n"                                                                                  \
+    "    ivec4 j = ivec4(min(a_joints, uvec4(255u)));\n"                                                \
+    "    mat4 model = a_weights.x * u_joints[j.x] + a_weights.y * u_joints[j.y] +\n"                    \
+    "                 a_weights.z * u_joints[j.z] + a_weights.w * u_joints[j.w];\n"                     \
+    "#else\n"
 #define HL__GLSL_MAIN_MODEL                                                                             \
     "void main() {\n"                                                                                   \
     "#ifdef INSTANCED\n"                                                                                \
@@ -50,7 +69,7 @@ const char *const hl__render_forward_vs =
     "#version 300 es\n"
     "precision highp float;\n"
     HL__FRAME_BLOCK
-    "layout(std140) uniform Object { mat4 u_model; mat4 u_normalMatrix; };\n"
+    HL__GLSL_OBJECT_BLOCK
     "in vec3 a_position;\n"
     "#ifdef HAS_NORMAL\n"
     "in vec3 a_normal;\n"
@@ -77,8 +96,13 @@ const char *const hl__render_forward_vs =
     HL__GLSL_MAIN_MODEL
     "    mat3 normalMatrix = mat3(model);\n" /* instances: uniform scale assumed */
     "#else\n"
+    HL__GLSL_SKIN_MODEL
     "    mat4 model = u_model;\n"
     "    mat3 normalMatrix = mat3(u_normalMatrix);\n"
+    "#endif\n"
+    "#ifdef SKINNED\n"
+    "    mat3 normalMatrix = mat3(model);\n" /* joints: uniform scale assumed (normalized below) */
+    "#endif\n"
     "#endif\n"
     "    vec4 world = model * vec4(a_position, 1.0);\n"
     "    v_worldPos = world.xyz;\n"
@@ -403,12 +427,14 @@ const char *const hl__render_shadow_vs =
     "#version 300 es\n"
     "precision highp float;\n"
     "layout(std140) uniform Shadow { mat4 u_lightViewProj; };\n"
-    "layout(std140) uniform Object { mat4 u_model; mat4 u_normalMatrix; };\n"
+    HL__GLSL_OBJECT_BLOCK
     "in vec3 a_position;\n"
     HL__GLSL_INSTANCE_INPUTS
     HL__GLSL_MAIN_MODEL
     "#else\n"
+    HL__GLSL_SKIN_MODEL
     "    mat4 model = u_model;\n"
+    "#endif\n"
     "#endif\n"
     "    gl_Position = u_lightViewProj * model * vec4(a_position, 1.0);\n"
     "}\n";

@@ -733,6 +733,7 @@ hl_result hl__gltf_primitive_geometry_ex(const hl__gltf_doc *doc, uint32_t mesh,
     }
     /* tangents from the normal map's UV set when the primitive has none */
     float *gen_t = NULL, *scratch = NULL;
+    uint16_t *joints16 = NULL;
     uint32_t tuv = tangent_uv == 1 ? HL_ATTR_TEXCOORD_1 : HL_ATTR_TEXCOORD_0;
     const float *const *cur = flat ? (const float *const *)fdata : (const float *const *)data;
     uint32_t vn = flat ? ln : n;
@@ -752,6 +753,18 @@ hl_result hl__gltf_primitive_geometry_ex(const hl__gltf_doc *doc, uint32_t mesh,
             if (d) gd.attributes[a] = (hl_attribute_desc){d, HL_COMPONENT_FLOAT32, comps[a]};
         }
         if (gen_t) gd.attributes[HL_ATTR_TANGENT] = (hl_attribute_desc){gen_t, HL_COMPONENT_FLOAT32, 4};
+        /* joint indices as UINT16 (the geometry's integer joints; glTF's are u8 or u16) */
+        const float *jf = flat ? fdata[HL_ATTR_JOINTS_0] : data[HL_ATTR_JOINTS_0];
+        if (jf) {
+            joints16 = hl__malloc((size_t)gd.vertex_count * 8);
+            if (!joints16) res = hl__fail(HL_ERR_OUT_OF_MEMORY, "glTF: %s: joints", path);
+            for (uint32_t i = 0; !res && i < gd.vertex_count * 4; i++) {
+                if (!(jf[i] >= 0 && jf[i] <= 65535.0f))
+                    res = hl__fail(HL_ERR_PARSE, "glTF: %s.attributes.JOINTS_0: %g is not a joint index", path, (double)jf[i]);
+                else joints16[i] = (uint16_t)jf[i];
+            }
+            gd.attributes[HL_ATTR_JOINTS_0] = (hl_attribute_desc){joints16, HL_COMPONENT_UINT16, 4};
+        }
         if (!flat) {
             gd.indices = list;
             gd.index_count = ln;
@@ -759,11 +772,12 @@ hl_result hl__gltf_primitive_geometry_ex(const hl__gltf_doc *doc, uint32_t mesh,
         }
         gd.topology = topo;
         gd.label = path;
-        res = hl_geometry_create(&gd, out);
+        if (!res) res = hl_geometry_create(&gd, out);
     }
     for (uint32_t a = 0; a < HL_ATTR_COUNT; a++) hl__free(data[a]), hl__free(fdata[a]);
     hl__free(gen_t);
     hl__free(scratch);
+    hl__free(joints16);
     hl__free(src);
     hl__free(list);
     return res;

@@ -638,6 +638,94 @@ static hl_result build_scene(loader *L, uint32_t which) {
     return HL_OK;
 }
 
+/* skins[]: joints (nodes of the built scene), inverse bind matrices; given to the meshes of
+ * every node that names the skin. A primitive's JOINTS_0 must index the skin's joints. */
+static hl_result apply_skins(loader *L) {
+    const cJSON *nodes = obj(L->doc.json, "nodes");
+    uint32_t nn = L->a->node_count;
+    hl_mat4 *ibm = NULL;
+    hl_node **joints = NULL;
+    hl_result res = HL_OK;
+    for (uint32_t i = 0; !res && i < nn; i++) {
+        const cJSON *nd = cJSON_GetArrayItem(nodes, (int)i);
+        if (!L->a->nodes[i] || !obj(nd, "skin")) continue;
+        char npath[48], spath[48];
+        snprintf(npath, sizeof npath, "nodes[%u]", i);
+        uint64_t si = 0;
+        if ((res = hl__gltf_get_uint(nd, "skin", npath, true, 0, UINT32_MAX, &si))) break;
+        snprintf(spath, sizeof spath, "skins[%llu]", (unsigned long long)si);
+        const cJSON *sk = hl__gltf_array_item(L->doc.json, "skins", si, npath, &res);
+        if (!sk) break;
+        const cJSON *jl = obj(sk, "joints");
+        int nj = cJSON_IsArray(jl) ? cJSON_GetArraySize(jl) : 0;
+        if (!nj) {
+            res = hl__fail(HL_ERR_PARSE, "glTF: %s.joints must be a non-empty array", spath);
+            break;
+        }
+        if ((uint32_t)nj > HL_SKIN_MAX_JOINTS) {
+            res = hl__fail(HL_ERR_UNSUPPORTED, "glTF: %s has %d joints (at most %u)", spath, nj, HL_SKIN_MAX_JOINTS);
+            break;
+        }
+        hl__free(ibm);
+        hl__free(joints);
+        ibm = hl__malloc((size_t)nj * sizeof *ibm);
+        joints = hl__malloc((size_t)nj * sizeof *joints);
+        if (!ibm || !joints) {
+            res = hl__fail(HL_ERR_OUT_OF_MEMORY, "glTF: %s", spath);
+            break;
+        }
+        for (int k = 0; !res && k < nj; k++) {
+            const cJSON *j = cJSON_GetArrayItem(jl, k);
+            double d = cJSON_IsNumber(j) ? j->valuedouble : -1;
+            if (!(d >= 0) || d != floor(d) || d >= nn || !L->a->nodes[(uint32_t)d])
+                res = hl__fail(HL_ERR_PARSE, "glTF: %s.joints[%d] is not a node of the built scene", spath, k);
+            else joints[k] = L->a->nodes[(uint32_t)d];
+            ibm[k] = hl_mat4_identity();
+        }
+        if (res) break;
+        if (obj(sk, "inverseBindMatrices")) {
+            uint64_t acc = 0;
+            hl__gltf_accessor_info info;
+            if ((res = hl__gltf_get_uint(sk, "inverseBindMatrices", spath, true, 0, UINT32_MAX, &acc)) ||
+                (res = hl__gltf_accessor_info_get(&L->doc, (uint32_t)acc, &info)))
+                break;
+            if (info.components != 16 || info.component_type != HL__GLTF_F32 || info.count < (uint32_t)nj) {
+                res = hl__fail(HL_ERR_PARSE, "glTF: %s.inverseBindMatrices: accessor %llu must hold %d float MAT4", spath,
+                               (unsigned long long)acc, nj);
+                break;
+            }
+            float *m = hl__malloc((size_t)info.count * 64);
+            if (!m) {
+                res = hl__fail(HL_ERR_OUT_OF_MEMORY, "glTF: %s", spath);
+                break;
+            }
+            res = hl__gltf_accessor_read_float(&L->doc, (uint32_t)acc, m, (size_t)info.count * 16);
+            for (int k = 0; !res && k < nj; k++) memcpy(ibm[k].m, m + (size_t)k * 16, 64);
+            hl__free(m);
+            if (res) break;
+        }
+        hl_skin_desc sd = {joints, ibm, (uint32_t)nj};
+        for (hl_node *c = hl_node_first_child(L->a->nodes[i]); !res && c; c = hl_node_next_sibling(c)) {
+            hl_mesh *m = hl_node_mesh(c);
+            if (!m) continue;
+            /* the primitive's joint indices index this skin */
+            const hl_geometry_layout *gl = hl_geometry_get_layout(hl_mesh_geometry(m));
+            const hl_vertex_attribute_info *ja = &gl->attributes[HL_ATTR_JOINTS_0];
+            if (ja->present && ja->type == HL_COMPONENT_UINT16) { /* the loader's joints */
+                const uint16_t *jv = (const uint16_t *)((const uint8_t *)hl_geometry_vertex_data(hl_mesh_geometry(m)) + ja->offset);
+                for (uint32_t v = 0; !res && v < gl->vertex_count * 4; v++)
+                    if (jv[v] >= (uint32_t)nj)
+                        res = hl__fail(HL_ERR_PARSE, "glTF: %s (skin of %s): JOINTS_0 of vertex %u is %u, past its %d joints",
+                                       hl_node_name(c), npath, v / 4, jv[v], nj);
+            }
+            if (!res) res = hl_mesh_set_skin(m, &sd);
+        }
+    }
+    hl__free(ibm);
+    hl__free(joints);
+    return res;
+}
+
 static double now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -680,6 +768,7 @@ static hl_result load(const uint8_t *data, size_t size, const char *base_dir, co
     if (!res) res = hl_node_create("glTF", &a->root);
     if (!res) res = lights_parse(&L);
     if (!res) res = build_scene(&L, d.scene);
+    if (!res) res = apply_skins(&L);
     if (!res) res = hl__gltf_animations_parse(&L.doc, a);
     /* the meshes hold what they use */
     for (uint32_t i = 0; L.materials && i <= L.material_count; i++) hl_material_release(L.materials[i]);

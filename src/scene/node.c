@@ -91,6 +91,7 @@ static void hl__free_subtree(hl_node *n) {
             hl_mesh *m = (hl_mesh *)cur;
             hl_geometry_release(m->geometry);
             hl_material_release(m->material);
+            hl__free(m->inverse_bind);
             break;
         }
         default: break;
@@ -435,6 +436,49 @@ hl_result hl_mesh_set_material(hl_mesh *m, hl_material *mat) {
     m->material = mat;
     m->revision = hl__next_revision();
     return HL_OK;
+}
+
+hl_result hl_mesh_set_skin(hl_mesh *m, const hl_skin_desc *skin) {
+    static const char fn[] = "hl_mesh_set_skin";
+    hl_result r = hl__check_node_kind(fn, m, HL_NODE_MESH);
+    if (r) return r;
+    if (skin && skin->joint_count) {
+        if (skin->joint_count > HL_SKIN_MAX_JOINTS)
+            return hl__fail(HL_ERR_VALIDATION, "%s: %u joints (at most %u)", fn, skin->joint_count, HL_SKIN_MAX_JOINTS);
+        if (!skin->joints) return hl__fail(HL_ERR_VALIDATION, "%s: joints is NULL", fn);
+        for (uint32_t i = 0; i < skin->joint_count; i++)
+            if (!skin->joints[i]) return hl__fail(HL_ERR_VALIDATION, "%s: joints[%u] is NULL", fn, i);
+        for (uint32_t i = 0; skin->inverse_bind && i < skin->joint_count; i++)
+            for (int k = 0; k < 16; k++)
+                if (!isfinite(skin->inverse_bind[i].m[k]))
+                    return hl__fail(HL_ERR_VALIDATION, "%s: inverse_bind[%u] is not finite", fn, i);
+    }
+    uint32_t n = skin ? skin->joint_count : 0;
+    hl_mat4 *block = NULL;
+    if (n) { /* matrices, then the joint pointers */
+        block = hl__malloc((size_t)n * (sizeof(hl_mat4) + sizeof(hl_node *)));
+        if (!block) return hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: %u joints", fn, n);
+        hl_node **joints = (hl_node **)(block + n);
+        for (uint32_t i = 0; i < n; i++) {
+            block[i] = skin->inverse_bind ? skin->inverse_bind[i] : hl_mat4_identity();
+            joints[i] = skin->joints[i];
+        }
+    }
+    hl__free(m->inverse_bind);
+    m->inverse_bind = block;
+    m->joints = n ? (hl_node **)(block + n) : NULL;
+    m->joint_count = n;
+    m->revision = hl__next_revision();
+    return HL_OK;
+}
+
+uint32_t hl_mesh_skin_joint_count(const hl_mesh *m) { return HL__MESH(m) ? m->joint_count : 0u; }
+
+uint32_t hl_mesh_skin_matrices(const hl_mesh *m, hl_mat4 *out, uint32_t max) {
+    if (!HL__MESH(m) || !out) return 0;
+    uint32_t n = m->joint_count < max ? m->joint_count : max;
+    for (uint32_t i = 0; i < n; i++) out[i] = hl_mat4_mul(hl_node_world_matrix(m->joints[i]), &m->inverse_bind[i]);
+    return n;
 }
 
 void hl_mesh_set_instanced(hl_mesh *m, bool instanced) {

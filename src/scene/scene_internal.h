@@ -74,6 +74,10 @@ struct hl_mesh {
     uint32_t layers; /* hl_mesh_set_layers; default 1 */
     uint64_t revision;
     hl_mesh_events events; /* hl_mesh_set_events; all NULL = none */
+    /* hl_mesh_set_skin: joint nodes and inverse bind matrices (one allocation), 0 = none */
+    hl_node **joints;
+    hl_mat4 *inverse_bind;
+    uint32_t joint_count;
 };
 
 struct hl_camera {
