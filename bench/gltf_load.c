@@ -1,7 +1,7 @@
 /* bench/gltf_load: glTF loading and animation costs (issue 10).
  *
  *   gltf_load [--json] [--triangles N] [--texture S] [--characters C] [--joints J] [--frames F]
- *             [--backend webgpu|gles3] [--size WxH]
+ *             [--backend webgpu|gles3] [--size WxH] [--write-glb DIR]
  *
  * 1. Load: a GLB generated in memory (a grid of about N triangles, default 1,000,000, with
  *    POSITION, NORMAL, TEXCOORD_0, u32 indices, a PNG base colour map of S x S, default 1024,
@@ -9,14 +9,14 @@
  *    accessors, geometry, image decoding, tangents): MB/s of the file; then the first frame
  *    (hl_renderer_render + hl_renderer_wait_idle: upload of the geometry and textures, mips,
  *    programs): ms to first frame from the start of the load, the renderer already created.
- * 2. Animation: C characters (default 100), each a chain of J nodes (default 16) with a box on
- *    every node and one animation turning every joint (LINEAR rotation, 30 keys), all sampled
- *    each frame (hl_animations_apply) and rendered: CPU ms of the sampling and of the render call
- *    (medians over F frames, default 60, after 60 warm-up frames: one loop of the 1 s animation,
- *    so every pose and visible set has been seen) and heap allocations per
- *    steady-state frame (allocator hook). The characters are node hierarchies: skinning (joint
- *    palettes) is not implemented yet, so this is the cost of animating the same joint count
- *    as node transforms, not of skinned meshes. */
+ * 2. Animation: C skinned characters (default 100), each a mesh of J boxes (default 16) skinned
+ *    to a chain of J joints and one animation turning every joint (LINEAR rotation, 30 keys),
+ *    all sampled each frame (hl_animations_apply) and rendered (the renderer computes and
+ *    uploads every joint palette: C x J matrices): CPU ms of the sampling and of the render call
+ *    (medians over F frames, default 60, after 60 warm-up frames: one loop of the 1 s
+ *    animation) and heap allocations per steady-state frame (allocator hook).
+ * --write-glb DIR also writes the two models (grid.glb, characters.glb) there, for
+ * `hilo3d render DIR/characters.glb --animation 0 --time 0.25`. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,60 +100,104 @@ static uint8_t *grid_glb(uint32_t tris, uint32_t tex, size_t *size) {
     return file;
 }
 
-/* C characters, each a chain of J nodes carrying a box, and one animation per character. */
+/* C skinned characters: one mesh (J boxes stacked 0.25 apart, box j on joint j) shared by every
+ * character, each with its own skin over a chain of J joints rooted at its place on a grid, and
+ * one animation per character turning every joint. */
 static uint8_t *characters_glb(uint32_t chars, uint32_t joints, size_t *size) {
     enum { KEYS = 30 };
-    const float box_pos[24] = {-.1f, -.1f, -.1f, .1f, -.1f, -.1f, .1f, .1f, -.1f, -.1f, .1f, -.1f,
-                               -.1f, -.1f, .1f,  .1f, -.1f, .1f,  .1f, .1f, .1f,  -.1f, .1f, .1f};
-    const uint16_t box_idx[36] = {0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4,
-                                  2, 3, 7, 2, 7, 6, 1, 2, 6, 1, 6, 5, 0, 4, 7, 0, 7, 3};
     float times[KEYS], rot[KEYS * 4];
     for (int k = 0; k < KEYS; k++) {
         times[k] = (float)k / (KEYS - 1);
         float a = 0.4f * sinf(6.2831853f * times[k]);
         rot[k * 4] = 0, rot[k * 4 + 1] = 0, rot[k * 4 + 2] = sinf(a / 2), rot[k * 4 + 3] = cosf(a / 2);
     }
+    size_t nv = (size_t)joints * 8, ni = (size_t)joints * 36;
+    float *pos = malloc(nv * 12), *wts = malloc(nv * 16), *ibm = calloc((size_t)joints * 16, sizeof(float));
+    uint16_t *jnt = malloc(nv * 8), *idx = malloc(ni * 2);
+    if (!pos || !wts || !ibm || !jnt || !idx) return NULL;
+    static const uint16_t box_idx[36] = {0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4,
+                                         2, 3, 7, 2, 7, 6, 1, 2, 6, 1, 6, 5, 0, 4, 7, 0, 7, 3};
+    for (uint32_t j = 0; j < joints; j++) {
+        for (uint32_t v = 0; v < 8; v++) {
+            size_t i = (size_t)j * 8 + v;
+            pos[i * 3] = (v & 1) ^ ((v >> 1) & 1) ? 0.1f : -0.1f;
+            pos[i * 3 + 1] = 0.25f * (float)j + ((v >> 1) & 1 ? 0.1f : -0.1f);
+            pos[i * 3 + 2] = v & 4 ? 0.1f : -0.1f;
+            jnt[i * 4] = (uint16_t)j, jnt[i * 4 + 1] = jnt[i * 4 + 2] = jnt[i * 4 + 3] = 0;
+            wts[i * 4] = 1, wts[i * 4 + 1] = wts[i * 4 + 2] = wts[i * 4 + 3] = 0;
+        }
+        for (int k = 0; k < 36; k++) idx[(size_t)j * 36 + (size_t)k] = (uint16_t)(j * 8 + box_idx[k]);
+        float *m = ibm + (size_t)j * 16; /* the inverse of the joint's bind pose: translate(0, -0.25 j, 0) */
+        m[0] = m[5] = m[10] = m[15] = 1;
+        m[13] = -0.25f * (float)j;
+    }
     hl_test_glb g = {0};
-    size_t o_bp = hl_test_glb_add(&g, box_pos, sizeof box_pos), o_bi = hl_test_glb_add(&g, box_idx, sizeof box_idx);
+    size_t o_p = hl_test_glb_add(&g, pos, nv * 12), o_j = hl_test_glb_add(&g, jnt, nv * 8);
+    size_t o_w = hl_test_glb_add(&g, wts, nv * 16), o_i = hl_test_glb_add(&g, idx, ni * 2);
+    size_t o_m = hl_test_glb_add(&g, ibm, (size_t)joints * 64);
     size_t o_t = hl_test_glb_add(&g, times, sizeof times), o_r = hl_test_glb_add(&g, rot, sizeof rot);
-    size_t n_nodes = (size_t)chars * joints, cap = 4096 + n_nodes * 160 + (size_t)chars * 200;
+    free(pos), free(wts), free(ibm), free(jnt), free(idx);
+    size_t cap = 8192 + (size_t)chars * joints * 170 + (size_t)chars * 400;
     char *json = malloc(cap);
     if (!json) return NULL;
+    uint32_t per = joints + 1; /* nodes per character: the joints, then the mesh node */
     size_t at = (size_t)snprintf(json, cap, "{\"asset\":{\"version\":\"2.0\"},\"scenes\":[{\"nodes\":[");
-    for (uint32_t c = 0; c < chars; c++) at += (size_t)snprintf(json + at, cap - at, "%s%u", c ? "," : "", c * joints);
-    at += (size_t)snprintf(json + at, cap - at, "]}],\"nodes\":[");
     for (uint32_t c = 0; c < chars; c++)
+        at += (size_t)snprintf(json + at, cap - at, "%s%u,%u", c ? "," : "", c * per, c * per + joints);
+    at += (size_t)snprintf(json + at, cap - at, "]}],\"nodes\":[");
+    for (uint32_t c = 0; c < chars; c++) {
+        float x = (float)(c % 10) * 2.0f - 9.0f, z = -(float)(c / 10) * 2.0f;
         for (uint32_t j = 0; j < joints; j++) {
-            uint32_t n = c * joints + j;
-            float x = (float)(c % 10) * 2.0f - 9.0f, z = -(float)(c / 10) * 2.0f;
-            if (j + 1 < joints)
-                at += (size_t)snprintf(json + at, cap - at, "%s{\"mesh\":0,\"translation\":[%g,%g,%g],\"children\":[%u]}",
-                                       n ? "," : "", j ? 0.0 : (double)x, j ? 0.25 : 0.0, j ? 0.0 : (double)z, n + 1);
-            else
-                at += (size_t)snprintf(json + at, cap - at, ",{\"mesh\":0,\"translation\":[0,0.25,0]}");
+            at += (size_t)snprintf(json + at, cap - at, "%s{\"translation\":[%g,%g,%g]", c || j ? "," : "",
+                                   j ? 0.0 : (double)x, j ? 0.25 : 0.0, j ? 0.0 : (double)z);
+            if (j + 1 < joints) at += (size_t)snprintf(json + at, cap - at, ",\"children\":[%u]", c * per + j + 1);
+            at += (size_t)snprintf(json + at, cap - at, "}");
         }
+        at += (size_t)snprintf(json + at, cap - at, ",{\"mesh\":0,\"skin\":%u}", c);
+    }
+    at += (size_t)snprintf(json + at, cap - at, "],\"skins\":[");
+    for (uint32_t c = 0; c < chars; c++) {
+        at += (size_t)snprintf(json + at, cap - at, "%s{\"inverseBindMatrices\":4,\"joints\":[", c ? "," : "");
+        for (uint32_t j = 0; j < joints; j++) at += (size_t)snprintf(json + at, cap - at, "%s%u", j ? "," : "", c * per + j);
+        at += (size_t)snprintf(json + at, cap - at, "]}");
+    }
     at += (size_t)snprintf(json + at, cap - at, "],\"animations\":[");
     for (uint32_t c = 0; c < chars; c++) {
-        at += (size_t)snprintf(json + at, cap - at, "%s{\"samplers\":[{\"input\":2,\"output\":3}],\"channels\":[", c ? "," : "");
+        at += (size_t)snprintf(json + at, cap - at, "%s{\"samplers\":[{\"input\":5,\"output\":6}],\"channels\":[", c ? "," : "");
         for (uint32_t j = 0; j < joints; j++)
             at += (size_t)snprintf(json + at, cap - at, "%s{\"sampler\":0,\"target\":{\"node\":%u,\"path\":\"rotation\"}}",
-                                   j ? "," : "", c * joints + j);
+                                   j ? "," : "", c * per + j);
         at += (size_t)snprintf(json + at, cap - at, "]}");
     }
     snprintf(json + at, cap - at,
-             "],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1}]}],"
-             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":8,\"type\":\"VEC3\"},"
-             "{\"bufferView\":1,\"componentType\":5123,\"count\":36,\"type\":\"SCALAR\"},"
-             "{\"bufferView\":2,\"componentType\":5126,\"count\":%d,\"type\":\"SCALAR\"},"
-             "{\"bufferView\":3,\"componentType\":5126,\"count\":%d,\"type\":\"VEC4\"}],"
-             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":96},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":72},"
-             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu}],"
+             "],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":1,\"WEIGHTS_0\":2},\"indices\":3}]}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":%zu,\"type\":\"VEC3\"},"
+             "{\"bufferView\":1,\"componentType\":5123,\"count\":%zu,\"type\":\"VEC4\"},"
+             "{\"bufferView\":2,\"componentType\":5126,\"count\":%zu,\"type\":\"VEC4\"},"
+             "{\"bufferView\":3,\"componentType\":5123,\"count\":%zu,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":4,\"componentType\":5126,\"count\":%u,\"type\":\"MAT4\"},"
+             "{\"bufferView\":5,\"componentType\":5126,\"count\":%d,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":6,\"componentType\":5126,\"count\":%d,\"type\":\"VEC4\"}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu}],"
              "\"buffers\":[{\"byteLength\":%zu}]}",
-             KEYS, KEYS, o_bp, o_bi, o_t, sizeof times, o_r, sizeof rot, g.bin_len);
+             nv, nv, nv, ni, joints, KEYS, KEYS, o_p, nv * 12, o_j, nv * 8, o_w, nv * 16, o_i, ni * 2, o_m,
+             (size_t)joints * 64, o_t, sizeof times, o_r, sizeof rot, g.bin_len);
     uint8_t *file = hl_test_glb_file(json, &g, size);
     free(json);
     hl_test_glb_free(&g);
     return file;
+}
+
+static void write_glb(const char *dir, const char *name, const uint8_t *data, size_t size) {
+    if (!dir) return;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, size, f) != size) fprintf(stderr, "gltf_load: cannot write %s\n", path);
+    if (f) fclose(f);
 }
 
 static hl_camera *camera_at(hl_vec3 pos, hl_vec3 target, float aspect) {
@@ -178,6 +222,7 @@ int main(int argc, char **argv) {
     bool json = false;
     uint32_t tris = 1000000, tex = 1024, chars = 100, joints = 16, frames = 60, w = 640, h = 360;
     hl_backend backend = HL_BACKEND_WEBGPU;
+    const char *write_dir = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--json")) json = true;
@@ -188,9 +233,10 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--frames") && v) frames = (uint32_t)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(a, "--size") && v && sscanf(v, "%ux%u", &w, &h) == 2) i++;
         else if (!strcmp(a, "--backend") && v && !hl_backend_parse(argv[++i], &backend)) continue;
+        else if (!strcmp(a, "--write-glb") && v) write_dir = argv[++i];
         else {
             fprintf(stderr, "usage: gltf_load [--json] [--triangles N] [--texture S] [--characters C] [--joints J] "
-                            "[--frames F] [--backend webgpu|gles3] [--size WxH]\n");
+                            "[--frames F] [--backend webgpu|gles3] [--size WxH] [--write-glb DIR]\n");
             return 2;
         }
     }
@@ -212,6 +258,7 @@ int main(int argc, char **argv) {
     size_t size = 0;
     uint8_t *file = grid_glb(tris, tex, &size);
     if (!file) return fail("generating the model", HL_ERR_OUT_OF_MEMORY);
+    write_glb(write_dir, "grid.glb", file, size);
     double t0 = now_ms();
     hl_gltf_asset *a = NULL;
     if ((res = hl_gltf_load_memory(file, size, NULL, &a))) return fail("load", res);
@@ -245,13 +292,14 @@ int main(int argc, char **argv) {
 
     /* 2. animated characters */
     file = characters_glb(chars, joints, &size);
+    if (file) write_glb(write_dir, "characters.glb", file, size);
     if (!file || (res = hl_gltf_load_memory(file, size, NULL, &a))) return fail("characters", res ? res : HL_ERR_OUT_OF_MEMORY);
     free(file);
     hl_stage_create(&s);
     hl_stage_add(s, hl_gltf_asset_root(a));
     hl_light_create(&ld, &l);
     hl_stage_add(s, hl_light_node(l));
-    cam = camera_at((hl_vec3){0, 4, 8}, (hl_vec3){0, 2, -9}, (float)w / (float)h);
+    cam = camera_at((hl_vec3){0, 5, 10}, (hl_vec3){0, 2, -9}, (float)w / (float)h);
     uint32_t na = hl_gltf_asset_animation_count(a);
     hl_animation **anims = malloc(na * sizeof *anims);
     double *anim_ms = malloc(frames * sizeof(double)), *render_ms = malloc(frames * sizeof(double));
@@ -278,12 +326,12 @@ int main(int argc, char **argv) {
     double am = median(anim_ms, frames), rm = median(render_ms, frames);
     const hl_render_stats *st = hl_renderer_stats(r);
     if (json)
-        printf("{\"bench\": \"animate\", \"characters\": %u, \"joints\": %u, \"animate_ms\": %.4f, \"render_cpu_ms\": %.4f, "
+        printf("{\"bench\": \"animate\", \"skinned_characters\": %u, \"joints\": %u, \"animate_ms\": %.4f, \"render_cpu_ms\": %.4f, "
                "\"draws\": %u, \"allocs_per_frame\": %.2f, \"frames\": %u}\n",
                chars, joints, am, rm, st->draws, (double)allocs / frames, frames);
     else
-        printf("animate: %u characters x %u animated nodes: sampling %.3f ms, render call %.3f ms CPU (%u draws), %.2f "
-               "allocations per frame (medians of %u frames)\n",
+        printf("animate: %u skinned characters x %u joints: sampling %.3f ms, render call %.3f ms CPU (%u draws, the "
+               "palettes included), %.2f allocations per frame (medians of %u frames)\n",
                chars, joints, am, rm, st->draws, (double)allocs / frames, frames);
     free(anims), free(anim_ms), free(render_ms);
     hl_renderer_destroy(r);

@@ -297,6 +297,47 @@ static void test_animation(void) {
  * vertex on joint 255 of 256) whose mesh node is far away (glTF ignores a skinned mesh's node
  * transform): joint 1 moved right by an animation (0 at t 0, 0.5 at t 1) shears the quad;
  * joint 255 moved right by 0.5 moves it. */
+/* A joint hierarchy: joint 1 (the top vertices, inverse bind translate(0, -0.5)) is a child of
+ * joint 0 (the bottom ones) 0.5 above it; joint 0 turned 45 degrees about Z turns the whole quad
+ * into a diamond only if joint 1's world matrix includes its parent's turn. */
+static void test_skin_chain(void) {
+    hl_test_glb g = {0};
+    const float pos[12] = {-0.5f, -0.5f, 0, 0.5f, -0.5f, 0, 0.5f, 0.5f, 0, -0.5f, 0.5f, 0};
+    const uint8_t joints[16] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    const float weights[16] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    const float ibm[32] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -0.5f, 0, 1};
+    size_t o_pos = hl_test_glb_add(&g, pos, sizeof pos), o_idx = hl_test_glb_add(&g, k_idx, sizeof k_idx);
+    size_t o_j = hl_test_glb_add(&g, joints, sizeof joints), o_w = hl_test_glb_add(&g, weights, sizeof weights);
+    size_t o_m = hl_test_glb_add(&g, ibm, sizeof ibm);
+    char json[3000];
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"scenes\":[{\"nodes\":[0,1,2]}],"
+             "\"nodes\":[{\"mesh\":0,\"skin\":0},{\"camera\":0,\"translation\":[0,0,2]},"
+             "{\"name\":\"j0\",\"rotation\":[0,0,0.38268343,0.92387953],\"children\":[3]},"
+             "{\"name\":\"j1\",\"translation\":[0,0.5,0]}],"
+             "\"cameras\":[" ORTHO_CAMERA "],\"skins\":[{\"joints\":[2,3],\"inverseBindMatrices\":4}],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":2,\"WEIGHTS_0\":3},\"indices\":1,"
+             "\"material\":0}]}],"
+             "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[1,0,0,1]},\"extensions\":{\"KHR_materials_unlit\":{}}}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+             "{\"bufferView\":1,\"componentType\":5123,\"count\":6,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":2,\"componentType\":5121,\"count\":4,\"type\":\"VEC4\"},"
+             "{\"bufferView\":3,\"componentType\":5126,\"count\":4,\"type\":\"VEC4\"},"
+             "{\"bufferView\":4,\"componentType\":5126,\"count\":2,\"type\":\"MAT4\"}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":48},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":12},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":16},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":64},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":128}],\"buffers\":[{\"byteLength\":%zu}]}",
+             o_pos, o_idx, o_j, o_w, o_m, g.bin_len);
+    uint8_t img[W * H * 4];
+    if (render_glb(json, &g, 0, img)) {
+        printf("skinned quad on a two-joint chain turned 45 degrees: a diamond\n");
+        HL_CHECK_PIXEL(px(img, 52, 32), 255, 0, 0, 255, 1); /* (0.64, 0): inside the diamond, outside the square */
+        HL_CHECK_PIXEL(px(img, 32, 11), 255, 0, 0, 255, 1); /* (0, 0.64): the top corner (joint 1's vertices) */
+        HL_CHECK_PIXEL(px(img, 46, 18), 0, 0, 0, 255, 1);   /* (0.45, 0.45): the square's corner, outside the diamond */
+    }
+    hl_test_glb_free(&g);
+}
+
 static void test_skin(bool many) {
     hl_test_glb g = {0};
     const float pos[12] = {-0.5f, -0.5f, 0, 0.5f, -0.5f, 0, 0.5f, 0.5f, 0, -0.5f, 0.5f, 0};
@@ -471,6 +512,7 @@ int main(int argc, char **argv) {
     test_normal_map();
     test_skin(false);
     test_skin(true);
+    test_skin_chain();
     hl_renderer_destroy(g_r);
     return hl_test_finish();
 }
