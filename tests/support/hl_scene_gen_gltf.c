@@ -3,7 +3,7 @@
  * the loader takes (float, normalized and quantized integers, u8/u16/u32 or no indices, strips
  * and fans), unlit or PBR materials with every alpha mode, double-sided or not, a generated PNG
  * with a random sampler on one or both UV sets (sometimes through KHR_texture_transform), vertex
- * colours, and sometimes an animation. */
+ * colours, sometimes a skin (the first mesh on the asset's own nodes) and an animation. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -64,7 +64,8 @@ static uint32_t accessor(doc *d, const void *data, size_t bytes, uint32_t ctype,
 }
 
 /* The box (24 vertices, 36 indices) or a fan disc (mode 6, 18 vertices): positions in [-s, s]. */
-static void primitive(hl_gen_rng *rng, doc *d, json_buf *meshes, uint32_t mesh, bool *quantized, bool uv1) {
+static void primitive(hl_gen_rng *rng, doc *d, json_buf *meshes, uint32_t mesh, bool *quantized, bool uv1,
+                      uint32_t skin_joints) {
     float pos[24 * 3], nrm[24 * 3], uv[24 * 2], col[24 * 4];
     uint32_t idx[36], nv, ni;
     bool fan = ch(rng, 0.25f);
@@ -142,6 +143,18 @@ static void primitive(hl_gen_rng *rng, doc *d, json_buf *meshes, uint32_t mesh, 
             jp(meshes, ",\"COLOR_0\":%u", accessor(d, c3, nv * 12, 5126, false, nv, "VEC3"));
         }
     }
+    if (skin_joints) { /* skinned: each vertex on one or two random joints */
+        uint8_t jv[24 * 4];
+        float wv[24 * 4];
+        for (uint32_t i = 0; i < nv; i++) {
+            float w0 = ch(rng, 0.5f) ? 1.0f : fr(rng, 0.3f, 0.9f);
+            jv[i * 4] = (uint8_t)ur(rng, skin_joints), jv[i * 4 + 1] = (uint8_t)ur(rng, skin_joints);
+            jv[i * 4 + 2] = jv[i * 4 + 3] = 0;
+            wv[i * 4] = w0, wv[i * 4 + 1] = 1.0f - w0, wv[i * 4 + 2] = wv[i * 4 + 3] = 0;
+        }
+        jp(meshes, ",\"JOINTS_0\":%u", accessor(d, jv, nv * 4, 5121, false, nv, "VEC4"));
+        jp(meshes, ",\"WEIGHTS_0\":%u", accessor(d, wv, nv * 16, 5126, false, nv, "VEC4"));
+    }
     jp(meshes, "}");
     if (ni) {
         uint32_t kind = ur(rng, 3);
@@ -194,6 +207,7 @@ uint8_t *hl_gen_gltf_random(hl_gen_rng *rng, size_t *size, bool *animated) {
     bool quantized = false, uv1 = ch(rng, 0.3f);
     int parent[6];
     for (uint32_t i = 0; i < n; i++) parent[i] = i ? (int)ur(rng, i) : -1;
+    bool skinned = ch(rng, 0.3f); /* the first mesh skinned to every node of the asset */
     jp(&nodes, "[");
     for (uint32_t i = 0; i < n; i++) {
         jp(&nodes, "%s{\"name\":\"n%u\",\"children\":[", i ? "," : "", i);
@@ -213,9 +227,10 @@ uint8_t *hl_gen_gltf_random(hl_gen_rng *rng, size_t *size, bool *animated) {
                fr(rng, 0.5f, 1.5f), fr(rng, 0.5f, 1.5f), fr(rng, 0.5f, 1.5f));
         }
         if (ch(rng, 0.8f)) {
-            primitive(rng, &d, &meshes, mesh_count, &quantized, uv1);
+            bool skin = skinned && mesh_count == 0;
+            primitive(rng, &d, &meshes, mesh_count, &quantized, uv1, skin ? n : 0);
             material(rng, &mats, mesh_count, uv1);
-            jp(&nodes, ",\"mesh\":%u", mesh_count++);
+            jp(&nodes, ",\"mesh\":%u%s", mesh_count++, skin ? ",\"skin\":0" : "");
         }
         jp(&nodes, "}");
     }
@@ -264,6 +279,11 @@ uint8_t *hl_gen_gltf_random(hl_gen_rng *rng, size_t *size, bool *animated) {
     jp(&root, ",\"textures\":[{\"source\":0,\"sampler\":0}],\"samplers\":[{\"magFilter\":%u,\"minFilter\":%u,\"wrapS\":%u,"
               "\"wrapT\":%u}],\"images\":[{\"bufferView\":%u,\"mimeType\":\"image/png\"}]",
        mags[ur(rng, 2)], mins[ur(rng, 6)], wraps[ur(rng, 3)], wraps[ur(rng, 3)], png_view);
+    if (skinned) {
+        jp(&root, ",\"skins\":[{\"joints\":[");
+        for (uint32_t i = 0; i < n; i++) jp(&root, "%s%u", i ? "," : "", i);
+        jp(&root, "]}]");
+    }
     jp(&root, "%s,\"accessors\":[%s],\"bufferViews\":[%s],\"buffers\":[{\"byteLength\":%zu}]}", anim.s ? anim.s : "",
        d.acc.s ? d.acc.s : "", d.views.s, d.g.bin_len);
     uint8_t *file = hl_test_glb_file(root.s, &d.g, size);

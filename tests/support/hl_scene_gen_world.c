@@ -1429,8 +1429,8 @@ static void mutate_gltf(hl_gen_world *w) {
             if (st->s && CALL(w, hl_stage_add(st->s, hl_gltf_asset_root(a)))) {
                 st->animated[st->asset_count] = animated;
                 st->assets[st->asset_count++] = a;
-                vlog(w, "glTF: asset loaded (%zu bytes, %u meshes%s)", size, hl_gltf_asset_report(a)->meshes,
-                     animated ? ", animated" : "");
+                vlog(w, "glTF: asset loaded (%zu bytes, %u meshes%s%s)", size, hl_gltf_asset_report(a)->meshes,
+                     animated ? ", animated" : "", hl_gltf_asset_report(a)->skins ? ", skinned" : "");
             } else {
                 hl_gltf_asset_destroy(a);
             }
