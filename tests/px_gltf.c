@@ -17,7 +17,8 @@
  *     +X (red) or +Y (green) is brighter under a light from that side;
  *   - skins: a quad whose top vertices follow an animated joint (sheared at t 1, square at t 0),
  *     and a skin of 256 joints whose last one moves the quad; the mesh node's own transform is
- *     ignored as glTF specifies. */
+ *     ignored as glTF specifies;
+ *   - morph targets: a target moving the top vertices, its weight animated (sheared at t 1). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -408,6 +409,47 @@ static void test_skin(bool many) {
     hl_test_glb_free(&g);
 }
 
+/* Morph targets: a half-size quad whose one target moves its top vertices right by 0.5; its
+ * weight animated from 0 (t 0) to 1 (t 1) shears the quad as the skinned one. */
+static void test_morph(void) {
+    hl_test_glb g = {0};
+    const float pos[12] = {-0.5f, -0.5f, 0, 0.5f, -0.5f, 0, 0.5f, 0.5f, 0, -0.5f, 0.5f, 0};
+    const float nrm[12] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
+    const float d[12] = {0, 0, 0, 0, 0, 0, 0.5f, 0, 0, 0.5f, 0, 0}, times[2] = {0, 1}, w[2] = {0, 1};
+    size_t o_pos = hl_test_glb_add(&g, pos, sizeof pos), o_idx = hl_test_glb_add(&g, k_idx, sizeof k_idx);
+    size_t o_n = hl_test_glb_add(&g, nrm, sizeof nrm), o_d = hl_test_glb_add(&g, d, sizeof d);
+    size_t o_t = hl_test_glb_add(&g, times, sizeof times), o_w = hl_test_glb_add(&g, w, sizeof w);
+    char json[3000];
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"scenes\":[{\"nodes\":[0,1]}],"
+             "\"nodes\":[{\"mesh\":0},{\"camera\":0,\"translation\":[0,0,2]}],\"cameras\":[" ORTHO_CAMERA "],"
+             "\"meshes\":[{\"weights\":[0],\"primitives\":[{\"attributes\":{\"POSITION\":0,\"NORMAL\":2},\"indices\":1,"
+             "\"material\":0,\"targets\":[{\"POSITION\":3}]}]}],"
+             "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[1,0,0,1]},\"extensions\":{\"KHR_materials_unlit\":{}}}],"
+             "\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"weights\"}}],"
+             "\"samplers\":[{\"input\":4,\"output\":5}]}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+             "{\"bufferView\":1,\"componentType\":5123,\"count\":6,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":2,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+             "{\"bufferView\":3,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+             "{\"bufferView\":4,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":5,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":48},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":12},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":48},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":48},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":8}],"
+             "\"buffers\":[{\"byteLength\":%zu}]}",
+             o_pos, o_idx, o_n, o_d, o_t, o_w, g.bin_len);
+    uint8_t img[W * H * 4];
+    for (int i = 0; i < 2; i++) {
+        if (!render_glb_at(json, &g, 0, (float)i, img)) break;
+        printf("morph target weight %d\n", i);
+        HL_CHECK_PIXEL(px(img, 32, 32), 255, 0, 0, 255, 1);
+        HL_CHECK_PIXEL(px(img, 56, 19), i ? 255 : 0, 0, 0, 255, 1);
+        HL_CHECK_PIXEL(px(img, 19, 19), i ? 0 : 255, 0, 0, 255, 1);
+    }
+    hl_test_glb_free(&g);
+}
+
 /* The centre of a white PBR quad lit by the file's directional light of `intensity` (< 0: no
  * light node); the red channel. */
 static int lit_center(float intensity) {
@@ -513,6 +555,7 @@ int main(int argc, char **argv) {
     test_skin(false);
     test_skin(true);
     test_skin_chain();
+    test_morph();
     hl_renderer_destroy(g_r);
     return hl_test_finish();
 }

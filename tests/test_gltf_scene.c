@@ -14,7 +14,9 @@
  * STEP scale, a CUBICSPLINE curve checked against the Hermite formula, a weights channel
  * skipped, two animations applied together, and five malformed samplers or targets refused.
  * Generated tangents for a normal-mapped quad (plain and mirrored UVs) and none without a map.
- * Skins: joints and joint matrices given to the mesh, integer joints, four refusals. */
+ * Skins: joints and joint matrices given to the mesh, integer joints, four refusals. Morph
+ * targets: default weights, set weights, animated weights, renormalized normals, 8 targets,
+ * three refusals, no allocation while blending. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -494,6 +496,114 @@ static void test_skins(void) {
     hl_gltf_asset_destroy(a);
 }
 
+/* Morph targets: a triangle with `targets` targets (target 0 moves vertex 0 by +1 in x and tilts
+ * every normal towards +x, target 1 moves vertex 1 by +2 in y, the others move vertex 0 by +1 in
+ * x), default weights, an animation of the weights. bad: 1 a target accessor of the wrong count,
+ * 2 65 targets, 3 default weights of the wrong count. */
+static hl_gltf_asset *morph_doc(uint32_t targets, int bad) {
+    hl_test_glb g = {0};
+    const float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0}, nrm[9] = {0, 0, 1, 0, 0, 1, 0, 0, 1};
+    const float d0[9] = {1, 0, 0, 0, 0, 0, 0, 0, 0}, n0[9] = {1, 0, 0, 1, 0, 0, 1, 0, 0}, d1[9] = {0, 0, 0, 0, 2, 0, 0, 0, 0};
+    const float times[2] = {0, 1}, wk[4] = {0, 0, 1, 0.5f};
+    size_t o_p = hl_test_glb_add(&g, pos, sizeof pos), o_n = hl_test_glb_add(&g, nrm, sizeof nrm);
+    size_t o_d0 = hl_test_glb_add(&g, d0, sizeof d0), o_n0 = hl_test_glb_add(&g, n0, sizeof n0);
+    size_t o_d1 = hl_test_glb_add(&g, d1, sizeof d1), o_t = hl_test_glb_add(&g, times, sizeof times);
+    size_t o_w = hl_test_glb_add(&g, wk, sizeof wk);
+    char tl[8000] = "", wl[1200] = "";
+    for (uint32_t t = 0; t < targets; t++) {
+        size_t a = strlen(tl), b = strlen(wl);
+        snprintf(tl + a, sizeof tl - a, "%s{\"POSITION\":%u%s}", t ? "," : "", t == 1 ? 4u : (bad == 1 && t == 0) ? 7u : 2u,
+                 t == 0 ? ",\"NORMAL\":3" : "");
+        snprintf(wl + b, sizeof wl - b, "%s%g", t ? "," : "", targets == 2 ? (t ? 0.0 : 0.5) : 1.0 / targets);
+    }
+    if (bad == 3) snprintf(wl, sizeof wl, "0.5");
+    if (bad == 2) wl[0] = 0; /* no default weights: the target count is what fails */
+    char *json = malloc(16000);
+    snprintf(json, 16000,
+             "{\"asset\":{\"version\":\"2.0\"},\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"mesh\":0}],"
+             "\"meshes\":[{\"weights\":[%s],\"primitives\":[{\"attributes\":{\"POSITION\":0,\"NORMAL\":1},\"targets\":[%s]}]}],"
+             "\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"weights\"}}],"
+             "\"samplers\":[{\"input\":5,\"output\":6}]}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+             "{\"bufferView\":1,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+             "{\"bufferView\":2,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+             "{\"bufferView\":3,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+             "{\"bufferView\":4,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+             "{\"bufferView\":5,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":6,\"componentType\":5126,\"count\":%u,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":36},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":36},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":8},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":16}],\"buffers\":[{\"byteLength\":%zu}]}",
+             wl, tl, 4u, o_p, o_n, o_d0, o_n0, o_d1, o_t, o_w, g.bin_len);
+    size_t n = 0;
+    uint8_t *file = hl_test_glb_file(json, &g, &n);
+    hl_gltf_asset *a = NULL;
+    hl_result r = hl_gltf_load_memory(file, n, NULL, &a);
+    static const char *const want[] = {"", "accessor 7 must hold 3 VEC3", "65 morph targets (at most 64)",
+                                       "1 default weights for 2 targets"};
+    static const hl_result code[] = {HL_OK, HL_ERR_PARSE, HL_ERR_UNSUPPORTED, HL_ERR_PARSE};
+    if (bad)
+        HL_CHECK_MSG(r == code[bad] && !a && strstr(hl_last_error(), want[bad]), "morph defect %d refused naming '%s': %s %s",
+                     bad, want[bad], hl_result_name(r), hl_last_error());
+    else
+        HL_CHECK_OK(r);
+    free(file);
+    free(json);
+    hl_test_glb_free(&g);
+    return a;
+}
+
+/* vertex v's position component c and normal of vertex 0 from the mesh's geometry */
+static float morph_pos(hl_gltf_asset *a, uint32_t v, uint32_t c) {
+    hl_geometry *g = hl_mesh_geometry(first_mesh(hl_gltf_asset_root(a)));
+    const hl_geometry_layout *l = hl_geometry_get_layout(g);
+    return ((const float *)((const uint8_t *)hl_geometry_vertex_data(g) + l->attributes[HL_ATTR_POSITION].offset))[v * 3 + c];
+}
+
+static float morph_nrm(hl_gltf_asset *a, uint32_t c) {
+    hl_geometry *g = hl_mesh_geometry(first_mesh(hl_gltf_asset_root(a)));
+    const hl_geometry_layout *l = hl_geometry_get_layout(g);
+    return ((const float *)((const uint8_t *)hl_geometry_vertex_data(g) + l->attributes[HL_ATTR_NORMAL].offset))[c];
+}
+
+static void test_morph(void) {
+    (void)morph_doc(2, 1);
+    (void)morph_doc(65, 2);
+    (void)morph_doc(2, 3);
+    hl_gltf_asset *a = morph_doc(2, 0);
+    if (a) {
+        HL_CHECK_EQ(hl_gltf_asset_report(a)->morph_targets, 2);
+        HL_CHECK_MSG(fabsf(morph_pos(a, 0, 0) - 0.5f) < 1e-6f, "default weights: v0.x %g (0.5)", morph_pos(a, 0, 0));
+        HL_CHECK_MSG(fabsf(morph_nrm(a, 0) - 0.4472136f) < 1e-5f && fabsf(morph_nrm(a, 2) - 0.8944272f) < 1e-5f,
+                     "normal blended and renormalized: (%g, %g)", morph_nrm(a, 0), morph_nrm(a, 2));
+        const float w[2] = {0, 1};
+        HL_CHECK_OK(hl_gltf_asset_set_morph_weights(a, 0, w, 2));
+        HL_CHECK(morph_pos(a, 0, 0) == 0.0f && morph_pos(a, 1, 1) == 2.0f && morph_nrm(a, 2) == 1.0f);
+        float got[4] = {9, 9, 9, 9};
+        HL_CHECK_EQ(hl_gltf_asset_morph_weights(a, 0, got, 4), 2);
+        HL_CHECK(got[0] == 0 && got[1] == 1 && got[2] == 9);
+        HL_CHECK_OK(hl_animation_apply(hl_gltf_asset_animation(a, 0), 0.5f, HL_ANIMATION_CLAMP));
+        HL_CHECK_MSG(fabsf(morph_pos(a, 0, 0) - 0.5f) < 1e-6f && fabsf(morph_pos(a, 1, 1) - 0.5f) < 1e-6f,
+                     "animated weights (0.5, 0.25): v0.x %g, v1.y %g", morph_pos(a, 0, 0), morph_pos(a, 1, 1));
+        const float nan_w = NAN;
+        HL_CHECK_RESULT(hl_gltf_asset_set_morph_weights(a, 0, &nan_w, 1), HL_ERR_VALIDATION);
+        HL_CHECK_EQ(hl_gltf_asset_morph_weights(a, 5, NULL, 0), 0);
+        uint64_t a0 = hl_alloc_count();
+        for (int i = 0; i < 20; i++) hl_animation_apply(hl_gltf_asset_animation(a, 0), (float)i * 0.05f, HL_ANIMATION_LOOP);
+        HL_CHECK_MSG(hl_alloc_count() == a0, "blending morph targets allocates nothing");
+        hl_gltf_asset_destroy(a);
+    }
+    a = morph_doc(8, 0); /* 8 targets: 0 and 2..7 move v0.x by 1, 1 moves v1.y by 2, each weight 1/8 */
+    if (a) {
+        HL_CHECK_MSG(fabsf(morph_pos(a, 0, 0) - 7.0f / 8.0f) < 1e-6f && fabsf(morph_pos(a, 1, 1) - 0.25f) < 1e-6f,
+                     "8 targets: v0.x %g (0.875), v1.y %g (0.25)", morph_pos(a, 0, 0), morph_pos(a, 1, 1));
+        HL_CHECK_EQ(hl_gltf_asset_report(a)->morph_targets, 8);
+        hl_gltf_asset_destroy(a);
+    }
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     (void)argv;
@@ -507,5 +617,6 @@ int main(int argc, char **argv) {
     test_animations();
     test_tangents();
     test_skins();
+    test_morph();
     return hl_test_finish();
 }

@@ -20,10 +20,9 @@
  * Skins: each mesh of a node with a skin gets hl_mesh_set_skin (its joints, inverse bind
  * matrices; at most HL_SKIN_MAX_JOINTS; JOINTS_0 checked against the joint count), drawn with a
  * joint palette on the GPU. Animations of node transforms, joints included, are parsed and
- * sampled (below). Not yet: morph targets (drawn with their default geometry; weights channels
- * are skipped), image-based lighting. An extension in extensionsRequired that the loader does
- * not implement fails the load (HL_ERR_UNSUPPORTED naming it); optional ones it does not
- * implement are listed in the report.
+ * sampled, and morph targets blended (both below). Not yet: image-based lighting. An extension
+ * in extensionsRequired that the loader does not implement fails the load (HL_ERR_UNSUPPORTED
+ * naming it); optional ones it does not implement are listed in the report.
  *
  * Errors: malformed JSON, wrong types, out-of-range indices, accessors past their buffer views,
  * views past their buffers, bad base64, node cycles (a node that is its own ancestor or has two
@@ -68,7 +67,7 @@ typedef struct hl_gltf_report {
     uint32_t images;           /* images in the document */
     uint32_t cameras, lights;  /* built for the scene */
     uint32_t skins;                /* in the document */
-    uint32_t morph_targets;        /* in the document (not applied yet) */
+    uint32_t morph_targets;        /* morph targets of the primitives built (summed) */
     uint32_t animations;           /* in the document (hl_gltf_asset_animation) */
     char extensions_used[256];    /* extensionsUsed, comma-separated (truncated with "...") */
     char extensions_ignored[256]; /* those of them the loader does not implement */
@@ -100,7 +99,7 @@ hl_aabb hl_gltf_asset_bounds(hl_gltf_asset *a);
 
 /* ---- animations -------------------------------------------------------------------------------
  * The document's animations, parsed at load: channels targeting the translation, rotation or
- * scale of nodes (weights channels are parsed and skipped until morph targets are drawn), with
+ * scale of nodes and the weights of their meshes' morph targets, with
  * STEP, LINEAR (rotations: normalized spherical interpolation on the shorter arc) and
  * CUBICSPLINE samplers (Hermite curves from the in/out tangents scaled by the key interval;
  * rotations normalized afterwards). Sampling at time t sets the nodes' TRS (the node's own
@@ -129,6 +128,19 @@ hl_result hl_animation_apply(hl_animation *anim, float t, hl_animation_wrap wrap
 /* Several animations at the same time t, in order (a later one wins where two animate the same
  * property); each wraps by its own duration. */
 hl_result hl_animations_apply(hl_animation *const *anims, uint32_t count, float t, hl_animation_wrap wrap);
+
+/* ---- morph targets ------------------------------------------------------------------------------
+ * Primitives with targets (POSITION, NORMAL and TANGENT deltas; at most 64 targets) keep their
+ * base attributes and deltas; their geometry holds base + sum(weight_i * delta_i), normals and
+ * tangents renormalized, blended on the CPU when the weights change: at load (the node's
+ * weights, else the mesh's), by hl_gltf_asset_set_morph_weights and by animation weights
+ * channels (no allocation). Not for primitives without NORMAL (their vertices are expanded for
+ * flat normals): those draw their base geometry. */
+/* The weights of glTF node `node`'s mesh (count values; the targets past count get 0). */
+hl_result hl_gltf_asset_set_morph_weights(hl_gltf_asset *a, uint32_t node, const float *weights, uint32_t count);
+/* The current weights of node `node`'s first morphed primitive into out (at most max); returns
+ * its target count (0: the node has no morph targets). */
+uint32_t hl_gltf_asset_morph_weights(const hl_gltf_asset *a, uint32_t node, float *out, uint32_t max);
 
 #ifdef __cplusplus
 }

@@ -58,6 +58,7 @@ static hl_result parse_one(const hl__gltf_doc *doc, hl_gltf_asset *a, uint32_t a
     char path[48];
     snprintf(path, sizeof path, "animations[%u]", ai);
     if (!cJSON_IsObject(an)) return hl__fail(HL_ERR_PARSE, "glTF: %s is not an object", path);
+    out->asset = a;
     const cJSON *channels = obj(an, "channels"), *samplers = obj(an, "samplers");
     if (!cJSON_IsArray(channels) || !cJSON_IsArray(samplers))
         return hl__fail(HL_ERR_PARSE, "glTF: %s needs channels and samplers arrays", path);
@@ -113,6 +114,7 @@ static hl_result parse_one(const hl__gltf_doc *doc, hl_gltf_asset *a, uint32_t a
             break;
         }
         k->node = node == UINT64_MAX ? NULL : a->nodes[node];
+        k->node_index = node == UINT64_MAX ? UINT32_MAX : (uint32_t)node;
         k->interp = si[c].interp;
         k->keys = si[c].keys;
         k->comps = si[c].out_comps;
@@ -238,7 +240,14 @@ hl_result hl_animation_apply(hl_animation *anim, float t, hl_animation_wrap wrap
     }
     for (uint32_t i = 0; i < anim->channel_count; i++) {
         const hl__gltf_channel *k = &anim->channels[i];
-        if (!k->node || !k->keys || k->path == HL__GLTF_PATH_WEIGHTS) continue;
+        if (!k->node || !k->keys) continue;
+        if (k->path == HL__GLTF_PATH_WEIGHTS) { /* the node's morph targets */
+            float w[HL__GLTF_MAX_MORPH_TARGETS];
+            if (k->comps > HL__GLTF_MAX_MORPH_TARGETS) continue;
+            sample(k, t, w);
+            hl__gltf_morph_weights(anim->asset, k->node_index, w, k->comps);
+            continue;
+        }
         float v[4];
         sample(k, t, v);
         if (k->path == HL__GLTF_PATH_TRANSLATION) hl_node_set_translation(k->node, (hl_vec3){v[0], v[1], v[2]});

@@ -109,13 +109,29 @@ typedef struct hl__gltf_channel {
     uint32_t path;        /* HL__GLTF_PATH_* */
     uint32_t interp;      /* HL__GLTF_STEP, _LINEAR, _CUBIC */
     uint32_t keys, comps; /* keyframes; 3 or 4 components (weights: per target) */
+    uint32_t node_index;  /* the target node's glTF index (weights: which morphs) */
     const float *times;   /* keys, non-decreasing */
     const float *values;  /* keys * comps (x 3 for cubic: in-tangent, value, out-tangent) */
 } hl__gltf_channel;
 enum { HL__GLTF_PATH_TRANSLATION, HL__GLTF_PATH_ROTATION, HL__GLTF_PATH_SCALE, HL__GLTF_PATH_WEIGHTS };
 enum { HL__GLTF_STEP, HL__GLTF_LINEAR, HL__GLTF_CUBIC };
 
+/* Morph targets of one primitive (gltf_morph.c): the base attributes and every target's
+ * deltas (zeros where a target has none), applied on the CPU into the primitive's geometry. */
+#define HL__GLTF_MAX_MORPH_TARGETS 64u
+struct hl_geometry;
+typedef struct hl__gltf_morph {
+    struct hl_geometry *geometry; /* retained */
+    uint32_t gltf_node;           /* the node whose mesh this primitive is */
+    uint32_t vertex_count, target_count;
+    float *base[3];               /* POSITION, NORMAL, TANGENT (xyzw); NULL when absent */
+    float *delta[3];              /* target_count * vertex_count * 3 (NULL when absent) */
+    float *scratch;               /* vertex_count * 4 */
+    float weights[HL__GLTF_MAX_MORPH_TARGETS]; /* as last applied */
+} hl__gltf_morph;
+
 struct hl_animation {
+    struct hl_gltf_asset *asset; /* the owner (weights channels reach its morphs) */
     char *name;
     float duration;            /* the largest input time */
     hl__gltf_channel *channels;
@@ -131,8 +147,18 @@ struct hl_gltf_asset {
     uint32_t camera_count;
     struct hl_animation *animations;
     uint32_t animation_count;
+    hl__gltf_morph *morphs;
+    uint32_t morph_count;
     hl_gltf_report report;
 };
+
+/* Reads primitive `prim` of mesh `mesh`'s targets for geometry g (vertex_count vertices, not
+ * flat-expanded) into a new entry of a->morphs; default weights applied. */
+hl_result hl__gltf_morph_add(const hl__gltf_doc *doc, struct hl_gltf_asset *a, uint32_t gltf_node, uint32_t mesh,
+                             uint32_t prim, const float *default_weights, uint32_t weight_count, struct hl_geometry *g);
+/* Applies weights to every morph of glTF node `node` (count values, the rest 0). */
+void hl__gltf_morph_weights(struct hl_gltf_asset *a, uint32_t node, const float *weights, uint32_t count);
+void hl__gltf_morphs_free(struct hl_gltf_asset *a);
 
 /* Parses doc's animations into a->animations (targets resolved through a->nodes); HL_ERR_PARSE
  * naming the JSON path for a malformed one. */

@@ -368,7 +368,7 @@ static hl_result add_child(hl_node *parent, hl_node *child) {
     return res;
 }
 
-static hl_result build_mesh(loader *L, hl_node *n, uint64_t mesh, const char *npath) {
+static hl_result build_mesh(loader *L, hl_node *n, uint32_t node_index, uint64_t mesh, const char *npath) {
     char path[48];
     snprintf(path, sizeof path, "meshes[%llu]", (unsigned long long)mesh);
     hl_result res;
@@ -378,6 +378,24 @@ static hl_result build_mesh(loader *L, hl_node *n, uint64_t mesh, const char *np
     if (!cJSON_IsArray(prims) || !cJSON_GetArraySize(prims))
         return hl__fail(HL_ERR_PARSE, "glTF: %s.primitives must be a non-empty array", path);
     int np = cJSON_GetArraySize(prims);
+    /* morph weights: the node's, else the mesh's */
+    float weights[HL__GLTF_MAX_MORPH_TARGETS];
+    uint32_t wn = 0;
+    const cJSON *wl = obj(cJSON_GetArrayItem(obj(L->doc.json, "nodes"), (int)node_index), "weights");
+    if (!wl) wl = obj(m, "weights");
+    if (wl) {
+        int c = cJSON_IsArray(wl) ? cJSON_GetArraySize(wl) : -1;
+        if (c < 0 || (uint32_t)c > HL__GLTF_MAX_MORPH_TARGETS)
+            return hl__fail(HL_ERR_PARSE, "glTF: %s (or its node).weights must be an array of at most %u numbers", path,
+                            HL__GLTF_MAX_MORPH_TARGETS);
+        for (int k = 0; k < c; k++) {
+            const cJSON *e = cJSON_GetArrayItem(wl, k);
+            if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble))
+                return hl__fail(HL_ERR_PARSE, "glTF: %s.weights[%d] must be a finite number", path, k);
+            weights[k] = (float)e->valuedouble;
+        }
+        wn = (uint32_t)c;
+    }
     for (int i = 0; i < np; i++) {
         char ppath[80];
         snprintf(ppath, sizeof ppath, "%s.primitives[%d]", path, i);
@@ -392,6 +410,18 @@ static hl_result build_mesh(loader *L, hl_node *n, uint64_t mesh, const char *np
         if (!hl_material_get_texture(mat, HL_TEXTURE_NORMAL, &ntc)) ntc = UINT32_MAX;
         if ((res = hl__gltf_primitive_geometry_ex(&L->doc, (uint32_t)mesh, (uint32_t)i, ntc, &g))) return res;
         const hl_geometry_layout *gl = hl_geometry_get_layout(g);
+        /* morph targets (not for primitives whose vertices were expanded for flat normals) */
+        if (obj(p, "targets")) {
+            uint64_t pa = 0;
+            hl__gltf_accessor_info pinfo;
+            const cJSON *attrs = obj(p, "attributes");
+            if (!hl__gltf_get_uint(attrs, "POSITION", ppath, true, 0, UINT32_MAX, &pa) &&
+                !hl__gltf_accessor_info_get(&L->doc, (uint32_t)pa, &pinfo) && pinfo.count == gl->vertex_count &&
+                (res = hl__gltf_morph_add(&L->doc, L->a, node_index, (uint32_t)mesh, (uint32_t)i, weights, wn, g))) {
+                hl_geometry_release(g);
+                return res;
+            }
+        }
         hl_mesh_desc md = {0};
         md.geometry = g;
         md.material = mat;
@@ -551,7 +581,7 @@ static hl_result build_node(loader *L, uint64_t index, hl_node *parent, const ch
     }
     uint64_t v = 0;
     if (obj(nd, "mesh")) {
-        if ((res = hl__gltf_get_uint(nd, "mesh", path, true, 0, UINT32_MAX, &v)) || (res = build_mesh(L, n, v, path)))
+        if ((res = hl__gltf_get_uint(nd, "mesh", path, true, 0, UINT32_MAX, &v)) || (res = build_mesh(L, n, (uint32_t)index, v, path)))
             return res;
     }
     if (obj(nd, "camera")) {
@@ -759,11 +789,7 @@ static hl_result load(const uint8_t *data, size_t size, const char *base_dir, co
         a->report.images = (uint32_t)array_size(root, "images");
         a->report.skins = (uint32_t)array_size(root, "skins");
         a->report.animations = (uint32_t)array_size(root, "animations");
-        const cJSON *m;
-        cJSON_ArrayForEach(m, obj(root, "meshes")) {
-            const cJSON *p;
-            cJSON_ArrayForEach(p, obj(m, "primitives")) a->report.morph_targets += (uint32_t)array_size(p, "targets");
-        }
+
     }
     if (!res) res = hl_node_create("glTF", &a->root);
     if (!res) res = lights_parse(&L);
@@ -833,6 +859,7 @@ void hl_gltf_asset_destroy(hl_gltf_asset *a) {
     if (!a) return;
     if (a->root && !hl_node_parent(a->root)) hl_node_destroy(a->root);
     hl__gltf_animations_free(a);
+    hl__gltf_morphs_free(a);
     hl__free(a->nodes);
     hl__free(a->cameras);
     hl__free(a);

@@ -3,7 +3,8 @@
  * the loader takes (float, normalized and quantized integers, u8/u16/u32 or no indices, strips
  * and fans), unlit or PBR materials with every alpha mode, double-sided or not, a generated PNG
  * with a random sampler on one or both UV sets (sometimes through KHR_texture_transform), vertex
- * colours, sometimes a skin (the first mesh on the asset's own nodes) and an animation. */
+ * colours, sometimes a skin (the first mesh on the asset's own nodes), morph targets with
+ * weights, and an animation. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -65,7 +66,8 @@ static uint32_t accessor(doc *d, const void *data, size_t bytes, uint32_t ctype,
 
 /* The box (24 vertices, 36 indices) or a fan disc (mode 6, 18 vertices): positions in [-s, s]. */
 static void primitive(hl_gen_rng *rng, doc *d, json_buf *meshes, uint32_t mesh, bool *quantized, bool uv1,
-                      uint32_t skin_joints) {
+                      uint32_t skin_joints, uint32_t *weights) {
+    *weights = 0;
     float pos[24 * 3], nrm[24 * 3], uv[24 * 2], col[24 * 4];
     uint32_t idx[36], nv, ni;
     bool fan = ch(rng, 0.25f);
@@ -112,6 +114,7 @@ static void primitive(hl_gen_rng *rng, doc *d, json_buf *meshes, uint32_t mesh, 
         a_pos = accessor(d, pos, nv * 12, 5126, false, nv, "VEC3");
     }
     jp(meshes, "%s{\"primitives\":[{\"attributes\":{\"POSITION\":%u", mesh ? "," : "", a_pos);
+    /* (a mesh's "weights", when it has targets, is appended by the caller after the primitive) */
     if (ch(rng, 0.85f)) { /* else flat normals from the loader */
         if (ch(rng, 0.3f)) {
             int8_t q[24 * 3];
@@ -156,6 +159,17 @@ static void primitive(hl_gen_rng *rng, doc *d, json_buf *meshes, uint32_t mesh, 
         jp(meshes, ",\"WEIGHTS_0\":%u", accessor(d, wv, nv * 16, 5126, false, nv, "VEC4"));
     }
     jp(meshes, "}");
+    if (ch(rng, 0.25f)) { /* morph targets: one or two random position displacements, random weights */
+        uint32_t nt = 1 + ur(rng, 2);
+        jp(meshes, ",\"targets\":[");
+        for (uint32_t t = 0; t < nt; t++) {
+            float dd[24 * 3];
+            for (uint32_t i = 0; i < nv * 3; i++) dd[i] = fr(rng, -0.3f, 0.3f);
+            jp(meshes, "%s{\"POSITION\":%u}", t ? "," : "", accessor(d, dd, nv * 12, 5126, false, nv, "VEC3"));
+        }
+        jp(meshes, "]");
+        *weights = nt;
+    }
     if (ni) {
         uint32_t kind = ur(rng, 3);
         if (kind == 0) {
@@ -172,7 +186,13 @@ static void primitive(hl_gen_rng *rng, doc *d, json_buf *meshes, uint32_t mesh, 
     } else {
         jp(meshes, ",\"mode\":6");
     }
-    jp(meshes, ",\"material\":%u}]}", mesh);
+    jp(meshes, ",\"material\":%u}]", mesh);
+    if (*weights) {
+        jp(meshes, ",\"weights\":[");
+        for (uint32_t t = 0; t < *weights; t++) jp(meshes, "%s%.3f", t ? "," : "", fr(rng, 0, 1));
+        jp(meshes, "]");
+    }
+    jp(meshes, "}");
 }
 
 static void material(hl_gen_rng *rng, json_buf *m, uint32_t i, bool uv1) {
@@ -228,7 +248,8 @@ uint8_t *hl_gen_gltf_random(hl_gen_rng *rng, size_t *size, bool *animated) {
         }
         if (ch(rng, 0.8f)) {
             bool skin = skinned && mesh_count == 0;
-            primitive(rng, &d, &meshes, mesh_count, &quantized, uv1, skin ? n : 0);
+            uint32_t morph = 0;
+            primitive(rng, &d, &meshes, mesh_count, &quantized, uv1, skin ? n : 0, &morph);
             material(rng, &mats, mesh_count, uv1);
             jp(&nodes, ",\"mesh\":%u%s", mesh_count++, skin ? ",\"skin\":0" : "");
         }

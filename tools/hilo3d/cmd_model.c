@@ -22,8 +22,6 @@ static void print_report(const hl_gltf_report *rp) {
                   rp->cameras, rp->lights, rp->skins, rp->morph_targets, rp->animations, rp->load_ms);
     hl_cli_printf("extensions used: %s; ignored: %s\n", rp->extensions_used[0] ? rp->extensions_used : "none",
                   rp->extensions_ignored[0] ? rp->extensions_ignored : "none");
-    if (rp->morph_targets)
-        hl_cli_printf("note: morph targets are not applied yet (their default geometry is drawn)\n");
 }
 
 static int load(const char *path, hl_gltf_asset **a) {
