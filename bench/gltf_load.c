@@ -23,26 +23,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_draws.h"
 #include "hilo3d/gltf.h"
 #include "hilo3d/renderer.h"
 #include "hilo3d/scene.h"
 #include "hl_test_gltf.h"
 
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_d(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, uint32_t n) {
-    qsort(v, n, sizeof *v, cmp_d);
-    return n ? (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2])) : 0.0;
-}
 
 /* A grid of about `tris` triangles over [-1, 1]^2 with two S x S PNG maps. */
 static uint8_t *grid_glb(uint32_t tris, uint32_t tex, size_t *size) {
@@ -259,10 +245,10 @@ int main(int argc, char **argv) {
     uint8_t *file = grid_glb(tris, tex, &size);
     if (!file) return fail("generating the model", HL_ERR_OUT_OF_MEMORY);
     write_glb(write_dir, "grid.glb", file, size);
-    double t0 = now_ms();
+    double t0 = hl_bench_now_ms();
     hl_gltf_asset *a = NULL;
     if ((res = hl_gltf_load_memory(file, size, NULL, &a))) return fail("load", res);
-    double t1 = now_ms();
+    double t1 = hl_bench_now_ms();
     hl_stage *s = NULL;
     hl_stage_create(&s);
     hl_stage_add(s, hl_gltf_asset_root(a));
@@ -272,7 +258,7 @@ int main(int argc, char **argv) {
     hl_stage_add(s, hl_light_node(l));
     hl_camera *cam = camera_at((hl_vec3){0, -1.5f, 2.0f}, (hl_vec3){0, 0, 0}, (float)w / (float)h);
     if ((res = hl_renderer_render(r, s, cam)) || (res = hl_renderer_wait_idle(r))) return fail("first frame", res);
-    double t2 = now_ms();
+    double t2 = hl_bench_now_ms();
     const hl_gltf_report *rp = hl_gltf_asset_report(a);
     double mb = (double)size / 1048576.0, load_ms = t1 - t0, first_ms = t2 - t0;
     if (json)
@@ -309,11 +295,11 @@ int main(int argc, char **argv) {
     enum { WARMUP = 60 }; /* one loop of the 1 s animation at 60 frames per second: every pose seen once */
     for (uint32_t f = 0; f < frames + WARMUP; f++) {
         uint64_t a0 = hl_alloc_count();
-        double f0 = now_ms();
+        double f0 = hl_bench_now_ms();
         res = hl_animations_apply(anims, na, (float)f / 60.0f, HL_ANIMATION_LOOP);
-        double f1 = now_ms();
+        double f1 = hl_bench_now_ms();
         if (!res) res = hl_renderer_render(r, s, cam);
-        double f2 = now_ms();
+        double f2 = hl_bench_now_ms();
         if (res) return fail("animated frame", res);
         if (f >= WARMUP) {
             anim_ms[f - WARMUP] = f1 - f0;
@@ -323,7 +309,7 @@ int main(int argc, char **argv) {
         if (f % 8 == 7) hl_renderer_wait_idle(r);
     }
     hl_renderer_wait_idle(r);
-    double am = median(anim_ms, frames), rm = median(render_ms, frames);
+    double am = hl_bench_median(anim_ms, frames), rm = hl_bench_median(render_ms, frames);
     const hl_render_stats *st = hl_renderer_stats(r);
     if (json)
         printf("{\"bench\": \"animate\", \"skinned_characters\": %u, \"joints\": %u, \"animate_ms\": %.4f, \"render_cpu_ms\": %.4f, "

@@ -21,25 +21,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_draws.h"
 #include "hilo3d/renderer.h"
 #include "hilo3d/scene.h"
 #include "hl_gpu_examples.h"
 
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_d(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, uint32_t n) {
-    qsort(v, n, sizeof *v, cmp_d);
-    return n ? (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2])) : 0.0;
-}
 
 typedef struct mode {
     hl_gpu_example *ex;
@@ -81,12 +67,12 @@ static void release(mode *m) {
 
 /* One frame of m; timings stored at slot when slot >= 0. */
 static int frame(mode *m, hl_stage *stage, hl_camera *cam, uint32_t f, int slot) {
-    double t0 = now_ms();
+    double t0 = hl_bench_now_ms();
     hl_result res = hl_gpu_example_frame(m->ex, f);
     if (!res) res = hl_renderer_render(m->r, stage, cam);
-    double t1 = now_ms();
+    double t1 = hl_bench_now_ms();
     if (!res) res = hl_renderer_wait_idle(m->r);
-    double t2 = now_ms();
+    double t2 = hl_bench_now_ms();
     if (res) {
         fprintf(stderr, "gpu_driven: frame %u: %s: %s\n", f, hl_result_name(res), hl_last_error());
         return 1;
@@ -156,9 +142,9 @@ int main(int argc, char **argv) {
         uint32_t visible = hl_gpu_example_count_visible(m[first].ex);
         double cpu[2], wall[2], gpu[2];
         for (int k = first; k <= last && !rc; k++) {
-            cpu[k] = median(m[k].cpu, frames);
-            wall[k] = median(m[k].wall, frames);
-            gpu[k] = median(m[k].gpu, frames);
+            cpu[k] = hl_bench_median(m[k].cpu, frames);
+            wall[k] = hl_bench_median(m[k].wall, frames);
+            gpu[k] = hl_bench_median(m[k].gpu, frames);
             double allocs = (double)m[k].allocs / frames;
             const char *name = k ? "cpu" : "gpu";
             if (json)

@@ -31,6 +31,18 @@ uint64_t hl_bench_now_ns(void) {
     return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
+double hl_bench_now_ms(void) { return (double)hl_bench_now_ns() / 1e6; }
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+double hl_bench_median(double *v, uint32_t n) {
+    qsort(v, n, sizeof *v, cmp_double);
+    return n ? (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2])) : 0.0;
+}
+
 typedef struct scene {
     hl_rhi_device *dev;
     hl_shader_program prog;

@@ -10,6 +10,9 @@
 typedef struct hl_bench_draws hl_bench_draws;
 
 uint64_t hl_bench_now_ns(void);
+double hl_bench_now_ms(void);
+/* The median of v[0..n) (sorts v); 0 for n = 0. */
+double hl_bench_median(double *v, uint32_t n);
 hl_result hl_bench_draws_create(hl_rhi_device *dev, uint32_t draws, hl_bench_draws **out);
 void hl_bench_draws_destroy(hl_bench_draws *b);
 /* encode_ns: CPU time to record and submit; the call also waits for the frame. */

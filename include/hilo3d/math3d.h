@@ -64,6 +64,8 @@ float hl_vec3_length(hl_vec3 v);
 /* Bounds of the 8 transformed corners. An empty box (min > max) stays empty. */
 hl_aabb hl_aabb_transform(const hl_aabb *box, const hl_mat4 *m);
 bool hl_aabb_is_empty(const hl_aabb *box);
+/* Grows *box to contain b (an empty b changes nothing). */
+void hl_aabb_merge(hl_aabb *box, const hl_aabb *b);
 /* Centre transformed, radius scaled by the largest axis scale of m. */
 hl_sphere hl_sphere_transform(const hl_sphere *s, const hl_mat4 *m);
 

@@ -682,12 +682,7 @@ static hl_result view_cull(hl_renderer *r, hl__view *v, hl_aabb *box) {
         }
         if (!need_box) continue;
         hl_aabb b = hl_mesh_world_aabb(meshes[i]);
-        if (b.min.x < box->min.x) box->min.x = b.min.x;
-        if (b.min.y < box->min.y) box->min.y = b.min.y;
-        if (b.min.z < box->min.z) box->min.z = b.min.z;
-        if (b.max.x > box->max.x) box->max.x = b.max.x;
-        if (b.max.y > box->max.y) box->max.y = b.max.y;
-        if (b.max.z > box->max.z) box->max.z = b.max.z;
+        hl_aabb_merge(box, &b);
     }
     r->stats.meshes_visible += visible;
     v->visible = visible;

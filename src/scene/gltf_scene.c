@@ -541,6 +541,16 @@ static hl_result lights_parse(loader *L) {
     return HL_OK;
 }
 
+/* Element i of a JSON array of node indices (path.field[i] in messages). */
+static hl_result node_index_at(const cJSON *arr, int i, const char *path, const char *field, uint64_t *out) {
+    const cJSON *c = cJSON_GetArrayItem(arr, i);
+    double d = cJSON_IsNumber(c) ? c->valuedouble : -1;
+    if (!(d >= 0) || d != floor(d) || d > (double)UINT32_MAX)
+        return hl__fail(HL_ERR_PARSE, "glTF: %s.%s[%d] must be a node index", path, field, i);
+    *out = (uint64_t)d;
+    return HL_OK;
+}
+
 static hl_result build_node(loader *L, uint64_t index, hl_node *parent, const char *from, uint32_t depth) {
     char path[48];
     snprintf(path, sizeof path, "nodes[%llu]", (unsigned long long)index);
@@ -605,13 +615,11 @@ static hl_result build_node(loader *L, uint64_t index, hl_node *parent, const ch
     if (children && !cJSON_IsArray(children)) return hl__fail(HL_ERR_PARSE, "glTF: %s.children must be an array", path);
     int nc = children ? cJSON_GetArraySize(children) : 0;
     for (int i = 0; i < nc; i++) {
-        const cJSON *c = cJSON_GetArrayItem(children, i);
-        double d = cJSON_IsNumber(c) ? c->valuedouble : -1;
-        if (!(d >= 0) || d != floor(d) || d > (double)UINT32_MAX)
-            return hl__fail(HL_ERR_PARSE, "glTF: %s.children[%d] must be a node index", path, i);
+        uint64_t c = 0;
         char cpath[80];
         snprintf(cpath, sizeof cpath, "%s.children[%d]", path, i);
-        if ((res = build_node(L, (uint64_t)d, n, cpath, depth + 1))) return res;
+        if ((res = node_index_at(children, i, path, "children", &c)) || (res = build_node(L, c, n, cpath, depth + 1)))
+            return res;
     }
     L->visiting[index] = 2;
     return HL_OK;
@@ -657,13 +665,10 @@ static hl_result build_scene(loader *L, uint32_t which) {
     if (nodes && !cJSON_IsArray(nodes)) return hl__fail(HL_ERR_PARSE, "glTF: %s.nodes must be an array", path);
     int n = nodes ? cJSON_GetArraySize(nodes) : 0;
     for (int i = 0; i < n; i++) {
-        const cJSON *c = cJSON_GetArrayItem(nodes, i);
-        double d = cJSON_IsNumber(c) ? c->valuedouble : -1;
-        if (!(d >= 0) || d != floor(d) || d > (double)UINT32_MAX)
-            return hl__fail(HL_ERR_PARSE, "glTF: %s.nodes[%d] must be a node index", path, i);
+        uint64_t c = 0;
         char npath[80];
         snprintf(npath, sizeof npath, "%s.nodes[%d]", path, i);
-        if ((res = build_node(L, (uint64_t)d, L->a->root, npath, 0))) return res;
+        if ((res = node_index_at(nodes, i, path, "nodes", &c)) || (res = build_node(L, c, L->a->root, npath, 0))) return res;
     }
     return HL_OK;
 }
@@ -887,12 +892,7 @@ static void bounds_walk(hl_node *n, hl_aabb *box) {
     if (m) {
         hl_node_update_world(n); /* its ancestors too */
         hl_aabb b = hl_mesh_world_aabb(m);
-        if (b.min.x < box->min.x) box->min.x = b.min.x;
-        if (b.min.y < box->min.y) box->min.y = b.min.y;
-        if (b.min.z < box->min.z) box->min.z = b.min.z;
-        if (b.max.x > box->max.x) box->max.x = b.max.x;
-        if (b.max.y > box->max.y) box->max.y = b.max.y;
-        if (b.max.z > box->max.z) box->max.z = b.max.z;
+        hl_aabb_merge(box, &b);
     }
     for (hl_node *c = hl_node_first_child(n); c; c = hl_node_next_sibling(c)) bounds_walk(c, box);
 }

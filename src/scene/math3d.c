@@ -142,6 +142,14 @@ hl_vec3 hl_vec3_normalize(hl_vec3 v) {
 
 bool hl_aabb_is_empty(const hl_aabb *b) { return b->min.x > b->max.x || b->min.y > b->max.y || b->min.z > b->max.z; }
 
+void hl_aabb_merge(hl_aabb *box, const hl_aabb *b) {
+    if (hl_aabb_is_empty(b)) return;
+    box->min.x = fminf(box->min.x, b->min.x), box->min.y = fminf(box->min.y, b->min.y);
+    box->min.z = fminf(box->min.z, b->min.z);
+    box->max.x = fmaxf(box->max.x, b->max.x), box->max.y = fmaxf(box->max.y, b->max.y);
+    box->max.z = fmaxf(box->max.z, b->max.z);
+}
+
 hl_aabb hl_aabb_transform(const hl_aabb *box, const hl_mat4 *m) {
     if (hl_aabb_is_empty(box)) return *box;
     /* Arvo: centre + |M| * extent */
