@@ -11,8 +11,9 @@
  * texCoord 2, an image that does not decode, an unknown camera type, matrix together with TRS,
  * a zero rotation, a scene out of range, a missing file, a file URI without a folder.
  * Animations: LINEAR translation (inside, before, after the keys, looped), slerped rotation,
- * STEP scale, a CUBICSPLINE curve checked against the Hermite formula, a weights channel
- * skipped, two animations applied together, and five malformed samplers or targets refused.
+ * STEP scale, a CUBICSPLINE curve checked against the Hermite formula, a weights channel on a
+ * node without morph targets (applied, changing nothing), two animations applied together, and
+ * five malformed samplers or targets refused.
  * Generated tangents for a normal-mapped quad (plain and mirrored UVs) and none without a map.
  * Skins: joints and joint matrices given to the mesh, integer joints, four refusals. Morph
  * targets: default weights, set weights, animated weights, renormalized normals, 8 targets,

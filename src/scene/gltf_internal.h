@@ -152,10 +152,11 @@ struct hl_gltf_asset {
     hl_gltf_report report;
 };
 
-/* Reads primitive `prim` of mesh `mesh`'s targets for geometry g (vertex_count vertices, not
- * flat-expanded) into a new entry of a->morphs; default weights applied. */
-hl_result hl__gltf_morph_add(const hl__gltf_doc *doc, struct hl_gltf_asset *a, uint32_t gltf_node, uint32_t mesh,
-                             uint32_t prim, const float *default_weights, uint32_t weight_count, struct hl_geometry *g);
+/* Reads the targets of primitive p (its JSON path in messages) for geometry g (its vertices,
+ * not flat-expanded) into a new entry of a->morphs; default weights applied. */
+hl_result hl__gltf_morph_add(const hl__gltf_doc *doc, struct hl_gltf_asset *a, uint32_t gltf_node, const struct cJSON *p,
+                             const char *path, const float *default_weights, uint32_t weight_count,
+                             struct hl_geometry *g);
 /* Applies weights to every morph of glTF node `node` (count values, the rest 0). */
 void hl__gltf_morph_weights(struct hl_gltf_asset *a, uint32_t node, const float *weights, uint32_t count);
 void hl__gltf_morphs_free(struct hl_gltf_asset *a);

@@ -47,15 +47,8 @@ static void apply(hl__gltf_morph *m) {
     for (int k = 0; k < 3; k++) (void)blend(m, k); /* the geometry's own checks cannot fail here */
 }
 
-hl_result hl__gltf_morph_add(const hl__gltf_doc *doc, hl_gltf_asset *a, uint32_t gltf_node, uint32_t mesh,
-                             uint32_t prim, const float *default_weights, uint32_t weight_count, hl_geometry *g) {
-    char path[96];
-    snprintf(path, sizeof path, "meshes[%u].primitives[%u]", mesh, prim);
-    const cJSON *p = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
-                                            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc->json, "meshes"),
-                                                               (int)mesh),
-                                            "primitives"),
-                                        (int)prim);
+hl_result hl__gltf_morph_add(const hl__gltf_doc *doc, hl_gltf_asset *a, uint32_t gltf_node, const cJSON *p,
+                             const char *path, const float *default_weights, uint32_t weight_count, hl_geometry *g) {
     const cJSON *targets = cJSON_GetObjectItemCaseSensitive(p, "targets");
     if (!targets) return HL_OK;
     int nt = cJSON_IsArray(targets) ? cJSON_GetArraySize(targets) : -1;

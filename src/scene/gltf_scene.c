@@ -89,7 +89,8 @@ static hl_result check_extensions(loader *L) {
     cJSON_ArrayForEach(e, req) {
         if (!cJSON_IsString(e)) return hl__fail(HL_ERR_PARSE, "glTF: extensionsRequired holds a non-string");
         if (!is_supported(e->valuestring))
-            return hl__fail(HL_ERR_UNSUPPORTED, "glTF: the required extension %.64s is not implemented", e->valuestring);
+            return hl__fail(HL_ERR_UNSUPPORTED, "glTF: the required extension %.64s is outside what the loader supports",
+                            e->valuestring);
     }
     cJSON_ArrayForEach(e, used) {
         if (!cJSON_IsString(e)) return hl__fail(HL_ERR_PARSE, "glTF: extensionsUsed holds a non-string");
@@ -417,7 +418,7 @@ static hl_result build_mesh(loader *L, hl_node *n, uint32_t node_index, uint64_t
             const cJSON *attrs = obj(p, "attributes");
             if (!hl__gltf_get_uint(attrs, "POSITION", ppath, true, 0, UINT32_MAX, &pa) &&
                 !hl__gltf_accessor_info_get(&L->doc, (uint32_t)pa, &pinfo) && pinfo.count == gl->vertex_count &&
-                (res = hl__gltf_morph_add(&L->doc, L->a, node_index, (uint32_t)mesh, (uint32_t)i, weights, wn, g))) {
+                (res = hl__gltf_morph_add(&L->doc, L->a, node_index, p, ppath, weights, wn, g))) {
                 hl_geometry_release(g);
                 return res;
             }
@@ -551,6 +552,24 @@ static hl_result node_index_at(const cJSON *arr, int i, const char *path, const 
     return HL_OK;
 }
 
+static hl_result build_node(loader *L, uint64_t index, hl_node *parent, const char *from, uint32_t depth);
+
+/* The nodes listed in path.field (an array of node indices, or absent) built under parent. */
+static hl_result build_nodes(loader *L, const cJSON *owner, const char *path, const char *field, hl_node *parent,
+                             uint32_t depth) {
+    const cJSON *arr = obj(owner, field);
+    if (arr && !cJSON_IsArray(arr)) return hl__fail(HL_ERR_PARSE, "glTF: %s.%s must be an array", path, field);
+    int n = arr ? cJSON_GetArraySize(arr) : 0;
+    hl_result res = HL_OK;
+    for (int i = 0; !res && i < n; i++) {
+        uint64_t c = 0;
+        char cpath[96];
+        snprintf(cpath, sizeof cpath, "%s.%s[%d]", path, field, i);
+        if (!(res = node_index_at(arr, i, path, field, &c))) res = build_node(L, c, parent, cpath, depth);
+    }
+    return res;
+}
+
 static hl_result build_node(loader *L, uint64_t index, hl_node *parent, const char *from, uint32_t depth) {
     char path[48];
     snprintf(path, sizeof path, "nodes[%llu]", (unsigned long long)index);
@@ -611,16 +630,7 @@ static hl_result build_node(loader *L, uint64_t index, hl_node *parent, const ch
         if ((res = hl_light_create(&L->lights[v], &l)) || (res = add_child(n, hl_light_node(l)))) return res;
         L->a->report.lights++;
     }
-    const cJSON *children = obj(nd, "children");
-    if (children && !cJSON_IsArray(children)) return hl__fail(HL_ERR_PARSE, "glTF: %s.children must be an array", path);
-    int nc = children ? cJSON_GetArraySize(children) : 0;
-    for (int i = 0; i < nc; i++) {
-        uint64_t c = 0;
-        char cpath[80];
-        snprintf(cpath, sizeof cpath, "%s.children[%d]", path, i);
-        if ((res = node_index_at(children, i, path, "children", &c)) || (res = build_node(L, c, n, cpath, depth + 1)))
-            return res;
-    }
+    if ((res = build_nodes(L, nd, path, "children", n, depth + 1))) return res;
     L->visiting[index] = 2;
     return HL_OK;
 }
@@ -661,16 +671,7 @@ static hl_result build_scene(loader *L, uint32_t which) {
     snprintf(path, sizeof path, "scenes[%llu]", (unsigned long long)s);
     const cJSON *sc = hl__gltf_array_item(L->doc.json, "scenes", s, "scene", &res);
     if (!sc) return res;
-    const cJSON *nodes = obj(sc, "nodes");
-    if (nodes && !cJSON_IsArray(nodes)) return hl__fail(HL_ERR_PARSE, "glTF: %s.nodes must be an array", path);
-    int n = nodes ? cJSON_GetArraySize(nodes) : 0;
-    for (int i = 0; i < n; i++) {
-        uint64_t c = 0;
-        char npath[80];
-        snprintf(npath, sizeof npath, "%s.nodes[%d]", path, i);
-        if ((res = node_index_at(nodes, i, path, "nodes", &c)) || (res = build_node(L, c, L->a->root, npath, 0))) return res;
-    }
-    return HL_OK;
+    return build_nodes(L, sc, path, "nodes", L->a->root, 0);
 }
 
 /* skins[]: joints (nodes of the built scene), inverse bind matrices; given to the meshes of
