@@ -1,6 +1,7 @@
 /* glTF test models built in memory (hl_test_gltf.h). */
 #include "hl_test_gltf.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,4 +80,22 @@ uint8_t *hl_test_png(uint32_t w, uint32_t h, const uint8_t *rgba, size_t *size) 
     }
     *size = m.len;
     return m.data;
+}
+
+char *hl_test_data_uri(const char *mime, const void *data, size_t n) {
+    static const char k_b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t head = strlen("data:;base64,") + strlen(mime);
+    char *s = malloc(head + (n + 2) / 3 * 4 + 1);
+    if (!s) return NULL;
+    char *o = s + sprintf(s, "data:%s;base64,", mime);
+    const uint8_t *p = data;
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0u) | (i + 2 < n ? p[i + 2] : 0u);
+        *o++ = k_b64[v >> 18];
+        *o++ = k_b64[(v >> 12) & 63];
+        *o++ = i + 1 < n ? k_b64[(v >> 6) & 63] : '=';
+        *o++ = i + 2 < n ? k_b64[v & 63] : '=';
+    }
+    *o = 0;
+    return s;
 }

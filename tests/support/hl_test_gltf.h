@@ -19,5 +19,8 @@ uint8_t *hl_test_glb_file(const char *json, const hl_test_glb *g, size_t *size);
 void hl_test_glb_free(hl_test_glb *g);
 /* rgba (w * h * 4 bytes) encoded as PNG; malloc'd, *size its length (NULL on failure). */
 uint8_t *hl_test_png(uint32_t w, uint32_t h, const uint8_t *rgba, size_t *size);
+/* n bytes as a data: URI, "data:<mime>;base64,..." (NUL-terminated, malloc'd; NULL on failure):
+ * for .gltf texts that embed their buffers and images as the sample models' "Embedded" variants do. */
+char *hl_test_data_uri(const char *mime, const void *data, size_t n);
 
 #endif
