@@ -17,7 +17,8 @@
  *     +X (red) or +Y (green) is brighter under a light from that side;
  *   - skins: a quad whose top vertices follow an animated joint (sheared at t 1, square at t 0),
  *     and a skin of 256 joints whose last one moves the quad; the mesh node's own transform is
- *     ignored as glTF specifies;
+ *     ignored as glTF specifies; a second set of influences (JOINTS_1 / WEIGHTS_1) placing the
+ *     top vertices alone, in the colour pass and in a shadow on a lit ground quad;
  *   - morph targets: a target moving the top vertices, its weight animated (sheared at t 1). */
 #include <math.h>
 #include <stdio.h>
@@ -34,9 +35,8 @@
 enum { W = 64, H = 64 };
 static hl_renderer *g_r;
 
-/* Loads the GLB (json, g), applies animation 0 at time anim_t when anim_t >= 0, and renders it
- * through the file's camera `cam`; img W*H*4. */
-static bool render_glb_at(const char *json, const hl_test_glb *g, uint32_t cam, float anim_t, uint8_t *img) {
+/* Loads the GLB (json, g); NULL (a failed check) when it does not load. */
+static hl_gltf_asset *load_glb(const char *json, const hl_test_glb *g) {
     size_t n = 0;
     uint8_t *file = hl_test_glb_file(json, g, &n);
     static int written;
@@ -49,6 +49,13 @@ static bool render_glb_at(const char *json, const hl_test_glb *g, uint32_t cam, 
     hl_gltf_asset *a = NULL;
     HL_CHECK_OK(hl_gltf_load_memory(file, n, NULL, &a));
     free(file);
+    return a;
+}
+
+/* Loads the GLB (json, g), applies animation 0 at time anim_t when anim_t >= 0, and renders it
+ * through the file's camera `cam`; img W*H*4. */
+static bool render_glb_at(const char *json, const hl_test_glb *g, uint32_t cam, float anim_t, uint8_t *img) {
+    hl_gltf_asset *a = load_glb(json, g);
     if (!a) return false;
     hl_stage *s = NULL;
     HL_CHECK_OK(hl_stage_create(&s));
@@ -409,6 +416,118 @@ static void test_skin(bool many) {
     hl_test_glb_free(&g);
 }
 
+/* A second set of skin influences (JOINTS_1 / WEIGHTS_1, 8 joints a vertex): the half-size
+ * quad's bottom vertices on joint 0 through JOINTS_0, its top ones only on joint 2 (moved right
+ * by 0.5) through JOINTS_1 (u16; their WEIGHTS_0 are 0), the mesh node far away: sheared as the
+ * animated quad of test_skin. A lit ground quad 1 behind it (PBR white, receives shadows) and a
+ * directional light travelling along (0, -1, -1) that casts shadows: the skinned shadow program
+ * puts the shadow of the quad's top half, sheared too, 1 below it. Checked: the quad's red at
+ * (0.75, 0.4) and the ground at (-0.39, 0.4) (the square's corner); the ground under the
+ * sheared shadow (0.77, -0.61) darker by 40 than at (-0.33, -0.61) (in the square's shadow).
+ * full: the quad also has NORMAL, TEXCOORD_0/1, COLOR_0 and a PBR material (black, emissive red)
+ * with a normal map (generated tangents) and an occlusion map on TEXCOORD_1: 10 attributes, over
+ * the 8 vertex buffers, so the draw leaves the tangent and TEXCOORD_1 out and still places the
+ * quad by its 8 influences (red within 40: the light's specular on the black base). */
+static void test_skin8(bool full) {
+    hl_test_glb g = {0};
+    const float pos[12] = {-0.5f, -0.5f, 0, 0.5f, -0.5f, 0, 0.5f, 0.5f, 0, -0.5f, 0.5f, 0};
+    const float nrm[12] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
+    const uint8_t joints0[16] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    const float weights0[16] = {1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    const uint16_t joints1[16] = {0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0};
+    const float weights1[16] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    const float white[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    const uint8_t flat_normal[4] = {128, 128, 255, 255};
+    size_t png_n = 0;
+    uint8_t *png = hl_test_png(1, 1, flat_normal, &png_n);
+    size_t o_pos = hl_test_glb_add(&g, pos, sizeof pos), o_idx = hl_test_glb_add(&g, k_idx, sizeof k_idx);
+    size_t o_j0 = hl_test_glb_add(&g, joints0, sizeof joints0), o_w0 = hl_test_glb_add(&g, weights0, sizeof weights0);
+    size_t o_j1 = hl_test_glb_add(&g, joints1, sizeof joints1), o_w1 = hl_test_glb_add(&g, weights1, sizeof weights1);
+    size_t o_gp = hl_test_glb_add(&g, k_pos, sizeof k_pos), o_gn = hl_test_glb_add(&g, nrm, sizeof nrm);
+    size_t o_uv = hl_test_glb_add(&g, k_uv, sizeof k_uv), o_c = hl_test_glb_add(&g, white, sizeof white);
+    size_t o_png = hl_test_glb_add(&g, png, png_n);
+    free(png);
+    char json[5000];
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"scenes\":[{\"nodes\":[0,1,2,3,4,5]}],"
+             "\"nodes\":[{\"mesh\":0,\"skin\":0,\"translation\":[5,5,5]},{\"camera\":0,\"translation\":[0,0,2]},"
+             "{\"name\":\"j0\"},{\"name\":\"j1\"},{\"name\":\"j2\",\"translation\":[0.5,0,0]},"
+             "{\"name\":\"ground\",\"mesh\":1,\"translation\":[0,0,-1]}],"
+             "\"cameras\":[" ORTHO_CAMERA "],\"skins\":[{\"joints\":[2,3,4]}],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":2,\"WEIGHTS_0\":3,\"JOINTS_1\":4,"
+             "\"WEIGHTS_1\":5%s},\"indices\":1,\"material\":%d}]},"
+             "{\"primitives\":[{\"attributes\":{\"POSITION\":6,\"NORMAL\":7},\"indices\":1,\"material\":1}]}],"
+             "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[1,0,0,1]},\"extensions\":{\"KHR_materials_unlit\":{}}},"
+             "{\"pbrMetallicRoughness\":{\"baseColorFactor\":[1,1,1,1],\"metallicFactor\":0,\"roughnessFactor\":1}},"
+             "{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0,0,0,1],\"metallicFactor\":0,\"roughnessFactor\":1},"
+             "\"emissiveFactor\":[1,0,0],\"normalTexture\":{\"index\":0},\"occlusionTexture\":{\"index\":0,\"texCoord\":1}}],"
+             "\"textures\":[{\"source\":0}],\"images\":[{\"bufferView\":10,\"mimeType\":\"image/png\"}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+             "{\"bufferView\":1,\"componentType\":5123,\"count\":6,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":2,\"componentType\":5121,\"count\":4,\"type\":\"VEC4\"},"
+             "{\"bufferView\":3,\"componentType\":5126,\"count\":4,\"type\":\"VEC4\"},"
+             "{\"bufferView\":4,\"componentType\":5123,\"count\":4,\"type\":\"VEC4\"},"
+             "{\"bufferView\":5,\"componentType\":5126,\"count\":4,\"type\":\"VEC4\"},"
+             "{\"bufferView\":6,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+             "{\"bufferView\":7,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+             "{\"bufferView\":8,\"componentType\":5126,\"count\":4,\"type\":\"VEC2\"},"
+             "{\"bufferView\":9,\"componentType\":5126,\"count\":4,\"type\":\"VEC4\"}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":48},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":12},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":16},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":64},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":32},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":64},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":48},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":48},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":32},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":64},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu}],\"buffers\":[{\"byteLength\":%zu}]}",
+             full ? ",\"NORMAL\":7,\"TEXCOORD_0\":8,\"TEXCOORD_1\":8,\"COLOR_0\":9" : "", full ? 2 : 0, o_pos, o_idx, o_j0,
+             o_w0, o_j1, o_w1, o_gp, o_gn, o_uv, o_c, o_png, png_n, g.bin_len);
+    hl_gltf_asset *a = load_glb(json, &g);
+    hl_test_glb_free(&g);
+    if (!a) return;
+    /* the mesh nodes are the first children of their glTF nodes */
+    hl_mesh *quad = hl_node_mesh(hl_node_first_child(hl_gltf_asset_node(a, 0)));
+    hl_mesh *ground = hl_node_mesh(hl_node_first_child(hl_gltf_asset_node(a, 5)));
+    HL_CHECK_MSG(quad && ground && hl_mesh_skin_joint_count(quad) == 3, "the skinned quad (3 joints) and the ground");
+    const hl_geometry_layout *l = quad ? hl_geometry_get_layout(hl_mesh_geometry(quad)) : NULL;
+    HL_CHECK(l && l->attributes[HL_ATTR_JOINTS_1].present && l->attributes[HL_ATTR_JOINTS_1].type == HL_COMPONENT_UINT16 &&
+             l->attributes[HL_ATTR_WEIGHTS_1].present);
+    HL_CHECK(l && l->attributes[HL_ATTR_TANGENT].present == full && l->attributes[HL_ATTR_TEXCOORD_1].present == full);
+    hl_stage *s = NULL;
+    hl_light *light = NULL;
+    HL_CHECK_OK(hl_stage_create(&s));
+    hl_light_desc ld = {0};
+    ld.kind = HL_LIGHT_DIRECTIONAL;
+    ld.intensity = 2;
+    ld.cast_shadows = true;
+    HL_CHECK_OK(hl_light_create(&ld, &light));
+    uint8_t img[W * H * 4];
+    if (quad && ground && s && light) {
+        hl_mesh_set_shadows(quad, true, false);
+        hl_mesh_set_shadows(ground, false, true);
+        hl_stage_set_clear_color(s, (hl_color){0, 0, 0, 1});
+        hl_node_set_translation(hl_light_node(light), (hl_vec3){0, 3, 3});
+        hl_node_look_at(hl_light_node(light), (hl_vec3){0, 0, 0}, (hl_vec3){0, 1, 0});
+        HL_CHECK_OK(hl_stage_add(s, hl_light_node(light)));
+        light = NULL; /* the stage's */
+        HL_CHECK_OK(hl_stage_add(s, hl_gltf_asset_root(a)));
+        if (render_read(g_r, s, hl_gltf_asset_camera(a, 0), img, sizeof img)) {
+            printf("8 skin influences%s: the top vertices on a JOINTS_1 joint, forward and shadow\n",
+                   full ? " and 10 attributes" : "");
+            int tol = full ? 40 : 1;
+            HL_CHECK_PIXEL(px(img, 32, 32), 255, 0, 0, 255, tol);
+            HL_CHECK_PIXEL(px(img, 56, 19), 255, 0, 0, 255, tol); /* (0.75, 0.4): only the sheared quad */
+            const uint8_t *corner = px(img, 19, 19), *shadow = px(img, 56, 51), *lit = px(img, 20, 51);
+            HL_CHECK_MSG(corner[1] >= 60, "(-0.39, 0.4) is the lit ground, not the quad: %u %u %u", corner[0], corner[1],
+                         corner[2]);
+            HL_CHECK_MSG(lit[1] >= 60 && lit[1] >= shadow[1] + 40,
+                         "ground at (0.77, -0.61) in the sheared quad's shadow (g %u), at (-0.33, -0.61) lit (g %u)",
+                         shadow[1], lit[1]);
+        }
+    }
+    hl_node_destroy(hl_light_node(light));
+    hl_gltf_asset_destroy(a);
+    hl_stage_destroy(s);
+}
+
 /* Morph targets: a half-size quad whose one target moves its top vertices right by 0.5; its
  * weight animated from 0 (t 0) to 1 (t 1) shears the quad as the skinned one. */
 static void test_morph(void) {
@@ -555,6 +674,8 @@ int main(int argc, char **argv) {
     test_skin(false);
     test_skin(true);
     test_skin_chain();
+    test_skin8(false);
+    test_skin8(true);
     test_morph();
     hl_renderer_destroy(g_r);
     return hl_test_finish();

@@ -15,7 +15,9 @@
  * node without morph targets (applied, changing nothing), two animations applied together, and
  * five malformed samplers or targets refused.
  * Generated tangents for a normal-mapped quad (plain and mirrored UVs) and none without a map.
- * Skins: joints and joint matrices given to the mesh, integer joints, four refusals. Morph
+ * Skins: joints and joint matrices given to the mesh, integer joints, four refusals; a second
+ * set of influences (JOINTS_1 / WEIGHTS_1) kept, two refusals (an index past the joints, a
+ * JOINTS_1 accessor of 3 components). Morph
  * targets: default weights, set weights, animated weights, renormalized normals, 8 targets,
  * three refusals, no allocation while blending. */
 #include <math.h>
@@ -497,6 +499,70 @@ static void test_skins(void) {
     hl_gltf_asset_destroy(a);
 }
 
+/* A second set of influences (JOINTS_1 u16 / WEIGHTS_1) on a triangle without normals (flat
+ * normals: the vertices expanded per triangle): both sets become UINT16 joints and float weights
+ * of the geometry, values kept. bad: 1 a JOINTS_1 index past the skin's 2 joints, 2 a JOINTS_1
+ * accessor of 3 components. */
+static void test_skins8(int bad) {
+    hl_test_glb g = {0};
+    const float pos[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    const float w0[12] = {1, 0, 0, 0, 0.5f, 0, 0, 0, 0, 0, 0, 0}, w1[12] = {0, 0, 0, 0, 0.5f, 0, 0, 0, 1, 0, 0, 0};
+    const uint8_t j0[12] = {0};
+    const uint16_t j1[12] = {0, 0, 0, 0, 1, 0, 0, 0, (uint16_t)(bad == 1 ? 5 : 1), 0, 0, 0};
+    size_t o_p = hl_test_glb_add(&g, pos, sizeof pos), o_j0 = hl_test_glb_add(&g, j0, sizeof j0);
+    size_t o_w0 = hl_test_glb_add(&g, w0, sizeof w0), o_j1 = hl_test_glb_add(&g, j1, sizeof j1);
+    size_t o_w1 = hl_test_glb_add(&g, w1, sizeof w1);
+    char json[3000];
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"scenes\":[{\"nodes\":[0,1,2]}],"
+             "\"nodes\":[{\"name\":\"j0\"},{\"name\":\"j1\",\"translation\":[1,0,0]},{\"mesh\":0,\"skin\":0}],"
+             "\"skins\":[{\"joints\":[0,1]}],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":1,\"WEIGHTS_0\":2,\"JOINTS_1\":3,"
+             "\"WEIGHTS_1\":4}}]}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+             "{\"bufferView\":1,\"componentType\":5121,\"count\":3,\"type\":\"VEC4\"},"
+             "{\"bufferView\":2,\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"},"
+             "{\"bufferView\":3,\"componentType\":5123,\"count\":3,\"type\":\"%s\"},"
+             "{\"bufferView\":4,\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":12},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":48},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":24},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":48}],\"buffers\":[{\"byteLength\":%zu}]}",
+             bad == 2 ? "VEC3" : "VEC4", o_p, o_j0, o_w0, o_j1, o_w1, g.bin_len);
+    size_t n = 0;
+    uint8_t *file = hl_test_glb_file(json, &g, &n);
+    hl_gltf_asset *a = NULL;
+    hl_result r = hl_gltf_load_memory(file, n, NULL, &a);
+    free(file);
+    hl_test_glb_free(&g);
+    static const char *const want[] = {"", "JOINTS_1 of vertex 2 is 5, past its 2 joints",
+                                       "attributes.JOINTS_1: accessor 3 has 3 components (4 expected)"};
+    if (bad) {
+        HL_CHECK_MSG(r == HL_ERR_PARSE && !a && strstr(hl_last_error(), want[bad]),
+                     "JOINTS_1 defect %d refused naming '%s': %s %s", bad, want[bad], hl_result_name(r), hl_last_error());
+        hl_gltf_asset_destroy(a);
+        return;
+    }
+    HL_CHECK_OK(r);
+    hl_mesh *m = a ? first_mesh(hl_gltf_asset_node(a, 2)) : NULL;
+    HL_CHECK(m && hl_mesh_skin_joint_count(m) == 2);
+    if (m) {
+        const hl_geometry *geo = hl_mesh_geometry(m);
+        const hl_geometry_layout *l = hl_geometry_get_layout(geo);
+        HL_CHECK_EQ(l->vertex_count, 3);
+        HL_CHECK(l->attributes[HL_ATTR_JOINTS_1].present && l->attributes[HL_ATTR_JOINTS_1].type == HL_COMPONENT_UINT16 &&
+                 l->attributes[HL_ATTR_JOINTS_1].components == 4);
+        HL_CHECK(l->attributes[HL_ATTR_WEIGHTS_1].present && l->attributes[HL_ATTR_WEIGHTS_1].type == HL_COMPONENT_FLOAT32);
+        float v[4];
+        HL_CHECK_OK(hl_geometry_read_vertex(geo, HL_ATTR_JOINTS_1, 2, v));
+        HL_CHECK_MSG(v[0] == 1 && v[1] == 0, "JOINTS_1 of vertex 2: %g %g", v[0], v[1]);
+        HL_CHECK_OK(hl_geometry_read_vertex(geo, HL_ATTR_WEIGHTS_1, 1, v));
+        HL_CHECK_MSG(v[0] == 0.5f && v[1] == 0, "WEIGHTS_1 of vertex 1: %g %g", v[0], v[1]);
+        HL_CHECK_OK(hl_geometry_read_vertex(geo, HL_ATTR_WEIGHTS_0, 1, v));
+        HL_CHECK_MSG(v[0] == 0.5f, "WEIGHTS_0 of vertex 1: %g", v[0]);
+    }
+    hl_gltf_asset_destroy(a);
+}
+
 /* Morph targets: a triangle with `targets` targets (target 0 moves vertex 0 by +1 in x and tilts
  * every normal towards +x, target 1 moves vertex 1 by +2 in y, the others move vertex 0 by +1 in
  * x), default weights, an animation of the weights. bad: 1 a target accessor of the wrong count,
@@ -618,6 +684,7 @@ int main(int argc, char **argv) {
     test_animations();
     test_tangents();
     test_skins();
+    for (int bad = 0; bad <= 2; bad++) test_skins8(bad);
     test_morph();
     return hl_test_finish();
 }

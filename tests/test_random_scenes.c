@@ -56,13 +56,17 @@ int main(void) {
         /* random glTF assets join every other seed (HL_RANDOM_GLTF=0 / 1: none / all) */
         const char *g = getenv("HL_RANDOM_GLTF");
         seq.opt.gltf = g && *g ? *g == '1' : (s % 2) == 1;
+        /* environments (image-based lighting) on seeds 2, 3 of every 4: with and without glTF
+           (HL_RANDOM_ENV=0 / 1: none / all) */
+        const char *e = getenv("HL_RANDOM_ENV");
+        seq.opt.env = e && *e ? *e == '1' : (s % 4) >= 2;
         seq.frames = frames;
         seq.prog = "random_frames";
         seq.on_failure = on_failure;
         hl_gen_sequence_result res;
         hl_gen_run_sequence(&seq, &res);
         printf("seed 0x%llx%s: %u frames, %llu images compared, worst mean %.3f/255, worst p99 %u/255%s\n",
-               (unsigned long long)seq.opt.seed, seq.opt.gltf ? " (glTF)" : "", res.frames_run,
+               (unsigned long long)seq.opt.seed, seq.opt.gltf ? (seq.opt.env ? " (glTF, env)" : " (glTF)") : seq.opt.env ? " (env)" : "", res.frames_run,
                (unsigned long long)res.compared, res.worst_mean,
                res.worst_p99, res.failed_frames ? "  FAILED" : "");
         fflush(stdout);

@@ -281,6 +281,25 @@ static void test_custom_errors(void) {
     HL_CHECK_RESULT(hl_geometry_create(&d, &g), HL_ERR_VALIDATION);
     HL_CHECK(strstr(hl_last_error(), "COLOR_0") != NULL);
     d.attributes[HL_ATTR_COLOR_0] = (hl_attribute_desc){0};
+    /* the second set of influences: JOINTS_1 integer only, WEIGHTS_1 never integer */
+    const float w4[12] = {0};
+    d.attributes[HL_ATTR_JOINTS_1] = (hl_attribute_desc){w4, HL_COMPONENT_FLOAT32, 4};
+    HL_CHECK_RESULT(hl_geometry_create(&d, &g), HL_ERR_VALIDATION);
+    HL_CHECK(strstr(hl_last_error(), "attributes[JOINTS_1].type must be UINT8 or UINT16") != NULL);
+    d.attributes[HL_ATTR_JOINTS_1] = (hl_attribute_desc){bytes, HL_COMPONENT_UINT8, 4};
+    d.attributes[HL_ATTR_WEIGHTS_1] = (hl_attribute_desc){bytes, HL_COMPONENT_UINT8, 4};
+    HL_CHECK_RESULT(hl_geometry_create(&d, &g), HL_ERR_VALIDATION);
+    HL_CHECK(strstr(hl_last_error(), "attributes[WEIGHTS_1].type UINT8 is an integer type") != NULL);
+    d.attributes[HL_ATTR_WEIGHTS_1] = (hl_attribute_desc){w4, HL_COMPONENT_FLOAT32, 4};
+    HL_CHECK_OK(hl_geometry_create(&d, &g));
+    HL_CHECK(g && hl_geometry_get_layout(g)->attributes[HL_ATTR_JOINTS_1].present &&
+             hl_geometry_get_layout(g)->attribute_mask == ((1u << HL_ATTR_POSITION) | (1u << HL_ATTR_JOINTS_1) |
+                                                           (1u << HL_ATTR_WEIGHTS_1)));
+    hl_geometry_release(g);
+    g = NULL;
+    HL_CHECK_EQ(hl_attribute_from_name("WEIGHTS_1"), HL_ATTR_WEIGHTS_1);
+    HL_CHECK(strcmp(hl_attribute_name(HL_ATTR_JOINTS_1), "JOINTS_1") == 0);
+    d.attributes[HL_ATTR_JOINTS_1] = d.attributes[HL_ATTR_WEIGHTS_1] = (hl_attribute_desc){0};
     const uint16_t idx[4] = {0, 1, 2, 0};
     d.indices = idx;
     d.index_format = HL_INDEX_UINT16;

@@ -637,6 +637,32 @@ static void test_engine_shaders(hl_rhi_backend be) {
         compiled++;
         hl_shader_program_free(&p);
     }
+    /* skinned, forward and shadow: 4 influences, or 8 (SKINNED8 reads a_joints1 / a_weights1) */
+    for (int eight = 0; eight < 2; eight++) {
+        const hl_shader_define sk[4] = {{"SKINNED", NULL}, {"HAS_NORMAL", NULL}, {"MRT_COUNT", "1"}, {"SKINNED8", NULL}};
+        const hl_shader_define sk_shadow[2] = {{"SKINNED", NULL}, {"SKINNED8", NULL}};
+        for (int shadow = 0; shadow < 2; shadow++) {
+            hl_shader_program p;
+            hl_result r = shadow ? compile(hl__render_shadow_vs, NULL, sk_shadow, 1u + (uint32_t)eight, be, &p)
+                                 : compile(hl__render_forward_vs, hl__render_forward_fs, sk, 3u + (uint32_t)eight, be, &p);
+            HL_CHECK_MSG(r == HL_OK, "skinned %s variant, %d influences: %s", shadow ? "shadow" : "forward",
+                         eight ? 8 : 4, hl_last_error());
+            if (r) {
+                hl_shader_program_free(&p);
+                continue;
+            }
+            compiled++;
+            bool joints1 = false, weights1 = false;
+            for (uint32_t k = 0; k < p.reflection.input_count; k++) {
+                joints1 |= strcmp(p.reflection.inputs[k].name, "a_joints1") == 0;
+                weights1 |= strcmp(p.reflection.inputs[k].name, "a_weights1") == 0;
+            }
+            HL_CHECK_MSG(joints1 == (eight != 0) && weights1 == (eight != 0),
+                         "skinned %s variant, %d influences: a_joints1 %d a_weights1 %d", shadow ? "shadow" : "forward",
+                         eight ? 8 : 4, joints1, weights1);
+            hl_shader_program_free(&p);
+        }
+    }
     /* The alpha test discards after the last implicit-derivative sample: a discard in part of a
        quad leaves derivatives undefined (a discarded GLSL invocation ends, a WGSL one becomes a
        helper), and NVIDIA's GL and Vulkan then pick different mip levels and filters next to

@@ -38,7 +38,8 @@ extern "C" {
 
 /* Semantics; the value doubles as an index into the attribute arrays. Default component
  * counts: POSITION 3, NORMAL 3, TANGENT 4 (w = handedness), TEXCOORD_0/1 2, COLOR_0 4,
- * JOINTS_0 4, WEIGHTS_0 4. */
+ * JOINTS_0/1 4, WEIGHTS_0/1 4. JOINTS_1/WEIGHTS_1 are a second set of 4 skin influences (8 joints
+ * per vertex); JOINTS_0 and JOINTS_1 are the only integer (UINT8/UINT16) attributes. */
 typedef enum hl_attribute {
     HL_ATTR_POSITION = 0,
     HL_ATTR_NORMAL,
@@ -48,6 +49,8 @@ typedef enum hl_attribute {
     HL_ATTR_COLOR_0,
     HL_ATTR_JOINTS_0,
     HL_ATTR_WEIGHTS_0,
+    HL_ATTR_JOINTS_1,
+    HL_ATTR_WEIGHTS_1,
     HL_ATTR_COUNT
 } hl_attribute;
 

@@ -18,8 +18,9 @@
  * colour maps (base colour, emissive) are sRGB, the others linear.
  *
  * Skins: each mesh of a node with a skin gets hl_mesh_set_skin (its joints, inverse bind
- * matrices; at most HL_SKIN_MAX_JOINTS; JOINTS_0 checked against the joint count), drawn with a
- * joint palette on the GPU. Animations of node transforms, joints included, are parsed and
+ * matrices; at most HL_SKIN_MAX_JOINTS; JOINTS_0 and JOINTS_1 checked against the joint count),
+ * drawn with a joint palette on the GPU, up to 8 influences a vertex (JOINTS_0/WEIGHTS_0 and
+ * JOINTS_1/WEIGHTS_1). Animations of node transforms, joints included, are parsed and
  * sampled, and morph targets blended (both below). Not yet: image-based lighting. An extension
  * in extensionsRequired that the loader does not implement fails the load (HL_ERR_UNSUPPORTED
  * naming it); optional ones it does not implement are listed in the report.

@@ -8,6 +8,7 @@
 #include "hilo3d/std140.h"
 #include "hilo3d/uniform.h"
 #include "hilo3d/texture.h"
+#include "hilo3d/environment.h"
 #include "hilo3d/geometry.h"
 #include "hilo3d/material.h"
 #include "hilo3d/scene.h"

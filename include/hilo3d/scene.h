@@ -34,6 +34,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hilo3d/environment.h"
 #include "hilo3d/geometry.h"
 #include "hilo3d/material.h"
 #include "hilo3d/math3d.h"
@@ -104,7 +105,7 @@ void hl_node_update_world(hl_node *n);
 
 /* ---- stage ---------------------------------------------------------------------------------
  * The root of a scene plus the per-update flat lists and the scene-wide settings (fog, clear
- * colour default opaque black). */
+ * colour default opaque black, environment, exposure). */
 typedef enum hl_fog_mode {
     HL_FOG_NONE = 0,
     HL_FOG_LINEAR,  /* factor = (end - d) / (end - start) */
@@ -139,6 +140,14 @@ void hl_stage_set_fog(hl_stage *s, const hl_fog *fog); /* NULL = no fog; default
 const hl_fog *hl_stage_fog(const hl_stage *s);
 void hl_stage_set_clear_color(hl_stage *s, hl_color c);
 hl_color hl_stage_clear_color(const hl_stage *s);
+/* Image-based lighting (environment.h): env lights every lit material of the stage (retained;
+ * NULL = none, the default: lights and ambient lights only). */
+void hl_stage_set_environment(hl_stage *s, hl_environment *env);
+hl_environment *hl_stage_environment(const hl_stage *s);
+/* Scales the whole lit colour (lights, environment, ambient, emission) before it is written:
+ * a linear factor, finite and > 0 (others are ignored); default 1. */
+void hl_stage_set_exposure(hl_stage *s, float exposure);
+float hl_stage_exposure(const hl_stage *s);
 
 /* ---- meshes --------------------------------------------------------------------------------
  * geometry and material: required, retained (the mesh holds a reference).
@@ -193,10 +202,13 @@ const hl_mesh_events *hl_mesh_get_events(const hl_mesh *m);
 bool hl_mesh_receive_shadows(const hl_mesh *m);
 
 /* Skinning (glTF skins). A skinned mesh's vertices are placed by their joints: position' =
- * sum over the vertex's 4 JOINTS_0 / WEIGHTS_0 of weight * (world(joint) * inverse_bind(joint))
- * * position, in world space: the mesh node's own transform is not applied, as glTF specifies.
- * The geometry needs JOINTS_0 (joint indices < joint_count) and WEIGHTS_0; without them the
- * mesh draws unskinned. Joints are nodes of the same stage; they must outlive the skin (destroy
+ * sum over the vertex's 4 JOINTS_0 / WEIGHTS_0 (and, when the geometry has JOINTS_1 and 4
+ * WEIGHTS_1, their 4 more: 8 influences) of weight * (world(joint) * inverse_bind(joint)) *
+ * position, in world space: the mesh node's own transform is not applied, as glTF specifies.
+ * The geometry needs JOINTS_0 (joint indices < joint_count; JOINTS_1's too) and WEIGHTS_0;
+ * without them the mesh draws unskinned. Each vertex attribute takes one of 8 vertex buffers:
+ * with 8 influences a draw that would read more drops TANGENT (no normal mapping), then
+ * TEXCOORD_1 (its maps read TEXCOORD_0), then COLOR_0. Joints are nodes of the same stage; they must outlive the skin (destroy
  * the mesh, or remove its skin, first). At most HL_SKIN_MAX_JOINTS joints. A skinned mesh is
  * never culled (its bounds follow the joints) and never instanced; shader materials draw it
  * unskinned. joints / inverse_bind are copied; inverse_bind NULL = identities. */

@@ -77,6 +77,10 @@ static inline bool hl__add_u32(uint32_t a, uint32_t b, uint32_t *out) {
     return true;
 }
 
+/* IEEE 754 binary16 <-> binary32 (half.c): round to nearest even, infinities and NaN kept. */
+uint16_t hl__f32_to_f16(float f);
+float hl__f16_to_f32(uint16_t h);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,7 +5,8 @@
 #include <string.h>
 
 /* Background pixels (a < 1.5) keep the clear colour; unlit pixels (no normal) their base
- * colour; the rest get hl_shade. textureLod: Tint wants implicit derivatives in uniform control
+ * colour; the rest get hl_shade (with the stage's environment when it has one) times the
+ * stage's exposure. textureLod: Tint wants implicit derivatives in uniform control
  * flow, and this shader returns early. */
 static const char *const k_lighting_fs =
     "#version 300 es\n"
@@ -25,10 +26,10 @@ static const char *const k_lighting_fs =
     "    vec4 n = textureLod(g_normal, v_uv, 0.0);\n"
     "    vec4 m = textureLod(g_material, v_uv, 0.0);\n"
     "    vec4 p = textureLod(g_position, v_uv, 0.0);\n"
-    "    vec3 c = b.rgb;\n"
-    "    if (dot(n.xyz, n.xyz) > 0.25)\n"
-    "        c = hl_shade(b.rgb, normalize(n.xyz), p.xyz, n.w, m.w, b.a - 2.0, p.w > 0.5);\n"
-    "    o_color = vec4(hl_fog(c + m.rgb, p.xyz), 1.0);\n"
+    "    vec3 c = b.rgb + m.rgb;\n"
+    "    if (dot(n.xyz, n.xyz) > 0.25)\n" /* lit: the stage's exposure applies, as in Forward */
+    "        c = (hl_shade(b.rgb, normalize(n.xyz), p.xyz, n.w, m.w, b.a - 2.0, p.w > 0.5) + m.rgb) * u_exposure.x;\n"
+    "    o_color = vec4(hl_fog(c, p.xyz), 1.0);\n"
     "}\n";
 
 typedef struct feature {

@@ -1,6 +1,7 @@
 /* The built-in demo scene of `hilo3d render`: a grid of PBR spheres (metallic 0 -> 1 along x,
  * roughness 0 -> 1 along z), a ground plane receiving shadows from a directional and a spot
- * light, a textured box, transparent panes and a few hundred instanced cubes. */
+ * light, lit also by the default studio environment (image-based lighting, intensity 0.4), a
+ * textured box, transparent panes and a few hundred instanced cubes. */
 #ifndef HL_SCENE_DEMO_H
 #define HL_SCENE_DEMO_H
 

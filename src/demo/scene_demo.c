@@ -141,15 +141,15 @@ hl_result hl_scene_demo_create(float aspect, hl_scene_demo *out) {
                           false, false, "pane", NULL));
     }
 
-    /* lights: ambient, a directional sun and a spot, both casting shadows */
+    /* light: the default studio environment (image-based), a directional sun and a spot, both
+       casting shadows */
+    hl_environment *env = NULL;
+    DEMO_TRY(hl_environment_create_default(&env));
+    hl_environment_set_intensity(env, 0.4f);
+    hl_stage_set_environment(s, env);
+    hl_environment_release(env); /* the stage holds it */
     hl_light_desc ld = {0};
-    ld.kind = HL_LIGHT_AMBIENT;
-    ld.color = (hl_color){0.6f, 0.7f, 0.9f, 1};
-    ld.intensity = 0.25f;
     hl_light *l = NULL;
-    DEMO_TRY(hl_light_create(&ld, &l));
-    DEMO_TRY(hl_stage_add(s, hl_light_node(l)));
-    ld = (hl_light_desc){0};
     ld.kind = HL_LIGHT_DIRECTIONAL;
     ld.color = (hl_color){1.0f, 0.95f, 0.85f, 1};
     ld.intensity = 2.6f;

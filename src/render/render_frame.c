@@ -172,8 +172,11 @@ static hl_rhi_bind_group_entry buffer_entry(uint32_t binding, hl_rhi_buffer b, u
     return e;
 }
 
-/* Frame (0), Object (1) and, for shadow receivers, the atlas (3) for a colour program. */
-static hl_result color_groups(hl_renderer *r, const hl__program *p) {
+/* Frame (0), Object (1) and group 3 for a colour program: the shadow atlas for shadow receivers
+ * (bindings 0, 1) and, with IBL, the view's environment (specular cube 2, 3; BRDF table 4, 5).
+ * *g3: the group 3 to bind (id 0 = none). */
+static hl_result color_groups(hl_renderer *r, const hl__view *v, const hl__program *p, hl_rhi_bind_group *g3) {
+    *g3 = (hl_rhi_bind_group){0};
     hl_result res = HL_OK;
     if (!(p->empty_groups & 1u)) {
         hl_rhi_bind_group_entry e = buffer_entry(0, r->frame_ubo, sizeof(hl__frame_block));
@@ -186,26 +189,39 @@ static hl_result color_groups(hl_renderer *r, const hl__program *p) {
         hl_rhi_bind_group_entry e = buffer_entry(0, r->object_ubo, sizeof(hl__object_block));
         res = hl__owned_group_get(r, &r->object_group, p, 1, &e, 1, "objects");
     }
+    bool ibl = p->kind == HL__PROGRAM_FORWARD && (p->defines & HL__DEF_IBL);
     if (!res && p->group_count > 3 && !p->storage) {
-        hl_rhi_bind_group_entry a[2];
+        hl_rhi_bind_group_entry a[6];
         memset(a, 0, sizeof a);
-        a[0].binding = 0;
-        a[0].view = r->atlas_view;
-        a[1].binding = 1;
-        a[1].sampler = r->atlas_sampler;
-        res = hl__owned_group_get(r, &r->atlas_group, p, 3, a, 2, "shadow atlas");
+        uint32_t n = 0;
+        bool atlas = !ibl || (p->defines & HL__DEF_RECEIVE_SHADOWS);
+        if (atlas) {
+            a[n].binding = 0, a[n++].view = r->atlas_view;
+            a[n].binding = 1, a[n++].sampler = r->atlas_sampler;
+        }
+        if (ibl) {
+            if (!v->env) return hl__fail(HL_ERR_INVALID_STATE, "renderer: an IBL program in a view without an environment");
+            a[n].binding = 2, a[n++].view = v->env->view;
+            a[n].binding = 3, a[n++].sampler = r->env_cube_sampler;
+            a[n].binding = 4, a[n++].view = r->env_brdf_view;
+            a[n].binding = 5, a[n++].sampler = r->env_lut_sampler;
+        }
+        hl__owned_group *og = !ibl ? &r->atlas_group : atlas ? &r->env_atlas_group : &r->env_group;
+        res = hl__owned_group_get(r, og, p, 3, a, n, !ibl ? "shadow atlas" : "environment");
+        *g3 = og->group;
     }
     return res;
 }
 
-/* The shadow program (instanced, skinned or plain) and its groups. */
-static hl_result shadow_program(hl_renderer *r, bool instanced, bool skinned, hl__program **out) {
-    uint64_t defs = (instanced ? HL__DEF_INSTANCED : 0u) | (skinned ? HL__DEF_SKINNED : 0u);
+/* The shadow program (instanced, skinned or plain) and its groups; skin: the draw's
+ * HL__DEF_SKINNED / HL__DEF_SKINNED8 bits. */
+static hl_result shadow_program(hl_renderer *r, bool instanced, uint64_t skin, hl__program **out) {
+    uint64_t defs = (instanced ? HL__DEF_INSTANCED : 0u) | skin;
     hl_result res = hl__program_get(r, HL__PROGRAM_SHADOW, defs, out);
     if (res) return res;
     hl_rhi_bind_group_entry e = buffer_entry(0, r->shadow_ubo, 64);
     if ((res = hl__owned_group_get(r, &r->shadow_frame_group, *out, 0, &e, 1, "shadow"))) return res;
-    if (skinned) {
+    if (skin) {
         e = buffer_entry(0, r->skin_ubo, HL__SKIN_STRIDE);
         return hl__owned_group_get(r, &r->shadow_skin_group, *out, 1, &e, 1, "skins");
     }
@@ -303,11 +319,16 @@ static bool draws_instanced(hl_mesh *m) {
 }
 
 /* Is the draw of mesh (with material mat, geometry layout l) skinned? Engine materials with
- * JOINTS_0 (UINT8 / UINT16 x4) and 4 WEIGHTS_0 (shader materials draw the bind pose). */
-static bool draws_skinned(const hl_mesh *mesh, const hl_material *mat, const hl_geometry_layout *l) {
+ * JOINTS_0 (UINT8 / UINT16 x4) and 4 WEIGHTS_0 (shader materials draw the bind pose): then
+ * HL__DEF_SKINNED, plus HL__DEF_SKINNED8 when JOINTS_1 and 4 WEIGHTS_1 add a second set of
+ * influences; else 0. */
+static uint64_t skin_defines(const hl_mesh *mesh, const hl_material *mat, const hl_geometry_layout *l) {
     const hl_vertex_attribute_info *j = &l->attributes[HL_ATTR_JOINTS_0], *w = &l->attributes[HL_ATTR_WEIGHTS_0];
-    return hl_mesh_skin_joint_count(mesh) && hl_material_get_kind(mat) != HL_MATERIAL_SHADER && j->present &&
-           w->present && w->components == 4 && l->topology == HL_TOPOLOGY_TRIANGLES;
+    const hl_vertex_attribute_info *j1 = &l->attributes[HL_ATTR_JOINTS_1], *w1 = &l->attributes[HL_ATTR_WEIGHTS_1];
+    if (!hl_mesh_skin_joint_count(mesh) || hl_material_get_kind(mat) == HL_MATERIAL_SHADER || !j->present ||
+        !w->present || w->components != 4 || l->topology != HL_TOPOLOGY_TRIANGLES)
+        return 0;
+    return HL__DEF_SKINNED | (j1->present && w1->present && w1->components == 4 ? HL__DEF_SKINNED8 : 0u);
 }
 
 /* Builds one draw (mesh, or an instanced batch starting at instance `first`). */
@@ -329,7 +350,8 @@ static hl_result build_draw_as(hl_renderer *r, const hl__view *v, hl_mesh *mesh,
     const hl_geometry_layout *l = hl_geometry_get_layout(geo);
     const hl_material_variant *var = hl_material_get_variant(mat);
     bool instanced = instances > 0;
-    bool skinned = !instanced && draws_skinned(mesh, mat, l);
+    uint64_t skin = instanced ? 0u : skin_defines(mesh, mat, l);
+    bool skinned = skin != 0;
     hl__gpu_material *gm;
     hl_result res = hl__gpu_material_get(r, mat, &gm);
     if (res) return res;
@@ -341,7 +363,8 @@ static hl_result build_draw_as(hl_renderer *r, const hl__view *v, hl_mesh *mesh,
         uint64_t defines = hl__program_key_for(l, var, instanced, v->shadow_count > 0 && hl_mesh_receive_shadows(mesh),
                                                v->fog && !gbuffer, t->desc.color_count);
         if (gbuffer) defines |= HL__DEF_GBUFFER;
-        if (skinned) defines |= HL__DEF_SKINNED;
+        else if (v->env && (defines & HL__DEF_HAS_NORMAL)) defines |= HL__DEF_IBL; /* lit with normals */
+        defines = hl__program_key_fit(defines | skin);
         res = hl__program_get(r, HL__PROGRAM_FORWARD, defines, &p);
     }
     if (!res && p->storage && !v->scripted)
@@ -352,12 +375,13 @@ static hl_result build_draw_as(hl_renderer *r, const hl__view *v, hl_mesh *mesh,
        that color_groups and shadow_program make */
     hl__gpu_mesh *rec = NULL;
     if (!res && !instanced && !(res = hl__gpu_mesh_slot(r, mesh, &rec)) && skinned) res = hl__gpu_mesh_skin(r, rec);
-    if (res || (res = color_groups(r, p))) return res;
+    hl_rhi_bind_group g3;
+    if (res || (res = color_groups(r, v, p, &g3))) return res;
     hl__gpu_geometry *g;
     if ((res = hl__gpu_geometry_get(r, geo, &g)) || (res = hl__gpu_material_bind(r, gm, p))) return res;
     bool casts = hl_mesh_cast_shadows(mesh) && v->shadow_count > 0;
     hl__program *sp = NULL;
-    if (casts && (res = shadow_program(r, instanced, skinned, &sp))) return res;
+    if (casts && (res = shadow_program(r, instanced, skin, &sp))) return res;
     hl__prepared_sig sig;
     memset(&sig, 0, sizeof sig);
     if (!instanced) {
@@ -373,7 +397,7 @@ static hl_result build_draw_as(hl_renderer *r, const hl__view *v, hl_mesh *mesh,
         sig.ibo = g->ibo.id;
         sig.frame_group = r->frame_group.group.id;
         sig.object_group = skinned ? r->skin_group.group.id : r->object_group.group.id;
-        sig.atlas_group = r->atlas_group.group.id;
+        sig.atlas_group = g3.id;
         sig.shadow_frame_group = r->shadow_frame_group.group.id;
         sig.shadow_object_group = skinned ? r->shadow_skin_group.group.id : r->shadow_object_group.group.id;
         if (!override && rec->prepared && !memcmp(&sig, &rec->prepared_sig, sizeof sig)) {
@@ -411,7 +435,7 @@ static hl_result build_draw_as(hl_renderer *r, const hl__view *v, hl_mesh *mesh,
     pk->bind_groups[2] = gm->group.group;
     pk->bind_group_count = 3;
     if (p->group_count > 3 && !p->storage) { /* storage programs: the scene pass binds group 3 */
-        pk->bind_groups[3] = r->atlas_group.group;
+        pk->bind_groups[3] = g3;
         pk->bind_group_count = 4;
     }
     pk->dynamic_offset_mask = 3;
@@ -431,8 +455,9 @@ static hl_result build_draw_as(hl_renderer *r, const hl__view *v, hl_mesh *mesh,
     out->instanced = instanced;
     out->skinned = skinned;
     out->position_offset = l->attributes[HL_ATTR_POSITION].offset;
-    out->joints_offset = l->attributes[HL_ATTR_JOINTS_0].offset;
-    out->weights_offset = l->attributes[HL_ATTR_WEIGHTS_0].offset;
+    static const hl_attribute skin_attrs[4] = {HL_ATTR_JOINTS_0, HL_ATTR_WEIGHTS_0, HL_ATTR_JOINTS_1, HL_ATTR_WEIGHTS_1};
+    out->skin_attrs = !skinned ? 0u : (skin & HL__DEF_SKINNED8) ? 4u : 2u;
+    for (uint32_t i = 0; i < out->skin_attrs; i++) out->skin_offsets[i] = l->attributes[skin_attrs[i]].offset;
     /* ties of the sort key come from content (the pipeline's state and program, and the order
        in which the view meets materials and geometries: see view_build_draws), never from ids
        or addresses: a new renderer, either backend, orders the same scene the same way */
@@ -511,16 +536,15 @@ static hl_result exec_shadow(hl_graph_ctx *ctx, void *params, void *user) {
             pk.bind_group_count = 2;
             pk.dynamic_offset_mask = 3;
             /* position is the shadow program's only attribute (slot 0), the instances after it;
-               skinned: the joints and weights after it */
+               skinned: the joints and weights after it (of both sets with 8 influences) */
             pk.vertex_buffers[0] = d->packet.vertex_buffers[0];
             pk.vertex_offsets[0] = d->position_offset;
             pk.vertex_buffer_count = 1;
-            if (d->skinned) {
-                pk.vertex_buffers[1] = pk.vertex_buffers[2] = d->packet.vertex_buffers[0];
-                pk.vertex_offsets[1] = d->joints_offset;
-                pk.vertex_offsets[2] = d->weights_offset;
-                pk.vertex_buffer_count = 3;
+            for (uint32_t s = 0; s < d->skin_attrs; s++) {
+                pk.vertex_buffers[1 + s] = d->packet.vertex_buffers[0];
+                pk.vertex_offsets[1 + s] = d->skin_offsets[s];
             }
+            pk.vertex_buffer_count += (uint8_t)d->skin_attrs;
             if (d->instanced) {
                 pk.vertex_buffers[1] = r->instance_vbo;
                 pk.vertex_offsets[1] = d->packet.vertex_offsets[d->packet.vertex_buffer_count - 1];
@@ -646,7 +670,10 @@ static hl_result view_begin(hl_renderer *r, hl__view *v, hl_render_target *t, hl
         fb->fog_params[0] = (float)fog->mode, fb->fog_params[1] = fog->start, fb->fog_params[2] = fog->end;
         fb->fog_params[3] = fog->density;
     }
-    return HL_OK;
+    hl__gpu_env *env = NULL;
+    res = hl__env_view(r, stage, fb, &env);
+    v->env = env;
+    return res;
 }
 
 /* One traversal: meshes in the view (r->order[0..visible)), shadow casters outside it (after
@@ -991,7 +1018,7 @@ hl_result hl__view_prepare_derived(hl_renderer *r, hl_render_target *t, uint32_t
     /* the base's stage and camera are updated and its Frame block made this frame already */
     memset(v, 0, sizeof *v);
     v->target = t, v->stage = b->stage, v->camera = b->camera, v->r = r;
-    v->eye = b->eye, v->fog = b->fog, v->gbuffer = gbuffer;
+    v->eye = b->eye, v->fog = b->fog, v->gbuffer = gbuffer, v->env = b->env;
     v->frame_slot = r->view_count;
     v->shadow_view = b->shadow_view, v->shadow_first = b->shadow_first, v->shadow_count = b->shadow_count;
     memcpy(&r->frame_blocks[v->frame_slot], &r->frame_blocks[b->frame_slot], sizeof(hl__frame_block));

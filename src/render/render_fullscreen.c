@@ -16,7 +16,7 @@
 
 /* (0, 0) at the image's top left on both backends: the gles3 backend negates gl_Position.y
  * (rhi/gles3/gles3_pipeline.c), which makes its textures' rows run as WebGPU's do. */
-static const char *const k_vs =
+const char *const hl__render_fullscreen_vs =
     "#version 300 es\n"
     "out vec2 v_uv;\n"
     "void main() {\n"
@@ -25,27 +25,34 @@ static const char *const k_vs =
     "    gl_Position = vec4(p, 0.0, 1.0);\n"
     "}\n";
 
+/* 0: unlit; 1: lit; 2: lit with the view's environment (HL_IBL). */
+static uint8_t lit_kind(const hl_renderer *r, const hl__fullscreen_desc *d) {
+    if (!d->lighting_view) return 0;
+    return r->views[d->lighting_view - 1].env ? 2 : 1;
+}
+
 /* A lit pass's source: the user's #version line, the lighting library, then the rest of the
  * user's text from its second line (#line keeps the user's line numbers in messages). NULL
  * when out of memory; the source must start with its #version line (else the compile names
  * the problem: the library is put first and the user's text after it unchanged). */
-static char *lit_source(const char *fragment) {
+static char *lit_source(const char *fragment, bool ibl) {
     const char *nl = strchr(fragment, '\n');
     bool versioned = strncmp(fragment, "#version", 8) == 0 && nl;
     size_t head = versioned ? (size_t)(nl + 1 - fragment) : 0;
-    const char *lib = hl__render_lighting_glsl;
-    size_t n = head + strlen(lib) + 16 + strlen(fragment + head) + 1;
+    const char *lib = hl__render_lighting_glsl, *ibl_define = ibl ? "#define HL_IBL 1\n" : "";
+    size_t n = head + strlen(ibl_define) + strlen(lib) + 16 + strlen(fragment + head) + 1;
     char *out = hl__malloc(n);
     if (!out) return NULL;
     memcpy(out, fragment, head);
-    snprintf(out + head, n - head, "%s#line 2\n%s", lib, fragment + head);
+    snprintf(out + head, n - head, "%s%s#line 2\n%s", ibl_define, lib, fragment + head);
     return out;
 }
 
 static hl_result program_create(hl_renderer *r, const hl__fullscreen_desc *d, hl__program *p) {
-    hl_rhi_binding_plan_entry plan[3 + HL__FULLSCREEN_MAX_INPUTS];
+    hl_rhi_binding_plan_entry plan[5 + HL__FULLSCREEN_MAX_INPUTS];
     uint32_t pn = 0;
-    bool lit = d->lighting_view != 0;
+    uint8_t kind = lit_kind(r, d);
+    bool lit = kind != 0, ibl = kind == 2;
     plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_UNIFORM_BLOCK, "Params", 0, 0, 0};
     for (uint32_t i = 0; i < d->input_count; i++)
         plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_SAMPLER, d->input_names[i], 0, 1 + 2 * i, 2 + 2 * i};
@@ -53,10 +60,14 @@ static hl_result program_create(hl_renderer *r, const hl__fullscreen_desc *d, hl
         plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_UNIFORM_BLOCK, "Frame", 1, 0, 0};
         plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_SAMPLER, "u_shadowAtlas", 2, 0, 1};
     }
-    char *source = lit ? lit_source(d->fragment) : NULL;
+    if (ibl) { /* the view's environment (render_env.c) */
+        plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_SAMPLER, "u_envSpecular", 2, 2, 3};
+        plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_SAMPLER, "u_brdfLut", 2, 4, 5};
+    }
+    char *source = lit ? lit_source(d->fragment, ibl) : NULL;
     if (lit && !source) return hl__fail(HL_ERR_OUT_OF_MEMORY, "fullscreen pass '%s': out of memory", d->name);
     hl_shader_program_desc pd = {0};
-    pd.vertex_source = k_vs;
+    pd.vertex_source = hl__render_fullscreen_vs;
     pd.fragment_source = lit ? source : d->fragment;
     pd.bindings = plan;
     pd.binding_count = pn;
@@ -68,6 +79,7 @@ static hl_result program_create(hl_renderer *r, const hl__fullscreen_desc *d, hl
     const hl_shader_reflection *refl = &p->prog.reflection;
     for (uint32_t k = 0; k < refl->texture_count; k++) {
         bool known = lit && strcmp(refl->textures[k].name, "u_shadowAtlas") == 0;
+        known |= ibl && (!strcmp(refl->textures[k].name, "u_envSpecular") || !strcmp(refl->textures[k].name, "u_brdfLut"));
         if (known) continue;
         for (uint32_t i = 0; i < d->input_count; i++) known |= strcmp(refl->textures[k].name, d->input_names[i]) == 0;
         if (!known)
@@ -93,11 +105,11 @@ static hl_result program_create(hl_renderer *r, const hl__fullscreen_desc *d, hl
     return res;
 }
 
-/* The exact description: lit or not (a byte), fragment source and input names in order, each
+/* The exact description: lit_kind (a byte), fragment source and input names in order, each
  * with its NUL. */
-static bool desc_matches(const hl__program *p, const hl__fullscreen_desc *d) {
+static bool desc_matches(const hl_renderer *r, const hl__program *p, const hl__fullscreen_desc *d) {
     const uint8_t *at = p->desc, *end = p->desc + p->desc_size;
-    if (at == end || *at++ != (d->lighting_view != 0)) return false;
+    if (at == end || *at++ != lit_kind(r, d)) return false;
     size_t n = strlen(d->fragment) + 1;
     if ((size_t)(end - at) < n || memcmp(at, d->fragment, n)) return false;
     at += n;
@@ -113,7 +125,7 @@ static bool desc_matches(const hl__program *p, const hl__fullscreen_desc *d) {
 static hl_result program_get(hl_renderer *r, const hl__fullscreen_desc *d, hl__program **out) {
     for (uint32_t i = 0; i < r->program_count; i++) {
         hl__program *p = r->programs[i];
-        if (p && p->kind == HL__PROGRAM_FULLSCREEN && desc_matches(p, d)) {
+        if (p && p->kind == HL__PROGRAM_FULLSCREEN && desc_matches(r, p, d)) {
             p->last_frame = r->frame_serial;
             r->stats.cache_hits++;
             *out = p;
@@ -125,7 +137,7 @@ static hl_result program_get(hl_renderer *r, const hl__fullscreen_desc *d, hl__p
     if (size > UINT32_MAX) return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': source too large", d->name);
     uint8_t *desc = hl__malloc(size);
     if (!desc) return hl__fail(HL_ERR_OUT_OF_MEMORY, "fullscreen pass '%s': out of memory", d->name);
-    desc[0] = d->lighting_view != 0;
+    desc[0] = lit_kind(r, d);
     memcpy(desc + 1, d->fragment, fs_len);
     size_t at = 1 + fs_len;
     for (uint32_t i = 0; i < d->input_count; i++) {
@@ -387,15 +399,21 @@ hl_result hl__add_fullscreen_pass(hl_renderer *r, const hl__fullscreen_desc *d) 
         e[0].buffer = r->frame_ubo;
         e[0].size = sizeof(hl__frame_block);
         if ((res = hl__owned_group_get(r, &r->fs_frame_group, p, 1, e, 1, "fullscreen frame"))) return res;
-        memset(e, 0, sizeof e);
-        e[0].binding = 0;
-        e[0].view = r->atlas_view;
-        e[1].binding = 1;
-        e[1].sampler = r->atlas_sampler;
-        if ((res = hl__owned_group_get(r, &r->fs_atlas_group, p, 2, e, 2, "fullscreen shadow atlas"))) return res;
+        hl_rhi_bind_group_entry a[6];
+        memset(a, 0, sizeof a);
+        a[0].binding = 0, a[0].view = r->atlas_view;
+        a[1].binding = 1, a[1].sampler = r->atlas_sampler;
+        if (v->env) {
+            a[2].binding = 2, a[2].view = v->env->view;
+            a[3].binding = 3, a[3].sampler = r->env_cube_sampler;
+            a[4].binding = 4, a[4].view = r->env_brdf_view;
+            a[5].binding = 5, a[5].sampler = r->env_lut_sampler;
+        }
+        hl__owned_group *og = v->env ? &r->fs_env_atlas_group : &r->fs_atlas_group;
+        if ((res = hl__owned_group_get(r, og, p, 2, a, v->env ? 6 : 2, "fullscreen shadow atlas"))) return res;
         fp.lit = true;
         fp.frame_group = r->fs_frame_group.group;
-        fp.atlas_group = r->fs_atlas_group.group;
+        fp.atlas_group = og->group;
         fp.frame_offset = v->frame_slot * HL__FRAME_STRIDE;
         if (v->shadow_count) fp.atlas = r->views[v->shadow_view].atlas;
     }

@@ -40,9 +40,9 @@ static hl_result check_interface(const hl__program *p, const char *fn, const cha
     }
     if (storage > 8)
         return hl__fail(HL_ERR_VALIDATION, "%s: '%s': %u storage blocks (at most 8)", fn, label, storage);
-    if (refl->input_count > HL_ATTR_COUNT)
+    if (refl->input_count > HL_RHI_MAX_VERTEX_BUFFERS) /* one vertex buffer per input */
         return hl__fail(HL_ERR_VALIDATION, "%s: '%s': %u vertex inputs (at most %u)", fn, label, refl->input_count,
-                        (unsigned)HL_ATTR_COUNT);
+                        (unsigned)HL_RHI_MAX_VERTEX_BUFFERS);
     return HL_OK;
 }
 

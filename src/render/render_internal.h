@@ -24,6 +24,8 @@
 extern const char *const hl__render_forward_vs;
 extern const char *const hl__render_forward_fs;
 extern const char *const hl__render_shadow_vs;
+/* The engine's fullscreen-triangle vertex shader (v_uv: (0, 0) at the top left on both backends). */
+extern const char *const hl__render_fullscreen_vs;
 /* The Frame block, u_shadowAtlas, hl_shade and hl_fog for lit fullscreen passes (after #version). */
 extern const char *const hl__render_lighting_glsl;
 
@@ -55,6 +57,9 @@ typedef struct hl__frame_block {
     float light_shadow[HL_RENDER_MAX_LIGHTS][4];
     float shadow_matrix[HL_RENDER_MAX_SHADOW_TILES][16];
     float shadow_rect[HL_RENDER_MAX_SHADOW_TILES][4];
+    float env[4];        /* environment: x intensity (0 = none), y specular mips - 1, z cos / w sin rotation */
+    float env_sh[9][4];  /* its diffuse irradiance / PI: 9 spherical-harmonic terms, basis folded in */
+    float exposure[4];   /* x: the stage's exposure */
 } hl__frame_block;
 _Static_assert(sizeof(hl__frame_block) <= HL__FRAME_STRIDE, "a view's Frame block fits its slice");
 
@@ -225,7 +230,10 @@ typedef struct hl__draw {
     bool instanced;
     bool skinned;             /* drawn with a joint palette (the shadow pass too) */
     uint64_t position_offset; /* POSITION's offset in the vertex block (shadow pass) */
-    uint64_t joints_offset, weights_offset; /* skinned: JOINTS_0 / WEIGHTS_0 offsets (shadow pass) */
+    /* skinned: the offsets of JOINTS_0, WEIGHTS_0, then JOINTS_1, WEIGHTS_1 (shadow pass); skin_attrs
+       of them (2, or 4 with 8 influences) */
+    uint64_t skin_offsets[4];
+    uint32_t skin_attrs;
     hl_rhi_render_pipeline shadow_pipeline;
     hl__pipeline_entry *color_entry, *shadow_entry; /* stamped when a prepared draw is reused */
     uint32_t tie_pipeline, tie_material, tie_geometry; /* sort-key state, from content only */
@@ -240,12 +248,35 @@ typedef struct hl__shadow_tile {
 } hl__shadow_tile;
 
 /* One recorded view (a render call inside the frame). */
+/* An environment's GPU maps (render_env.c). */
+#define HL__MAX_ENVS 4u /* environments one renderer keeps at once (and shows in one frame) */
+typedef struct hl__gpu_env {
+    hl_environment *env; /* retained; NULL = a free slot */
+    uint64_t revision;   /* built from (0 = not built) */
+    hl_rhi_texture cube; /* prefiltered specular, RGBA16F, mips = roughness steps */
+    hl_rhi_texture_view view;
+    uint32_t mips;
+    float sh[9][4]; /* irradiance / PI (hl__frame_block.env_sh) */
+    uint64_t last_frame;
+} hl__gpu_env;
+
+/* A bake program of render_env.c (fullscreen triangle into an RGBA16F target). */
+typedef struct hl__env_program {
+    hl_shader_program prog;
+    bool compiled;
+    hl_rhi_shader vs, fs;
+    hl_rhi_bind_group_layout bgl;
+    hl_rhi_pipeline_layout layout;
+    hl_rhi_render_pipeline pipeline;
+} hl__env_program;
+
 typedef struct hl__view {
     hl_render_target *target;  /* the output or a render target */
     hl_stage *stage;
     hl_camera *camera;
     hl_vec3 eye;
     bool fog;
+    const hl__gpu_env *env;    /* the stage's environment (NULL = none): forward programs get IBL */
     uint32_t visible, offscreen; /* culling: r->order[0..visible) in view, offscreen casters after mesh_count */
     uint32_t mesh_count;
     uint32_t frame_slot;       /* index of its Frame block */
@@ -476,6 +507,15 @@ struct hl_renderer {
     /* shared groups (owned with their layouts: no program's lifetime limits them) */
     hl__owned_group frame_group, object_group, shadow_frame_group, shadow_object_group, atlas_group, empty_group;
     hl__owned_group fs_frame_group, fs_atlas_group; /* lit fullscreen passes (groups 1 and 2) */
+    /* group 3 of forward programs with IBL: the environment alone, and with the shadow atlas */
+    hl__owned_group env_group, env_atlas_group;
+    hl__owned_group fs_env_atlas_group; /* lit fullscreen passes of a view with an environment (group 2) */
+    /* image-based lighting (render_env.c) */
+    hl__gpu_env envs[HL__MAX_ENVS];
+    hl__env_program env_programs[3];
+    hl_rhi_texture env_brdf;
+    hl_rhi_texture_view env_brdf_view;
+    hl_rhi_sampler env_source_sampler, env_cube_sampler, env_lut_sampler;
     hl_rhi_texture atlas;
     hl_rhi_texture_view atlas_view;
     hl_rhi_sampler atlas_sampler;
@@ -619,6 +659,10 @@ hl_result hl__pipeline_get(hl_renderer *r, hl__program *p, const hl__pipeline_ke
 hl_result hl__pipeline_key_vertex(const hl__program *p, const hl_geometry_layout *layout, hl__pipeline_key *k);
 uint64_t hl__program_key_for(const hl_geometry_layout *layout, const hl_material_variant *v, bool instanced,
                              bool receive_shadows, bool fog, uint32_t mrt_count);
+/* A forward key whose vertex inputs fit the RHI's HL_RHI_MAX_VERTEX_BUFFERS (one buffer each):
+ * while over (8 skin influences), the tangent goes (no normal mapping), then TEXCOORD_1 (its
+ * maps read TEXCOORD_0), then COLOR_0. */
+uint64_t hl__program_key_fit(uint64_t key);
 /* Releases pipelines unused for HL__PROGRAM_KEEP_FRAMES frames, and programs unused as long that
  * nothing holds; bumps r->evict_epoch when anything went. */
 void hl__render_programs_evict(hl_renderer *r);
@@ -649,6 +693,8 @@ enum {
     HL__DEF_GBUFFER = 1u << 22,  /* G-buffer outputs instead of lighting (render_shaders.c) */
     HL__DEF_UV_TRANSFORM = 1u << 23, /* maps sample through their UV transforms (KHR_texture_transform) */
     HL__DEF_SKINNED = 1u << 24,  /* vertices placed by a joint palette (the Object block's u_joints) */
+    HL__DEF_SKINNED8 = 1u << 25, /* with SKINNED: a second set of 4 influences (JOINTS_1 / WEIGHTS_1) */
+    HL__DEF_IBL = 1u << 26,      /* image-based lighting: the view's environment in group 3 (render_env.c) */
 };
 
 /* renderer.c: the renderer that owns an attachment texture (hl_render_target_texture), or NULL */
@@ -804,6 +850,13 @@ hl_result hl__frame_group_get(hl_renderer *r, hl_rhi_bind_group_layout layout, c
 hl_result hl__params_slot(hl_renderer *r, const void *data, uint32_t size, uint32_t *offset);
 void hl__render_fullscreen_evict(hl_renderer *r);
 void hl__render_fullscreen_free(hl_renderer *r);
+
+/* ---- image-based lighting (render_env.c) ---------------------------------------------------- */
+/* The stage's exposure and environment into fb; *out = the environment's maps (built first when
+ * new or changed), NULL without one. */
+hl_result hl__env_view(hl_renderer *r, hl_stage *stage, hl__frame_block *fb, hl__gpu_env **out);
+void hl__render_env_evict(hl_renderer *r); /* frame end */
+void hl__render_env_free(hl_renderer *r);
 hl_rhi_format hl__target_rhi_format(hl_target_format f);
 /* The 64-bit sort key of a draw (layout and its static checks in render_frame.c). */
 uint64_t hl__sort_key(bool transparent, int32_t render_order, uint32_t pipeline, uint32_t material, uint32_t geometry, float depth);

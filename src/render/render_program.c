@@ -51,6 +51,19 @@ uint64_t hl__program_key_for(const hl_geometry_layout *layout, const hl_material
     return k;
 }
 
+uint64_t hl__program_key_fit(uint64_t key) {
+    static const uint64_t droppable[] = {HL__DEF_HAS_TANGENT, HL__DEF_HAS_UV1, HL__DEF_HAS_COLOR};
+    static const uint64_t inputs[] = {HL__DEF_HAS_NORMAL, HL__DEF_HAS_TANGENT, HL__DEF_HAS_UV0,
+                                      HL__DEF_HAS_UV1,    HL__DEF_HAS_COLOR,   HL__DEF_INSTANCED};
+    uint32_t n = 1; /* a_position */
+    for (uint32_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) n += (key & inputs[i]) != 0;
+    n += (key & HL__DEF_SKINNED) ? 2u : 0u;  /* a_joints, a_weights */
+    n += (key & HL__DEF_SKINNED8) ? 2u : 0u; /* a_joints1, a_weights1 */
+    for (uint32_t i = 0; n > HL_RHI_MAX_VERTEX_BUFFERS && i < sizeof droppable / sizeof droppable[0]; i++)
+        if (key & droppable[i]) key &= ~droppable[i], n--;
+    return key;
+}
+
 /* Builds the defines and the explicit binding plan of a forward variant. */
 static uint32_t program_defines(uint64_t key, hl_shader_define *d, char mrt[8]) {
     static const struct {
@@ -61,7 +74,7 @@ static uint32_t program_defines(uint64_t key, hl_shader_define *d, char mrt[8]) 
         {HL__DEF_HAS_UV1, "HAS_UV1"},       {HL__DEF_HAS_COLOR, "HAS_COLOR"},     {HL__DEF_INSTANCED, "INSTANCED"},
         {HL__DEF_UNLIT, "UNLIT"},           {HL__DEF_ALPHA_MASK, "ALPHA_MASK"},   {HL__DEF_RECEIVE_SHADOWS, "RECEIVE_SHADOWS"},
         {HL__DEF_FOG, "FOG"},               {HL__DEF_GBUFFER, "GBUFFER"},         {HL__DEF_UV_TRANSFORM, "UV_TRANSFORM"},
-        {HL__DEF_SKINNED, "SKINNED"},
+        {HL__DEF_SKINNED, "SKINNED"},       {HL__DEF_SKINNED8, "SKINNED8"},       {HL__DEF_IBL, "IBL"},
     };
     static const char *const uv1_names[HL_TEXTURE_SLOT_COUNT] = {"BASE_COLOR_MAP_UV1", "MR_MAP_UV1", "NORMAL_MAP_UV1",
                                                                  "OCCLUSION_MAP_UV1", "EMISSIVE_MAP_UV1"};
@@ -102,6 +115,7 @@ static hl_result engine_program_create(hl_renderer *r, hl__program *p) {
     if (shadow) {
         if (key & HL__DEF_INSTANCED) defs[n++] = (hl_shader_define){"INSTANCED", NULL};
         if (key & HL__DEF_SKINNED) defs[n++] = (hl_shader_define){"SKINNED", NULL};
+        if (key & HL__DEF_SKINNED8) defs[n++] = (hl_shader_define){"SKINNED8", NULL};
         plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_UNIFORM_BLOCK, "Shadow", 0, 0, 0};
         plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_UNIFORM_BLOCK, "Object", 1, 0, 0};
     } else {
@@ -114,6 +128,10 @@ static hl_result engine_program_create(hl_renderer *r, hl__program *p) {
                 plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_SAMPLER, k_map_samplers[s], 2, 1 + 2 * s, 2 + 2 * s};
         if ((key & HL__DEF_RECEIVE_SHADOWS) && !(key & HL__DEF_GBUFFER))
             plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_SAMPLER, "u_shadowAtlas", 3, 0, 1};
+        if (key & HL__DEF_IBL) { /* render_env.c; never with GBUFFER */
+            plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_SAMPLER, "u_envSpecular", 3, 2, 3};
+            plan[pn++] = (hl_rhi_binding_plan_entry){HL_RHI_PLAN_SAMPLER, "u_brdfLut", 3, 4, 5};
+        }
     }
     hl_shader_program_desc pd = {0};
     pd.vertex_source = shadow ? hl__render_shadow_vs : hl__render_forward_vs;
@@ -133,10 +151,11 @@ static hl_result engine_program_create(hl_renderer *r, hl__program *p) {
         res = hl_rhi_shader_create(r->dev, &sd, &p->fs);
     }
     if (res) return res;
-    res = hl__program_layouts(r, p, shadow ? 2 : (key & HL__DEF_RECEIVE_SHADOWS) && !(key & HL__DEF_GBUFFER) ? 4 : 3, pd.label);
-    static const char *const inputs[HL_ATTR_COUNT + 4] = {"a_position", "a_normal", "a_tangent", "a_uv0", "a_uv1",
-                                                          "a_color", "a_joints", "a_weights", "a_instance0",
-                                                          "a_instance1", "a_instance2", "a_instance3"};
+    bool group3 = ((key & HL__DEF_RECEIVE_SHADOWS) && !(key & HL__DEF_GBUFFER)) || (key & HL__DEF_IBL);
+    res = hl__program_layouts(r, p, shadow ? 2 : group3 ? 4 : 3, pd.label);
+    static const char *const inputs[HL_ATTR_COUNT + 4] = {
+        "a_position", "a_normal",   "a_tangent",   "a_uv0",       "a_uv1",       "a_color",     "a_joints",
+        "a_weights",  "a_joints1",  "a_weights1",  "a_instance0", "a_instance1", "a_instance2", "a_instance3"};
     for (uint32_t i = 0; i < HL_ATTR_COUNT + 4; i++) {
         p->location[i] = -1;
         if (!inputs[i]) continue;

@@ -219,6 +219,10 @@ void hl__render_resources_free(hl_renderer *r) {
     hl__owned_group_destroy(r, &r->skin_group);
     hl__owned_group_destroy(r, &r->shadow_skin_group);
     hl__owned_group_destroy(r, &r->atlas_group);
+    hl__owned_group_destroy(r, &r->env_group);
+    hl__owned_group_destroy(r, &r->env_atlas_group);
+    hl__owned_group_destroy(r, &r->fs_env_atlas_group);
+    hl__render_env_free(r);
     hl__owned_group_destroy(r, &r->fs_frame_group);
     hl__owned_group_destroy(r, &r->fs_atlas_group);
     hl__owned_group_destroy(r, &r->empty_group);

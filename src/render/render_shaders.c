@@ -30,6 +30,9 @@
     "    vec4 u_lightShadow[" HL__STR(HL_RENDER_MAX_LIGHTS) "];\n" /* x cos inner, y tile (-1), z bias */ \
     "    mat4 u_shadowMatrix[" HL__STR(HL_RENDER_MAX_SHADOW_TILES) "];\n"                            \
     "    vec4 u_shadowRect[" HL__STR(HL_RENDER_MAX_SHADOW_TILES) "];\n"                              \
+    "    vec4 u_env;\n" /* x intensity, y specular mips - 1, z cos / w sin of the rotation */            \
+    "    vec4 u_envSH[9];\n" /* irradiance / PI, SH basis folded in */                                    \
+    "    vec4 u_exposure;\n"                                                                          \
     "};\n"
 
 /* Shared by the forward and shadow vertex shaders: the instance matrix inputs and the start of
@@ -44,12 +47,17 @@
 _Static_assert(HL_SKIN_MAX_JOINTS == 256u, "the skinned Object block declares 256 joints");
 
 /* The Object block: the model and normal matrices, or a skinned mesh's joint palette (then the
- * vertex's joints and weights are inputs: JOINTS_0 integers, clamped to the palette). */
+ * vertex's joints and weights are inputs: JOINTS_0 integers, clamped to the palette; SKINNED8:
+ * JOINTS_1 / WEIGHTS_1 too, 8 influences). */
 #define HL__GLSL_OBJECT_BLOCK                                                                           \
     "#ifdef SKINNED\n"                                                                                  \
     "layout(std140) uniform Object { mat4 u_joints[256]; };\n" /* HL_SKIN_MAX_JOINTS */                  \
     "in uvec4 a_joints;\n"                                                                              \
     "in vec4 a_weights;\n"                                                                              \
+    "#ifdef SKINNED8\n"                                                                                 \
+    "in uvec4 a_joints1;\n"                                                                             \
+    "in vec4 a_weights1;\n"                                                                             \
+    "#endif\n"                                                                                          \
     "#else\n"                                                                                           \
     "layout(std140) uniform Object { mat4 u_model; mat4 u_normalMatrix; };\n"                          \
     "#endif\n"
@@ -59,6 +67,11 @@ _Static_assert(HL_SKIN_MAX_JOINTS == 256u, "the skinned Object block declares 25
     "    ivec4 j = ivec4(min(a_joints, uvec4(255u)));\n"                                                \
     "    mat4 model = a_weights.x * u_joints[j.x] + a_weights.y * u_joints[j.y] +\n"                    \
     "                 a_weights.z * u_joints[j.z] + a_weights.w * u_joints[j.w];\n"                     \
+    "#ifdef SKINNED8\n"                                                                                 \
+    "    ivec4 j1 = ivec4(min(a_joints1, uvec4(255u)));\n"                                              \
+    "    model += a_weights1.x * u_joints[j1.x] + a_weights1.y * u_joints[j1.y] +\n"                    \
+    "             a_weights1.z * u_joints[j1.z] + a_weights1.w * u_joints[j1.w];\n"                     \
+    "#endif\n"                                                                                          \
     "#else\n"
 #define HL__GLSL_MAIN_MODEL                                                                             \
     "void main() {\n"                                                                                   \
@@ -158,6 +171,20 @@ const char *const hl__render_forward_vs =
     "    return shadowTile(tile, pos, bias);\n"                                                         \
     "}\n"                                                                                               \
     "#endif\n"                                                                                          \
+    "#ifdef HL_IBL\n"                                                                                  \
+    "uniform samplerCube u_envSpecular;\n"                                                              \
+    "uniform sampler2D u_brdfLut;\n"                                                                    \
+    /* world direction -> the environment's own (turned back by its rotation about +Y) */              \
+    "vec3 hl_envDir(vec3 d) { return vec3(u_env.z * d.x - u_env.w * d.z, d.y, u_env.w * d.x + u_env.z * d.z); }\n" \
+    "vec3 hl_envIrradiance(vec3 n) {\n"                                                                \
+    "    vec3 d = hl_envDir(n);\n"                                                                     \
+    "    vec3 e = u_envSH[0].rgb + u_envSH[1].rgb * d.y + u_envSH[2].rgb * d.z + u_envSH[3].rgb * d.x\n" \
+    "           + u_envSH[4].rgb * (d.x * d.y) + u_envSH[5].rgb * (d.y * d.z)\n"                       \
+    "           + u_envSH[6].rgb * (3.0 * d.z * d.z - 1.0) + u_envSH[7].rgb * (d.x * d.z)\n"           \
+    "           + u_envSH[8].rgb * (d.x * d.x - d.y * d.y);\n"                                          \
+    "    return max(e, vec3(0.0));\n"                                                                  \
+    "}\n"                                                                                              \
+    "#endif\n"                                                                                         \
     "vec3 hl_shade(vec3 baseColor, vec3 n, vec3 pos, float metallic, float roughness, float ao, bool shadowed) {\n" \
     "    roughness = clamp(roughness, 0.04, 1.0);\n"                                                    \
     "    float alpha = roughness * roughness;\n"                                                        \
@@ -168,6 +195,13 @@ const char *const hl__render_forward_vs =
     /* ambient: diffuse plus a Fresnel-weighted specular term so metals are not black */             \
     "    vec3 fAmb = f0 + (max(vec3(1.0 - roughness), f0) - f0) * pow(1.0 - nv, 5.0);\n"               \
     "    vec3 color = u_ambient.rgb * (diffuse + fAmb * (1.0 - 0.5 * roughness)) * ao;\n"              \
+    "#ifdef HL_IBL\n"                                                                                  \
+    /* split sum: prefiltered radiance x (F0 scale + bias), diffuse irradiance for the rest */         \
+    "    vec2 ab = textureLod(u_brdfLut, vec2(nv, roughness), 0.0).rg;\n"                              \
+    "    vec3 fss = f0 * ab.x + ab.y;\n"                                                               \
+    "    vec3 pre = textureLod(u_envSpecular, hl_envDir(reflect(-v, n)), roughness * u_env.y).rgb;\n"  \
+    "    color += (diffuse * hl_envIrradiance(n) * (1.0 - fss) + pre * fss) * (ao * u_env.x);\n"       \
+    "#endif\n"                                                                                         \
     "    int count = int(u_lightInfo.x);\n"                                                             \
     "    for (int i = 0; i < " HL__STR(HL_RENDER_MAX_LIGHTS) "; i++) {\n"                               \
     "        if (i >= count) break;\n"                                                                  \
@@ -229,6 +263,9 @@ const char *const hl__render_forward_fs =
     "precision highp sampler2DShadow;\n"
     "#if defined(RECEIVE_SHADOWS) && !defined(GBUFFER)\n"
     "#define HL_SHADOWS 1\n"
+    "#endif\n"
+    "#if defined(IBL) && !defined(GBUFFER)\n"
+    "#define HL_IBL 1\n"
     "#endif\n"
     HL__FRAME_BLOCK
     "layout(std140) uniform Material {\n"
@@ -390,6 +427,9 @@ const char *const hl__render_forward_fs =
     "#endif\n"
     "#else\n"
     "    color += emission;\n"
+    "#if !defined(UNLIT) && defined(HAS_NORMAL)\n"
+    "    color *= u_exposure.x;\n"
+    "#endif\n"
     "#ifdef FOG\n"
     "    color = hl_fog(color, v_worldPos);\n"
     "#endif\n"

@@ -618,6 +618,7 @@ static hl_result frame_finish(hl_renderer *r, hl_result res) {
     hl__render_release_retired(r);
     hl__render_fullscreen_evict(r);
     hl__render_evict(r);
+    hl__render_env_evict(r);
     hl__render_programs_evict(r);
     count_live(r);
     r->stats.gpu_ns = rs->gpu_frame_ns;

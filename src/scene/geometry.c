@@ -21,9 +21,10 @@ struct hl_geometry {
     char *label;
 };
 
-static const char *const hl__attr_names[HL_ATTR_COUNT] = {"POSITION",   "NORMAL",  "TANGENT",  "TEXCOORD_0",
-                                                          "TEXCOORD_1", "COLOR_0", "JOINTS_0", "WEIGHTS_0"};
-static const uint32_t hl__attr_default_components[HL_ATTR_COUNT] = {3, 3, 4, 2, 2, 4, 4, 4};
+static const char *const hl__attr_names[HL_ATTR_COUNT] = {"POSITION",   "NORMAL",    "TANGENT",  "TEXCOORD_0",
+                                                          "TEXCOORD_1", "COLOR_0",   "JOINTS_0", "WEIGHTS_0",
+                                                          "JOINTS_1",   "WEIGHTS_1"};
+static const uint32_t hl__attr_default_components[HL_ATTR_COUNT] = {3, 3, 4, 2, 2, 4, 4, 4, 4, 4};
 static const char *const hl__component_names[HL_COMPONENT_TYPE_COUNT] = {"FLOAT32", "UNORM8",  "SNORM8", "UINT8",
                                                                          "UNORM16", "SNORM16", "UINT16"};
 
@@ -185,18 +186,20 @@ static hl_result hl__validate_geometry(const hl_geometry_desc *d) {
                             "%s: attributes[%s] is %s x%u, which no vertex format fetches (FLOAT32 x1-4, "
                             "UNORM8/SNORM8/UINT8/UINT16 x4, UNORM16/SNORM16 x2 or x4)",
                             fn, hl__attr_names[a], hl__component_names[ad->type], n);
-        if (a == HL_ATTR_JOINTS_0 && !hl__is_integer(ad->type))
-            return hl__fail(HL_ERR_VALIDATION, "%s: attributes[JOINTS_0].type must be UINT8 or UINT16, got %s", fn,
-                            hl__component_names[ad->type]);
-        if (a != HL_ATTR_JOINTS_0 && hl__is_integer(ad->type))
-            return hl__fail(HL_ERR_VALIDATION, "%s: attributes[%s].type %s is an integer type (only JOINTS_0 may be)",
-                            fn, hl__attr_names[a], hl__component_names[ad->type]);
+        bool joints = a == HL_ATTR_JOINTS_0 || a == HL_ATTR_JOINTS_1;
+        if (joints && !hl__is_integer(ad->type))
+            return hl__fail(HL_ERR_VALIDATION, "%s: attributes[%s].type must be UINT8 or UINT16, got %s", fn,
+                            hl__attr_names[a], hl__component_names[ad->type]);
+        if (!joints && hl__is_integer(ad->type))
+            return hl__fail(HL_ERR_VALIDATION,
+                            "%s: attributes[%s].type %s is an integer type (only JOINTS_0 and JOINTS_1 may be)", fn,
+                            hl__attr_names[a], hl__component_names[ad->type]);
         if (a == HL_ATTR_POSITION && n < 2)
             return hl__fail(HL_ERR_VALIDATION, "%s: attributes[POSITION].components is %u (needs 2..4)", fn, n);
     }
     /* the vertex block: every attribute array at a uint32 offset, so it must fit 32 bits */
     uint32_t vertex_bytes = 0;
-    uint64_t true_bytes = 0; /* exact (at most 8 * 16 * 2^26), for the message */
+    uint64_t true_bytes = 0; /* exact (at most HL_ATTR_COUNT * 16 * 2^26), for the message */
     bool fits = true;
     for (int a = 0; a < HL_ATTR_COUNT; ++a) {
         const hl_attribute_desc *ad = &d->attributes[a];

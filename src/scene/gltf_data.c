@@ -533,7 +533,7 @@ hl_result hl__gltf_accessor_read_uint(const hl__gltf_doc *doc, uint32_t index, u
 }
 
 /* ---- primitives into geometry ------------------------------------------------------------------------- */
-static const uint32_t k_attr_comps[HL_ATTR_COUNT] = {3, 3, 4, 2, 2, 4, 4, 4}; /* as hl_attribute */
+static const uint32_t k_attr_comps[HL_ATTR_COUNT] = {3, 3, 4, 2, 2, 4, 4, 4, 4, 4}; /* as hl_attribute */
 
 /* The triangle list (or line / point list) of `mode` over n source indices src. *out hl__malloc'd. */
 static hl_result assemble(uint32_t mode, const uint32_t *src, uint32_t n, uint32_t **out, uint32_t *out_n,
@@ -733,7 +733,7 @@ hl_result hl__gltf_primitive_geometry_ex(const hl__gltf_doc *doc, uint32_t mesh,
     }
     /* tangents from the normal map's UV set when the primitive has none */
     float *gen_t = NULL, *scratch = NULL;
-    uint16_t *joints16 = NULL;
+    uint16_t *joints16[2] = {NULL, NULL};
     uint32_t tuv = tangent_uv == 1 ? HL_ATTR_TEXCOORD_1 : HL_ATTR_TEXCOORD_0;
     const float *const *cur = flat ? (const float *const *)fdata : (const float *const *)data;
     uint32_t vn = flat ? ln : n;
@@ -753,17 +753,21 @@ hl_result hl__gltf_primitive_geometry_ex(const hl__gltf_doc *doc, uint32_t mesh,
             if (d) gd.attributes[a] = (hl_attribute_desc){d, HL_COMPONENT_FLOAT32, comps[a]};
         }
         if (gen_t) gd.attributes[HL_ATTR_TANGENT] = (hl_attribute_desc){gen_t, HL_COMPONENT_FLOAT32, 4};
-        /* joint indices as UINT16 (the geometry's integer joints; glTF's are u8 or u16) */
-        const float *jf = flat ? fdata[HL_ATTR_JOINTS_0] : data[HL_ATTR_JOINTS_0];
-        if (jf) {
-            joints16 = hl__malloc((size_t)gd.vertex_count * 8);
-            if (!joints16) res = hl__fail(HL_ERR_OUT_OF_MEMORY, "glTF: %s: joints", path);
+        /* joint indices of both sets as UINT16 (the geometry's integer joints; glTF's are u8 or u16) */
+        static const hl_attribute k_joint_sets[2] = {HL_ATTR_JOINTS_0, HL_ATTR_JOINTS_1};
+        for (uint32_t set = 0; !res && set < 2; set++) {
+            hl_attribute ja = k_joint_sets[set];
+            const float *jf = flat ? fdata[ja] : data[ja];
+            if (!jf) continue;
+            uint16_t *j16 = joints16[set] = hl__malloc((size_t)gd.vertex_count * 8);
+            if (!j16) res = hl__fail(HL_ERR_OUT_OF_MEMORY, "glTF: %s: joints", path);
             for (uint32_t i = 0; !res && i < gd.vertex_count * 4; i++) {
                 if (!(jf[i] >= 0 && jf[i] <= 65535.0f))
-                    res = hl__fail(HL_ERR_PARSE, "glTF: %s.attributes.JOINTS_0: %g is not a joint index", path, (double)jf[i]);
-                else joints16[i] = (uint16_t)jf[i];
+                    res = hl__fail(HL_ERR_PARSE, "glTF: %s.attributes.%s: %g is not a joint index", path,
+                                   hl_attribute_name(ja), (double)jf[i]);
+                else j16[i] = (uint16_t)jf[i];
             }
-            gd.attributes[HL_ATTR_JOINTS_0] = (hl_attribute_desc){joints16, HL_COMPONENT_UINT16, 4};
+            gd.attributes[ja] = (hl_attribute_desc){j16, HL_COMPONENT_UINT16, 4};
         }
         if (!flat) {
             gd.indices = list;
@@ -777,7 +781,8 @@ hl_result hl__gltf_primitive_geometry_ex(const hl__gltf_doc *doc, uint32_t mesh,
     for (uint32_t a = 0; a < HL_ATTR_COUNT; a++) hl__free(data[a]), hl__free(fdata[a]);
     hl__free(gen_t);
     hl__free(scratch);
-    hl__free(joints16);
+    hl__free(joints16[0]);
+    hl__free(joints16[1]);
     hl__free(src);
     hl__free(list);
     return res;

@@ -88,11 +88,11 @@ hl_result hl__gltf_accessor_read_uint(const hl__gltf_doc *doc, uint32_t index, u
 
 /* Primitive `prim` of mesh `mesh` as a geometry (FLOAT32 attributes, u32 indices): the
  * attributes POSITION (required), NORMAL, TANGENT, TEXCOORD_0/1, COLOR_0 (VEC3 made VEC4 with
- * alpha 1), JOINTS_0 and WEIGHTS_0 decoded to floats, all of one vertex count; modes 0 points,
- * 1 lines, 2 line loop and 3 line strip (as lines), 4 triangles, 5 strip and 6 fan (as
- * triangles, strips keeping the first triangle's winding); indices checked against the vertex
- * count. Triangles without NORMAL get flat normals (every triangle its own three vertices, no
- * index buffer). */
+ * alpha 1), JOINTS_0/1 and WEIGHTS_0/1 decoded to floats (joints then stored as UINT16), all of
+ * one vertex count; modes 0 points, 1 lines, 2 line loop and 3 line strip (as lines), 4
+ * triangles, 5 strip and 6 fan (as triangles, strips keeping the first triangle's winding);
+ * indices checked against the vertex count. Triangles without NORMAL get flat normals (every
+ * triangle its own three vertices, no index buffer). */
 struct hl_geometry;
 hl_result hl__gltf_primitive_geometry(const hl__gltf_doc *doc, uint32_t mesh, uint32_t prim, struct hl_geometry **out);
 /* The same; tangent_uv 0 or 1: a primitive without TANGENT (triangles with NORMAL and that UV

@@ -675,7 +675,7 @@ static hl_result build_scene(loader *L, uint32_t which) {
 }
 
 /* skins[]: joints (nodes of the built scene), inverse bind matrices; given to the meshes of
- * every node that names the skin. A primitive's JOINTS_0 must index the skin's joints. */
+ * every node that names the skin. A primitive's JOINTS_0 and JOINTS_1 must index the skin's joints. */
 static hl_result apply_skins(loader *L) {
     const cJSON *nodes = obj(L->doc.json, "nodes");
     uint32_t nn = L->a->node_count;
@@ -746,13 +746,15 @@ static hl_result apply_skins(loader *L) {
             if (!m) continue;
             /* the primitive's joint indices index this skin */
             const hl_geometry_layout *gl = hl_geometry_get_layout(hl_mesh_geometry(m));
-            const hl_vertex_attribute_info *ja = &gl->attributes[HL_ATTR_JOINTS_0];
-            if (ja->present && ja->type == HL_COMPONENT_UINT16) { /* the loader's joints */
+            static const hl_attribute k_joint_sets[2] = {HL_ATTR_JOINTS_0, HL_ATTR_JOINTS_1};
+            for (uint32_t set = 0; !res && set < 2; set++) {
+                const hl_vertex_attribute_info *ja = &gl->attributes[k_joint_sets[set]];
+                if (!ja->present || ja->type != HL_COMPONENT_UINT16) continue; /* the loader's joints are UINT16 */
                 const uint16_t *jv = (const uint16_t *)((const uint8_t *)hl_geometry_vertex_data(hl_mesh_geometry(m)) + ja->offset);
                 for (uint32_t v = 0; !res && v < gl->vertex_count * 4; v++)
                     if (jv[v] >= (uint32_t)nj)
-                        res = hl__fail(HL_ERR_PARSE, "glTF: %s (skin of %s): JOINTS_0 of vertex %u is %u, past its %d joints",
-                                       hl_node_name(c), npath, v / 4, jv[v], nj);
+                        res = hl__fail(HL_ERR_PARSE, "glTF: %s (skin of %s): %s of vertex %u is %u, past its %d joints",
+                                       hl_node_name(c), npath, hl_attribute_name(k_joint_sets[set]), v / 4, jv[v], nj);
             }
             if (!res) res = hl_mesh_set_skin(m, &sd);
         }

@@ -64,8 +64,15 @@ hl_result hl__image_decode(const hl__image_job *job, hl__image *out);
 hl_result hl__image_check_size(const hl__image_job *job, hl__image_kind kind, uint64_t width, uint64_t height,
                                size_t bytes_per_pixel, size_t extra_bytes, size_t *rgba_bytes);
 
+/* Reads the whole regular file at path into *data (hl__malloc), at most limit bytes. HL_ERR_IO
+ * naming fn, the path and the reason (texture.c). */
+hl_result hl__read_file(const char *fn, const char *path, size_t limit, uint8_t **data, size_t *size);
+
 hl_result hl__png_decode(const hl__image_job *job, hl__image *out);
 hl_result hl__jpeg_decode(const hl__image_job *job, hl__image *out);
 hl_result hl__hdr_decode(const hl__image_job *job, hl__image *out);
+/* A Radiance HDR image as linear RGB floats (3 per pixel, from hl__malloc; the caller frees
+ * them): the same checks and errors as hl__hdr_decode, no 8-bit mapping. */
+hl_result hl__hdr_decode_linear(const hl__image_job *job, uint32_t *width, uint32_t *height, float **rgb);
 
 #endif

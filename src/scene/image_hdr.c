@@ -16,7 +16,6 @@
 #define STB_IMAGE_STATIC
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_ONLY_HDR
-#define STBI_NO_LINEAR
 #define STBI_NO_STDIO
 #define STBI_MAX_DIMENSIONS HL_TEXTURE_MAX_DIMENSION
 #define STBI_MALLOC(sz) hl__malloc(sz)
@@ -108,7 +107,9 @@ static size_t hl__hdr_walk(const uint8_t *d, size_t n, uint32_t w, uint32_t h, c
     return p;
 }
 
-hl_result hl__hdr_decode(const hl__image_job *job, hl__image *out) {
+/* The whole decode; linear: 3 floats per pixel into *rgbf (stb's raw radiance), else RGBA8
+ * into out->rgba. */
+static hl_result hdr_decode(const hl__image_job *job, bool linear, hl__image *out, float **rgbf) {
     const uint8_t *d = job->data;
     size_t n = job->size, pos = 0, len = 0;
     const char *line = NULL;
@@ -166,7 +167,8 @@ hl_result hl__hdr_decode(const hl__image_job *job, hl__image *out) {
                         (unsigned)w);
     memcpy(copy + head, d + pos, stream);
     int x = 0, y = 0, comp = 0;
-    stbi_uc *px = stbi_load_from_memory(copy, head + (int)stream, &x, &y, &comp, 4);
+    void *px = linear ? (void *)stbi_loadf_from_memory(copy, head + (int)stream, &x, &y, &comp, 3)
+                      : (void *)stbi_load_from_memory(copy, head + (int)stream, &x, &y, &comp, 4);
     hl__free(copy);
     if (!px || (uint64_t)x != w || (uint64_t)y != h) {
         hl__free(px);
@@ -175,6 +177,19 @@ hl_result hl__hdr_decode(const hl__image_job *job, hl__image *out) {
         return hl__fail(oom ? HL_ERR_OUT_OF_MEMORY : HL_ERR_PARSE, "%s: %s: %s HDR: %s", job->fn, job->what,
                         oom ? "out of memory decoding" : "corrupt", reason ? reason : "size mismatch");
     }
-    *out = (hl__image){(uint32_t)w, (uint32_t)h, px};
+    *out = (hl__image){(uint32_t)w, (uint32_t)h, linear ? NULL : px};
+    if (linear) *rgbf = px;
+    return HL_OK;
+}
+
+hl_result hl__hdr_decode(const hl__image_job *job, hl__image *out) { return hdr_decode(job, false, out, NULL); }
+
+hl_result hl__hdr_decode_linear(const hl__image_job *job, uint32_t *width, uint32_t *height, float **rgb) {
+    hl__image im = {0};
+    *rgb = NULL;
+    hl_result res = hdr_decode(job, true, &im, rgb);
+    if (res) return res;
+    *width = im.width;
+    *height = im.height;
     return HL_OK;
 }

@@ -15,6 +15,8 @@ struct hl_stage {
     uint64_t structure_revision;
     hl_fog fog;
     hl_color clear_color;
+    hl_environment *environment; /* retained */
+    float exposure;
 };
 
 void hl__node_init(hl_node *n, hl_node_kind kind) {
@@ -287,6 +289,7 @@ hl_result hl_stage_create(hl_stage **out) {
     hl__node_init(&s->root, HL_NODE_GROUP);
     s->root.stage_of_root = s;
     s->clear_color = (hl_color){0, 0, 0, 1};
+    s->exposure = 1.0f;
     s->structure_revision = hl__next_revision();
     *out = s;
     return HL_OK;
@@ -303,6 +306,7 @@ void hl_stage_destroy(hl_stage *s) {
     hl__free(s->meshes);
     hl__free(s->lights);
     hl__free(s->cameras);
+    hl_environment_release(s->environment);
     hl__free(s);
 }
 
@@ -373,6 +377,18 @@ void hl_stage_set_clear_color(hl_stage *s, hl_color c) {
     if (s) s->clear_color = c;
 }
 hl_color hl_stage_clear_color(const hl_stage *s) { return s ? s->clear_color : (hl_color){0, 0, 0, 1}; }
+
+void hl_stage_set_environment(hl_stage *s, hl_environment *env) {
+    if (!s || s->environment == env) return;
+    hl_environment_retain(env);
+    hl_environment_release(s->environment);
+    s->environment = env;
+}
+hl_environment *hl_stage_environment(const hl_stage *s) { return s ? s->environment : NULL; }
+void hl_stage_set_exposure(hl_stage *s, float exposure) {
+    if (s && isfinite(exposure) && exposure > 0.0f) s->exposure = exposure;
+}
+float hl_stage_exposure(const hl_stage *s) { return s ? s->exposure : 1.0f; }
 
 /* ---- meshes -------------------------------------------------------------------------------- */
 

@@ -166,8 +166,7 @@ hl_result hl_texture_load_memory(const void *data, size_t size, const hl_texture
     return hl__texture_decode(fn, "the image data", data, size, desc, limit, out);
 }
 
-/* Reads the whole regular file at path into *data (hl__malloc). HL_ERR_IO naming the reason. */
-static hl_result hl__read_file(const char *fn, const char *path, size_t limit, uint8_t **data, size_t *size) {
+hl_result hl__read_file(const char *fn, const char *path, size_t limit, uint8_t **data, size_t *size) {
     *data = NULL;
     *size = 0;
     int fd;

@@ -357,8 +357,30 @@ for be in webgpu gles3; do
     expect_rc 0 "render MODEL --backend $be"
     png_check "$TMP/model/$be.png" 80 60
     expect_out "model: 3 nodes, 1 meshes, 12 triangles, 1 materials, 1 textures (1 images)" "render MODEL prints the load report"
-    expect_out "camera: auto (framing the bounds); lights: default key + ambient" "render MODEL: auto camera, default lights"
+    expect_out "camera: auto (framing the bounds); lights: default key; environment: default studio, exposure 1" \
+        "render MODEL: auto camera, default light, default environment"
 done
+# --env / --exposure: none brings back the ambient light; an HDR file (8 x 4 flat RGBE pixels)
+run render "$MODEL" --env none --exposure 0.5 --width 32 --height 32 --out "$TMP/model/noenv.png"
+expect_rc 0 "render MODEL --env none --exposure 0.5"
+expect_out "lights: default key + ambient; environment: none, exposure 0.5" "render MODEL --env none"
+{ printf '#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 4 +X 8\n'; for i in $(seq 32); do printf '\100\100\100\201'; done; } >"$TMP/flat.hdr"
+run render "$MODEL" --env "$TMP/flat.hdr" --width 32 --height 32 --out "$TMP/model/hdr.png"
+expect_rc 0 "render MODEL --env FILE.hdr"
+expect_out "environment: $TMP/flat.hdr" "render MODEL --env FILE.hdr names it"
+png_check "$TMP/model/hdr.png" 32 32
+run render "$MODEL" --env "$TMP/missing.hdr" --out "$TMP/model/z.png"
+expect_rc 1 "render MODEL --env <missing file>"
+expect_err "cannot open \"$TMP/missing.hdr\"" "render MODEL --env <missing file>"
+run render "$MODEL" --env "$MODEL" --out "$TMP/model/z.png"
+expect_rc 1 "render MODEL --env <not an HDR image>"
+expect_err "not a Radiance HDR image" "render MODEL --env <not an HDR image>"
+run render --exposure 0 --out "$TMP/z.png"
+expect_rc 2 "render --exposure 0"
+expect_err "--exposure '0': a number > 0" "render --exposure 0"
+run render --env none --width 48 --height 32 --samples 1 --out "$TMP/noenv_demo.png"
+expect_rc 0 "render (demo) --env none"
+png_check "$TMP/noenv_demo.png" 48 32
 run info "$MODEL"
 expect_rc 0 "info MODEL"
 expect_out "model: 3 nodes, 1 meshes, 12 triangles" "info MODEL prints the load report"

@@ -114,6 +114,10 @@ typedef struct hl_gen_options {
      * and then, drawn from a random stream of their own (seeded from seed): the scene sequence
      * of the other decisions stays the same with or without them. random_frames --gltf. */
     bool gltf;
+    /* Image-based lighting: environments (the default studio or a small random one) set on the
+     * stages, changed (intensity, rotation, the stage's exposure) and removed now and then, from
+     * a random stream of their own as gltf's. random_frames --env. */
+    bool env;
 } hl_gen_options;
 
 enum {

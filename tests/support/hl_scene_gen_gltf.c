@@ -3,8 +3,8 @@
  * the loader takes (float, normalized and quantized integers, u8/u16/u32 or no indices, strips
  * and fans), unlit or PBR materials with every alpha mode, double-sided or not, a generated PNG
  * with a random sampler on one or both UV sets (sometimes through KHR_texture_transform), vertex
- * colours, sometimes a skin (the first mesh on the asset's own nodes), morph targets with
- * weights, and an animation. */
+ * colours, sometimes a skin (the first mesh on the asset's own nodes, sometimes with a second set
+ * of influences, JOINTS_1 / WEIGHTS_1), morph targets with weights, and an animation. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -146,7 +146,8 @@ static void primitive(hl_gen_rng *rng, doc *d, json_buf *meshes, uint32_t mesh, 
             jp(meshes, ",\"COLOR_0\":%u", accessor(d, c3, nv * 12, 5126, false, nv, "VEC3"));
         }
     }
-    if (skin_joints) { /* skinned: each vertex on one or two random joints */
+    if (skin_joints) { /* skinned: each vertex on one or two random joints (and sometimes a third through
+                          JOINTS_1 / WEIGHTS_1, the second set of influences, u8 or u16) */
         uint8_t jv[24 * 4];
         float wv[24 * 4];
         for (uint32_t i = 0; i < nv; i++) {
@@ -156,6 +157,23 @@ static void primitive(hl_gen_rng *rng, doc *d, json_buf *meshes, uint32_t mesh, 
             wv[i * 4] = w0, wv[i * 4 + 1] = 1.0f - w0, wv[i * 4 + 2] = wv[i * 4 + 3] = 0;
         }
         jp(meshes, ",\"JOINTS_0\":%u", accessor(d, jv, nv * 4, 5121, false, nv, "VEC4"));
+        if (ch(rng, 0.4f)) {
+            uint16_t jv1[24 * 4] = {0};
+            float wv1[24 * 4] = {0};
+            for (uint32_t i = 0; i < nv; i++) {
+                float k = fr(rng, 0.5f, 1.0f); /* set 0 keeps k of the weight, set 1's first joint the rest */
+                jv1[i * 4] = (uint16_t)ur(rng, skin_joints);
+                wv[i * 4] *= k, wv[i * 4 + 1] *= k, wv1[i * 4] = 1.0f - k;
+            }
+            if (ch(rng, 0.5f)) {
+                jp(meshes, ",\"JOINTS_1\":%u", accessor(d, jv1, nv * 8, 5123, false, nv, "VEC4"));
+            } else {
+                uint8_t j8[24 * 4];
+                for (uint32_t i = 0; i < nv * 4; i++) j8[i] = (uint8_t)jv1[i];
+                jp(meshes, ",\"JOINTS_1\":%u", accessor(d, j8, nv * 4, 5121, false, nv, "VEC4"));
+            }
+            jp(meshes, ",\"WEIGHTS_1\":%u", accessor(d, wv1, nv * 16, 5126, false, nv, "VEC4"));
+        }
         jp(meshes, ",\"WEIGHTS_0\":%u", accessor(d, wv, nv * 16, 5126, false, nv, "VEC4"));
     }
     jp(meshes, "}");

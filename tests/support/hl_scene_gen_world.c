@@ -131,6 +131,7 @@ struct hl_gen_world {
     hl_backend backend;
     hl_gen_rng rng;
     hl_gen_rng gltf_rng; /* opt.gltf's own stream */
+    hl_gen_rng env_rng;  /* opt.env's own stream */
     hl_renderer *r;
     uint32_t out_w, out_h, samples, atlas;
     uint32_t frame;
@@ -390,6 +391,8 @@ static hl_geometry *make_custom(hl_gen_world *w, gen_geo *rec) {
     if (chance(w, 0.3f)) attrs |= UV1;
     if (chance(w, 0.4f)) attrs |= COL;
     if (chance(w, 0.12f)) attrs |= ATTR(HL_ATTR_JOINTS_0) | ATTR(HL_ATTR_WEIGHTS_0);
+    /* a second set of influences (8 joints a vertex) on some of those */
+    if ((attrs & ATTR(HL_ATTR_JOINTS_0)) && chance(w, 0.4f)) attrs |= ATTR(HL_ATTR_JOINTS_1) | ATTR(HL_ATTR_WEIGHTS_1);
     hl_geometry_desc gd = {0};
     void *packed[HL_ATTR_COUNT] = {0};
     fmt_choice f[HL_ATTR_COUNT];
@@ -401,7 +404,11 @@ static hl_geometry *make_custom(hl_gen_world *w, gen_geo *rec) {
     f[HL_ATTR_COLOR_0] = pick_fmt(w, col_f, 4);
     f[HL_ATTR_JOINTS_0] = pick_fmt(w, jnt_f, 2);
     f[HL_ATTR_WEIGHTS_0] = pick_fmt(w, wgt_f, 3);
-    static const int src_of[HL_ATTR_COUNT] = {0, 1, 3, 2, 2, 4, 5, 6};
+    if (attrs & ATTR(HL_ATTR_JOINTS_1)) { /* drawn only then: other geometries keep their random stream */
+        f[HL_ATTR_JOINTS_1] = pick_fmt(w, jnt_f, 2);
+        f[HL_ATTR_WEIGHTS_1] = pick_fmt(w, wgt_f, 3);
+    }
+    static const int src_of[HL_ATTR_COUNT] = {0, 1, 3, 2, 2, 4, 5, 6, 5, 6};
     bool ok = true;
     for (uint32_t a = 0; a < HL_ATTR_COUNT; a++) {
         if (!(attrs & ATTR(a))) continue;
@@ -1413,6 +1420,78 @@ static void mutate_pool(hl_gen_world *w) {
     }
 }
 
+/* opt.env: now and then a stage gets the default studio or a small random environment (smooth:
+ * a sky-to-ground gradient plus two soft coloured lobes, radiance up to ~4), changes intensity,
+ * rotation or exposure, or loses its environment; decisions from w->env_rng only. */
+static void mutate_env(hl_gen_world *w) {
+    hl_gen_rng *g = &w->env_rng;
+    if (!hl_gen_rng_chance(g, 0.15f)) return;
+    gen_stage *st = &w->stages[hl_gen_rng_below(g, w->stage_count)];
+    if (!st->s) return;
+    uint32_t u = hl_gen_rng_below(g, 10);
+    hl_environment *e = hl_stage_environment(st->s);
+    if (u < 2) {
+        e = NULL;
+        if (CALL(w, hl_environment_create_default(&e))) {
+            hl_environment_set_intensity(e, hl_gen_rng_float(g, 0.2f, 1.5f));
+            hl_environment_set_rotation(e, hl_gen_rng_float(g, -3.2f, 3.2f));
+            hl_stage_set_environment(st->s, e);
+            hl_environment_release(e);
+            vlog(w, "environment: default studio");
+        }
+    } else if (u < 5) {
+        uint32_t ew = 8u << hl_gen_rng_below(g, 4), eh = ew / 2; /* 8 x 4 .. 64 x 32 */
+        float *rgb = malloc((size_t)ew * eh * 3 * sizeof(float));
+        float sky[3], ground[3], lobe[2][3], dir[2][3], sharp[2];
+        for (int k = 0; k < 3; k++) sky[k] = hl_gen_rng_float(g, 0, 1), ground[k] = hl_gen_rng_float(g, 0, 0.5f);
+        for (int l = 0; l < 2; l++) {
+            float len = 0;
+            for (int k = 0; k < 3; k++) {
+                lobe[l][k] = hl_gen_rng_float(g, 0, 3);
+                dir[l][k] = hl_gen_rng_float(g, -1, 1);
+                len += dir[l][k] * dir[l][k];
+            }
+            len = sqrtf(len > 1e-6f ? len : 1.0f);
+            for (int k = 0; k < 3; k++) dir[l][k] /= len;
+            sharp[l] = hl_gen_rng_float(g, 1, 8);
+        }
+        for (uint32_t y = 0; rgb && y < eh; y++) {
+            float th = ((float)y + 0.5f) / (float)eh * 3.14159265f;
+            for (uint32_t x = 0; x < ew; x++) {
+                float ph = (((float)x + 0.5f) / (float)ew - 0.5f) * 6.2831853f;
+                float d[3] = {sinf(th) * cosf(ph), cosf(th), sinf(th) * sinf(ph)};
+                for (int k = 0; k < 3; k++) {
+                    float v = ground[k] + (sky[k] - ground[k]) * (0.5f + 0.5f * d[1]);
+                    for (int l = 0; l < 2; l++) {
+                        float c = d[0] * dir[l][0] + d[1] * dir[l][1] + d[2] * dir[l][2];
+                        v += lobe[l][k] * powf(c > 0 ? c : 0, sharp[l]);
+                    }
+                    rgb[((size_t)y * ew + x) * 3 + k] = v;
+                }
+            }
+        }
+        hl_environment_desc d = {0};
+        d.width = ew, d.height = eh, d.rgb = rgb, d.rgb_count = (size_t)ew * eh * 3;
+        d.intensity = hl_gen_rng_float(g, 0.3f, 1.2f);
+        d.specular_size = 16u << hl_gen_rng_below(g, 3);
+        e = NULL;
+        if (rgb && CALL(w, hl_environment_create(&d, &e))) {
+            hl_stage_set_environment(st->s, e);
+            hl_environment_release(e);
+            vlog(w, "environment: random %ux%u, cube %u", ew, eh, d.specular_size);
+        }
+        free(rgb);
+    } else if (u < 7 && e) {
+        hl_environment_set_intensity(e, hl_gen_rng_float(g, 0.0f, 2.0f));
+        hl_environment_set_rotation(e, hl_gen_rng_float(g, -3.2f, 3.2f));
+    } else if (u < 9) {
+        hl_stage_set_exposure(st->s, hl_gen_rng_chance(g, 0.3f) ? 1.0f : hl_gen_rng_float(g, 0.4f, 2.0f));
+    } else {
+        hl_stage_set_environment(st->s, NULL);
+        vlog(w, "environment: none");
+    }
+}
+
 /* opt.gltf: now and then a random asset loaded into a stage, one removed, or one posed by its
  * animation at a random time; decisions from w->gltf_rng only. */
 static void mutate_gltf(hl_gen_world *w) {
@@ -1914,6 +1993,7 @@ hl_result hl_gen_world_create(const hl_gen_options *opt, hl_backend backend, hl_
     w->backend = backend;
     hl_gen_rng_seed(&w->rng, opt->seed);
     hl_gen_rng_seed(&w->gltf_rng, opt->seed ^ 0x67546C46u); /* "glTF" */
+    hl_gen_rng_seed(&w->env_rng, opt->seed ^ 0x456E7669u);  /* "Envi" */
     rand_size(w, &w->out_w, &w->out_h);
     w->samples = chance(w, 0.5f) ? 4 : 1;
     hl_renderer_desc rd = {0};
@@ -1961,6 +2041,7 @@ void hl_gen_world_frame_run(hl_gen_world *w, hl_gen_world_frame *out) {
     for (uint32_t i = 0; i < MAX_TGT; i++) w->tgts[i].written = false;
     mutate(w);
     if (w->opt.gltf) mutate_gltf(w);
+    if (w->opt.env) mutate_env(w);
     if (chance(w, 0.03f)) misuse_sample_own_target(w);
     render_views(w);
     /* diagnosis: frames before the focus frame are only replayed (the same calls into the long-lived

@@ -75,6 +75,13 @@ void hl_cli_error(const char *fmt, ...)
 /* Strict decimal parse: digits only, no sign or spaces, within [lo, hi]. */
 bool hl_cli_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out);
 
+/* --env and --exposure of the render commands: env "default" keeps the stage's environment or,
+ * when it has none, gives it the default studio (intensity default_intensity); "none" removes
+ * it; anything else is a Radiance .hdr file. exposure: a number > 0. Returns HL_CLI_EXIT_OK, or
+ * the exit code after a message (HL_CLI_EXIT_USAGE for a bad value, HL_CLI_EXIT_FAIL when the
+ * file cannot be loaded). */
+int hl_cli_apply_environment(hl_stage *stage, const char *env, const char *exposure, float default_intensity);
+
 /* ---- output --------------------------------------------------------------------------- */
 
 /* printf to stdout; a failed write is remembered (with its errno) and reported by

@@ -2,6 +2,7 @@
  * number parsing, generated help with the defaults, and usage errors that name the option. */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,31 @@ bool hl_cli_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out) {
     if (errno == ERANGE || *end != '\0' || v < lo || v > hi) return false;
     *out = (uint32_t)v;
     return true;
+}
+
+int hl_cli_apply_environment(hl_stage *stage, const char *env, const char *exposure, float default_intensity) {
+    char *end = NULL;
+    float e = strtof(exposure, &end);
+    if (!*exposure || *end || !isfinite(e) || e <= 0.0f) {
+        hl_cli_error("--exposure '%s': a number > 0", exposure);
+        return HL_CLI_EXIT_USAGE;
+    }
+    hl_stage_set_exposure(stage, e);
+    if (!strcmp(env, "none")) {
+        hl_stage_set_environment(stage, NULL);
+        return HL_CLI_EXIT_OK;
+    }
+    if (!strcmp(env, "default") && hl_stage_environment(stage)) return HL_CLI_EXIT_OK;
+    hl_environment *en = NULL;
+    hl_result res = !strcmp(env, "default") ? hl_environment_create_default(&en) : hl_environment_load_hdr(env, &en);
+    if (res) {
+        hl_cli_error("--env %s: %s: %s", env, hl_result_name(res), hl_last_error());
+        return HL_CLI_EXIT_FAIL;
+    }
+    if (!strcmp(env, "default")) hl_environment_set_intensity(en, default_intensity);
+    hl_stage_set_environment(stage, en);
+    hl_environment_release(en);
+    return HL_CLI_EXIT_OK;
 }
 
 static void format_value(const hl_cli_option *o, char *buf, size_t size) {

@@ -69,16 +69,17 @@ static hl_camera *auto_camera(hl_aabb box, float aspect) {
     return cam;
 }
 
-/* The default lights of a model without any: a key light from the upper right front and an
- * ambient term. */
-static hl_result default_lights(hl_stage *s, hl_aabb box) {
+/* The default lights of a model without any: a key light from the upper right front and, without
+ * an environment, an ambient term. */
+static hl_result default_lights(hl_stage *s, hl_aabb box, bool environment) {
     hl_light_desc ld = {0};
-    ld.kind = HL_LIGHT_AMBIENT;
-    ld.intensity = 0.3f;
     hl_light *l = NULL;
-    hl_result res = hl_light_create(&ld, &l);
-    if (!res) res = hl_stage_add(s, hl_light_node(l));
-    if (res) return res;
+    hl_result res = HL_OK;
+    if (!environment) {
+        ld.kind = HL_LIGHT_AMBIENT;
+        ld.intensity = 0.3f;
+        if ((res = hl_light_create(&ld, &l)) || (res = hl_stage_add(s, hl_light_node(l)))) return res;
+    }
     ld.kind = HL_LIGHT_DIRECTIONAL;
     ld.intensity = 2.5f;
     if ((res = hl_light_create(&ld, &l)) || (res = hl_stage_add(s, hl_light_node(l)))) return res;
@@ -93,7 +94,8 @@ int hl_cli_render_model(const char *path, int argc, char **argv) {
         "render", "hilo3d render MODEL.gltf|MODEL.glb [OPTIONS]: loads a glTF 2.0 model and renders its scene to a\n"
                   "PNG: through the file's camera (--camera INDEX) or one framing the scene's bounds (auto, the\n"
                   "default when the file has none), lit by the file's lights or a default key and ambient light,\n"
-                  "posed by one of its animations at a given time (--animation, --time).\n"
+                  "posed by one of its animations at a given time (--animation, --time), with image-based\n"
+                  "lighting from the default studio environment (--env).\n"
                   "Prints the load report, the backend and the frame times.\n"};
     static const char *const backends[] = {"auto", "webgpu", "gles3", NULL};
     static const char *const pipelines[] = HL_CLI_PIPELINES;
@@ -101,6 +103,7 @@ int hl_cli_render_model(const char *path, int argc, char **argv) {
     const char *backend_name = "auto", *pipeline_name = "forward", *out = "out/model.png", *camera_arg = "auto";
     const char *anim_arg = NULL, *time_arg = "0";
     uint32_t frames = 2;
+    const char *env_arg = "default", *exposure_arg = "1";
     hl_renderer_desc rd = {0};
     rd.width = 1280;
     rd.height = 720;
@@ -125,6 +128,11 @@ int hl_cli_render_model(const char *path, int argc, char **argv) {
          .help = "the animation's time (clamped to its keys)", .value = &time_arg},
         {.name = "frames", .kind = HL_CLI_U32, .metavar = "N", .help = "frames rendered (the last one is written)",
          .value = &frames, .lo = 1, .hi = 100000},
+        {.name = "env", .kind = HL_CLI_STRING, .metavar = "default|none|FILE.hdr",
+         .help = "image-based lighting: the default studio, none, or an equirectangular Radiance HDR file",
+         .value = &env_arg},
+        {.name = "exposure", .kind = HL_CLI_STRING, .metavar = "X", .help = "linear exposure of the lit colour",
+         .value = &exposure_arg},
         {.name = "out", .kind = HL_CLI_STRING, .metavar = "FILE.png", .help = "PNG to write (folders are created)",
          .value = &out},
     };
@@ -179,7 +187,12 @@ int hl_cli_render_model(const char *path, int argc, char **argv) {
     }
     hl_aabb box = hl_gltf_asset_bounds(a);
     if (hl_aabb_is_empty(&box) || !isfinite(box.min.x)) box = (hl_aabb){{-1, -1, -1}, {1, 1, 1}};
-    if (!res && !rp->lights) res = default_lights(stage, box);
+    if (!res && (rc = hl_cli_apply_environment(stage, env_arg, exposure_arg, 1.0f))) {
+        hl_gltf_asset_destroy(a);
+        hl_stage_destroy(stage);
+        return rc;
+    }
+    if (!res && !rp->lights) res = default_lights(stage, box, hl_stage_environment(stage) != NULL);
     if (!res && cam_index == UINT32_MAX && rp->cameras) cam_index = 0;
     if (!res && cam_index != UINT32_MAX) {
         camera = hl_gltf_asset_camera(a, cam_index);
@@ -216,8 +229,10 @@ int hl_cli_render_model(const char *path, int argc, char **argv) {
         print_report(rp);
         const hl_render_stats *s = hl_renderer_stats(r);
         hl_cli_printf("backend: %s (%s)\n", hl_backend_name(hl_renderer_backend(r)), hl_renderer_adapter_name(r));
-        hl_cli_printf("camera: %s; lights: %s\n", own_camera ? "auto (framing the bounds)" : "the file's",
-                      rp->lights ? "the file's" : "default key + ambient");
+        hl_cli_printf("camera: %s; lights: %s; environment: %s, exposure %g\n",
+                      own_camera ? "auto (framing the bounds)" : "the file's",
+                      rp->lights ? "the file's" : hl_stage_environment(stage) ? "default key" : "default key + ambient",
+                      strcmp(env_arg, "default") ? env_arg : "default studio", (double)hl_stage_exposure(stage));
         hl_cli_printf("frame: first %.2f ms, steady %.2f ms CPU; draws %u, faces %llu\n", first_ms,
                       frames > 1 ? sum_ms / (frames - 1) : first_ms, s->draws, (unsigned long long)s->faces);
         hl_cli_printf("wrote %s (%ux%u, %ux MSAA)\n", out, rd.width, rd.height, rd.sample_count);

@@ -48,6 +48,7 @@ int hl_cli_render(int argc, char **argv) {
     const char *backend_name = "auto";
     const char *out = "out/demo.png";
     uint32_t frames = 3;
+    const char *env_arg = "default", *exposure_arg = "1";
     hl_renderer_desc rd = {0};
     rd.width = 1280;
     rd.height = 720;
@@ -76,6 +77,11 @@ int hl_cli_render(int argc, char **argv) {
          .hi = 4194304, .default_text = "0"},
         {.name = "frames", .kind = HL_CLI_U32, .metavar = "N", .help = "frames rendered (the last one is written)",
          .value = &frames, .lo = 1, .hi = 100000},
+        {.name = "env", .kind = HL_CLI_STRING, .metavar = "default|none|FILE.hdr",
+         .help = "image-based lighting: the default studio, none, or an equirectangular Radiance HDR file",
+         .value = &env_arg},
+        {.name = "exposure", .kind = HL_CLI_STRING, .metavar = "X", .help = "linear exposure of the lit colour",
+         .value = &exposure_arg},
         {.name = "out", .kind = HL_CLI_STRING, .metavar = "FILE.png", .help = "PNG to write (folders are created)",
          .value = &out},
     };
@@ -131,6 +137,14 @@ int hl_cli_render(int argc, char **argv) {
         hl_cli_error("example %s: %s: %s", example_name, hl_result_name(res), hl_last_error());
     if (!res && !ex) res = hl_scene_demo_create((float)rd.width / (float)rd.height, &demo);
     if (!res && !ex) stage = demo.stage, camera = demo.camera;
+    if (!res && !ex) {
+        int erc = hl_cli_apply_environment(stage, env_arg, exposure_arg, 0.4f);
+        if (erc) {
+            hl_scene_demo_destroy(&demo);
+            hl_renderer_destroy(r);
+            return erc;
+        }
+    }
     double first_ms = 0, sum_ms = 0;
     for (uint32_t f = 0; !res && f < frames; f++) {
         if (ex && (res = hl_gpu_example_frame(ex, f))) break;

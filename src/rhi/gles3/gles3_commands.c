@@ -673,29 +673,6 @@ void hl__gl_draw_indirect(hl_rhi_cmd *cmd, hl__buffer *buf, uint64_t offset, boo
 }
 
 /* ---- pixel transfer -------------------------------------------------------------------------- */
-static uint16_t hl__f32_to_f16(float f) {
-    uint32_t x;
-    memcpy(&x, &f, sizeof x);
-    uint32_t sign = (x >> 16) & 0x8000u;
-    int32_t exp = (int32_t)((x >> 23) & 0xFFu) - 127 + 15;
-    uint32_t mant = x & 0x7FFFFFu;
-    if (((x >> 23) & 0xFFu) == 0xFFu) return (uint16_t)(sign | 0x7C00u | (mant ? 0x200u : 0u));
-    if (exp >= 31) return (uint16_t)(sign | 0x7C00u);
-    if (exp <= 0) {
-        if (exp < -10) return (uint16_t)sign;
-        mant |= 0x800000u;
-        uint32_t shift = (uint32_t)(14 - exp);
-        uint32_t h = mant >> shift;
-        uint32_t rem = mant & ((1u << shift) - 1u), half = 1u << (shift - 1u);
-        if (rem > half || (rem == half && (h & 1u))) h++;
-        return (uint16_t)(sign | h);
-    }
-    uint32_t h = sign | ((uint32_t)exp << 10) | (mant >> 13);
-    uint32_t rem = mant & 0x1FFFu;
-    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) h++;
-    return (uint16_t)h;
-}
-
 /* True when glReadPixels can write this format's own texel layout. */
 static bool hl__direct_readable(hl_rhi_device *dev, const hl__gl_format *gf) {
     if (gf->bgra) return false;

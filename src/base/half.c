@@ -1,0 +1,49 @@
+/* IEEE 754 binary16 conversions (16-bit float texels). */
+#include <string.h>
+
+#include "hl_base.h"
+
+/* Round to nearest even; overflow gives infinity, NaN stays NaN. */
+uint16_t hl__f32_to_f16(float f) {
+    uint32_t x;
+    memcpy(&x, &f, sizeof x);
+    uint32_t sign = (x >> 16) & 0x8000u;
+    int32_t exp = (int32_t)((x >> 23) & 0xFFu) - 127 + 15;
+    uint32_t mant = x & 0x7FFFFFu;
+    if (((x >> 23) & 0xFFu) == 0xFFu) return (uint16_t)(sign | 0x7C00u | (mant ? 0x200u : 0u));
+    if (exp >= 31) return (uint16_t)(sign | 0x7C00u);
+    if (exp <= 0) {
+        if (exp < -10) return (uint16_t)sign;
+        mant |= 0x800000u;
+        uint32_t shift = (uint32_t)(14 - exp);
+        uint32_t h = mant >> shift;
+        uint32_t rem = mant & ((1u << shift) - 1u), half = 1u << (shift - 1u);
+        if (rem > half || (rem == half && (h & 1u))) h++;
+        return (uint16_t)(sign | h);
+    }
+    uint32_t h = sign | ((uint32_t)exp << 10) | (mant >> 13);
+    uint32_t rem = mant & 0x1FFFu;
+    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) h++;
+    return (uint16_t)h;
+}
+
+float hl__f16_to_f32(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1Fu, mant = h & 0x3FFu, x;
+    if (exp == 0x1Fu) {
+        x = sign | 0x7F800000u | (mant << 13);
+    } else if (exp) {
+        x = sign | ((exp + 112u) << 23) | (mant << 13);
+    } else if (!mant) {
+        x = sign;
+    } else { /* subnormal: normalise */
+        exp = 113u;
+        while (!(mant & 0x400u)) {
+            mant <<= 1;
+            exp--;
+        }
+        x = sign | (exp << 23) | ((mant & 0x3FFu) << 13);
+    }
+    float f;
+    memcpy(&f, &x, sizeof f);
+    return f;
+}
