@@ -126,7 +126,8 @@ static const char *const k_sh_fs =
     "    o_color = vec4(sum, 1.0);\n"
     "}\n";
 
-/* x = N.V, y = roughness, at texel centres. */
+/* x = N.V, y = roughness, at texel centres. V.H is clamped to 1: near N.V = 1 rounding can put it
+ * just above, and GLSL leaves pow of a negative base undefined. */
 static const char *const k_brdf_fs =
     HL__ENV_COMMON
     "void main() {\n"
@@ -138,11 +139,11 @@ static const char *const k_brdf_fs =
     "    for (uint i = 0u; i < N; i++) {\n"
     "        vec3 h = ggxHalf(i, N, a2);\n"
     "        vec3 l = 2.0 * dot(v, h) * h - v;\n"
-    "        float nl = l.z, nh = max(h.z, 0.0), vh = max(dot(v, h), 0.0);\n"
+    "        float nl = l.z, nh = max(h.z, 0.0), vh = clamp(dot(v, h), 0.0, 1.0);\n"
     "        if (nl <= 0.0) continue;\n"
     "        float g = (nl / (nl * (1.0 - k) + k)) * (nv / (nv * (1.0 - k) + k));\n"
     "        float gv = g * vh / max(nh * nv, 1e-6);\n"
-    "        float fc = pow(1.0 - vh, 5.0);\n"
+    "        float fc = pow(max(1.0 - vh, 0.0), 5.0);\n"
     "        sa += (1.0 - fc) * gv;\n"
     "        sb += fc * gv;\n"
     "    }\n"

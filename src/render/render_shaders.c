@@ -189,7 +189,8 @@ const char *const hl__render_forward_vs =
     "    roughness = clamp(roughness, 0.04, 1.0);\n"                                                    \
     "    float alpha = roughness * roughness;\n"                                                        \
     "    vec3 v = normalize(u_cameraPos.xyz - pos);\n"                                                  \
-    "    float nv = max(dot(n, v), 1e-4);\n"                                                            \
+    /* clamped to 1: rounding can put it above, and GLSL leaves pow of a negative base undefined */  \
+    "    float nv = clamp(dot(n, v), 1e-4, 1.0);\n"                                                     \
     "    vec3 f0 = mix(vec3(0.04), baseColor, metallic);\n"                                             \
     "    vec3 diffuse = baseColor * (1.0 - metallic);\n"                                                \
     /* ambient: diffuse plus a Fresnel-weighted specular term so metals are not black */             \
@@ -229,7 +230,7 @@ const char *const hl__render_forward_vs =
     "#endif\n"                                                                                          \
     "        vec3 h = normalize(l + v);\n"                                                              \
     "        float nh = max(dot(n, h), 0.0);\n"                                                         \
-    "        float vh = max(dot(v, h), 0.0);\n"                                                         \
+    "        float vh = clamp(dot(v, h), 0.0, 1.0);\n"                                                  \
     "        float a2 = alpha * alpha;\n"                                                               \
     "        float dd = nh * nh * (a2 - 1.0) + 1.0;\n"                                                  \
     "        float D = a2 / (PI * dd * dd);\n"                                                          \
