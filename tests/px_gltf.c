@@ -19,7 +19,9 @@
  *     and a skin of 256 joints whose last one moves the quad; the mesh node's own transform is
  *     ignored as glTF specifies; a second set of influences (JOINTS_1 / WEIGHTS_1) placing the
  *     top vertices alone, in the colour pass and in a shadow on a lit ground quad;
- *   - morph targets: a target moving the top vertices, its weight animated (sheared at t 1). */
+ *   - morph targets: a target moving the top vertices, its weight animated (sheared at t 1); on
+ *     a flat-shaded quad (no NORMAL) a moved vertex covering its new pixel and the face it
+ *     tilts shaded by its recomputed normal, the other face unchanged. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -569,6 +571,58 @@ static void test_morph(void) {
     hl_test_glb_free(&g);
 }
 
+/* Morph targets on a flat-shaded quad (no NORMAL: the loader gives every triangle its own
+ * vertices and face normal): a white PBR quad [-0.5, 0.5]^2 as triangles (0,1,3) (1,2,3), lit
+ * by the file's directional light along -Z; the target moves vertex 2 by (0.4, 0.4, 1.5), its
+ * weight animated from 0 (t 0) to 1 (t 1). At 1 the vertex covers (0.8, 0.8) and the second
+ * face, tilted to the normal (-0.54, -0.54, 0.65), is darker than the first, which keeps its
+ * shade; at 0 the quad is flat and (0.8, 0.8) empty. */
+static void test_morph_flat(void) {
+    hl_test_glb g = {0};
+    const float pos[12] = {-0.5f, -0.5f, 0, 0.5f, -0.5f, 0, 0.5f, 0.5f, 0, -0.5f, 0.5f, 0};
+    const uint16_t idx[6] = {0, 1, 3, 1, 2, 3};
+    const float d[12] = {0, 0, 0, 0, 0, 0, 0.4f, 0.4f, 1.5f, 0, 0, 0}, times[2] = {0, 1}, w[2] = {0, 1};
+    size_t o_pos = hl_test_glb_add(&g, pos, sizeof pos), o_idx = hl_test_glb_add(&g, idx, sizeof idx);
+    size_t o_d = hl_test_glb_add(&g, d, sizeof d), o_t = hl_test_glb_add(&g, times, sizeof times);
+    size_t o_w = hl_test_glb_add(&g, w, sizeof w);
+    char json[3000];
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"KHR_lights_punctual\"],"
+             "\"extensions\":{\"KHR_lights_punctual\":{\"lights\":[{\"type\":\"directional\",\"intensity\":3}]}},"
+             "\"scenes\":[{\"nodes\":[0,1,2]}],\"nodes\":[{\"mesh\":0},{\"camera\":0,\"translation\":[0,0,2]},"
+             "{\"extensions\":{\"KHR_lights_punctual\":{\"light\":0}}}],\"cameras\":[" ORTHO_CAMERA "],"
+             "\"meshes\":[{\"weights\":[0],\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1,"
+             "\"material\":0,\"targets\":[{\"POSITION\":2}]}]}],"
+             "\"materials\":[{\"pbrMetallicRoughness\":{\"metallicFactor\":0,\"roughnessFactor\":1}}],"
+             "\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"weights\"}}],"
+             "\"samplers\":[{\"input\":3,\"output\":4}]}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+             "{\"bufferView\":1,\"componentType\":5123,\"count\":6,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":2,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+             "{\"bufferView\":3,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":4,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":48},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":12},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":48},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":8},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":8}],"
+             "\"buffers\":[{\"byteLength\":%zu}]}",
+             o_pos, o_idx, o_d, o_t, o_w, g.bin_len);
+    uint8_t img[W * H * 4];
+    int first[2] = {-1, -1}, second[2] = {-1, -1};
+    for (int i = 0; i < 2; i++) {
+        if (!render_glb_at(json, &g, 0, (float)i, img)) break;
+        first[i] = px(img, 22, 41)[0], second[i] = px(img, 41, 22)[0]; /* (-0.3, -0.3), (0.3, 0.3) */
+        const uint8_t *corner = px(img, 57, 6);                      /* (0.8, 0.8) */
+        printf("flat-shaded morph weight %d: first face %d, second %d, (0.8, 0.8) %u\n", i, first[i], second[i], corner[0]);
+        HL_CHECK_MSG(i ? corner[0] >= 20 : corner[0] == 0, "(0.8, 0.8) %s the moved vertex's face (%u)",
+                     i ? "inside" : "outside", corner[0]);
+    }
+    HL_CHECK_MSG(first[0] >= 40 && abs(second[0] - first[0]) <= 1, "weight 0: one flat shade (%d, %d)", first[0], second[0]);
+    HL_CHECK_MSG(abs(first[1] - first[0]) <= 1, "the unmoved face keeps its shade (%d, %d)", first[0], first[1]);
+    HL_CHECK_MSG(second[1] >= 20 && second[1] <= first[1] - 25, "the tilted face is darker (%d, the flat one %d)",
+                 second[1], first[1]);
+    hl_test_glb_free(&g);
+}
+
 /* The centre of a white PBR quad lit by the file's directional light of `intensity` (< 0: no
  * light node); the red channel. */
 static int lit_center(float intensity) {
@@ -677,6 +731,7 @@ int main(int argc, char **argv) {
     test_skin8(false);
     test_skin8(true);
     test_morph();
+    test_morph_flat();
     hl_renderer_destroy(g_r);
     return hl_test_finish();
 }

@@ -9,7 +9,11 @@
  *   - events: before_render / after_render fire once per successful frame with the frame
  *     index; a frame whose callback fails (returns an error, or records a present of a
  *     target of the wrong size) returns that error, does not advance frame_index and does
- *     not fire after_render; the next frame works again. */
+ *     not fire after_render; the next frame works again;
+ *   - skinned meshes are culled by their posed bounds: a skinned quad whose node is in view
+ *     but whose joint poses it out of view is culled (1 culled, 1 draw, none of its colour in
+ *     the image), one whose node is out of view but posed into the right half is drawn (its
+ *     colour there +-1, the left half clear); swapping the two joints' poses swaps them. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -56,6 +60,79 @@ static hl_result frame_fn(hl_render_frame *f, void *user) {
         return HL_OK; /* the recorded error fails the frame anyway */
     }
     return hl_render_frame_present(f, c->t2);
+}
+
+/* A 0.8 x 0.8 quad facing +Z, every vertex on joint 0 with weight 1. */
+static hl_geometry *skinned_quad(void) {
+    static const float pos[] = {-0.4f, -0.4f, 0, 0.4f, -0.4f, 0, 0.4f, 0.4f, 0, -0.4f, 0.4f, 0};
+    static const uint8_t joints[16] = {0};
+    static const float weights[] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    static const uint16_t idx[] = {0, 1, 2, 0, 2, 3};
+    hl_geometry_desc d = {0};
+    d.vertex_count = 4;
+    d.attributes[HL_ATTR_POSITION] = (hl_attribute_desc){pos, HL_COMPONENT_FLOAT32, 3};
+    d.attributes[HL_ATTR_JOINTS_0] = (hl_attribute_desc){joints, HL_COMPONENT_UINT8, 4};
+    d.attributes[HL_ATTR_WEIGHTS_0] = (hl_attribute_desc){weights, HL_COMPONENT_FLOAT32, 4};
+    d.indices = idx;
+    d.index_count = 6;
+    d.index_format = HL_INDEX_UINT16;
+    hl_geometry *g = NULL;
+    HL_CHECK_OK(hl_geometry_create(&d, &g));
+    return g;
+}
+
+static int count_colour(const uint8_t *img, int r, int g, int b) {
+    int n = 0;
+    for (int i = 0; i < W * H; i++)
+        n += abs(img[i * 4] - r) <= 1 && abs(img[i * 4 + 1] - g) <= 1 && abs(img[i * 4 + 2] - b) <= 1;
+    return n;
+}
+
+static void test_skinned_culling(hl_renderer *r) {
+    const hl_render_stats *st = hl_renderer_stats(r);
+    hl_stage *s = NULL;
+    HL_CHECK_OK(hl_stage_create(&s));
+    if (!s) return;
+    hl_stage_set_clear_color(s, (hl_color){0, 0, 0, 1});
+    hl_camera *cam = front_camera(s);
+    hl_geometry *g = skinned_quad();
+    hl_material *red = basic(1, 0, 0, 1), *blue = basic(0, 0, 1, 1);
+    hl_node *ja = NULL, *jb = NULL;
+    HL_CHECK_OK(hl_node_create("joint a", &ja));
+    HL_CHECK_OK(hl_node_create("joint b", &jb));
+    HL_CHECK_OK(hl_stage_add(s, ja));
+    HL_CHECK_OK(hl_stage_add(s, jb));
+    hl_mesh *a = add_mesh(s, g, red, (hl_vec3){0, 0, 0});   /* node in view */
+    hl_mesh *b = add_mesh(s, g, blue, (hl_vec3){20, 0, 0}); /* node out of view */
+    if (!cam || !g || !a || !b) return;
+    HL_CHECK_OK(hl_mesh_set_skin(a, &(hl_skin_desc){&ja, NULL, 1}));
+    HL_CHECK_OK(hl_mesh_set_skin(b, &(hl_skin_desc){&jb, NULL, 1}));
+    hl_node_set_translation(ja, (hl_vec3){10, 0, 0});  /* a posed out of view */
+    hl_node_set_translation(jb, (hl_vec3){0.5f, 0, 0}); /* b posed into the right half */
+    static uint8_t img[W * H * 4];
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    printf("skinned: draws %u visible %u culled %u\n", st->draws, st->meshes_visible, st->meshes_culled);
+    HL_CHECK_EQ(st->draws, 1);
+    HL_CHECK_EQ(st->meshes_visible, 1);
+    HL_CHECK_EQ(st->meshes_culled, 1);
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
+    HL_CHECK_PIXEL(img + ((size_t)16 * W + 24) * 4, 0, 0, 255, 255, 1);
+    HL_CHECK_PIXEL(img + ((size_t)16 * W + 8) * 4, 0, 0, 0, 255, 1);
+    HL_CHECK_EQ(count_colour(img, 255, 0, 0), 0);
+    /* the bounds follow the joints: a posed into the left half, b out of view */
+    hl_node_set_translation(ja, (hl_vec3){-0.5f, 0, 0});
+    hl_node_set_translation(jb, (hl_vec3){0, 10, 0});
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK_EQ(st->draws, 1);
+    HL_CHECK_EQ(st->meshes_culled, 1);
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
+    HL_CHECK_PIXEL(img + ((size_t)16 * W + 8) * 4, 255, 0, 0, 255, 1);
+    HL_CHECK_PIXEL(img + ((size_t)16 * W + 24) * 4, 0, 0, 0, 255, 1);
+    HL_CHECK_EQ(count_colour(img, 0, 0, 255), 0);
+    hl_geometry_release(g);
+    hl_material_release(red);
+    hl_material_release(blue);
+    hl_stage_destroy(s);
 }
 
 int main(int argc, char **argv) {
@@ -147,6 +224,8 @@ int main(int argc, char **argv) {
     HL_CHECK_EQ(st->frame_index, f0 + 2);
     HL_CHECK_EQ(ev.after, after0 + 2);
     HL_CHECK_EQ(ev.last_after, f0 + 2);
+
+    test_skinned_culling(r);
 
     hl_render_target_destroy(r, fc.t1);
     hl_render_target_destroy(r, fc.t2);

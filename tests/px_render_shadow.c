@@ -15,8 +15,11 @@
  *     differences of a shadow map re-planned around a different scene bounds);
  *   - for the directional cases also a lit pixel L of frame A far from the shadow:
  *     L - S >= 40.
- * The last case puts the caster outside the camera frustum (culled from the colour passes):
- * it must still be drawn into the shadow map and darken the visible ground. */
+ * The "offscreen_caster" case puts the caster outside the camera frustum (culled from the colour
+ * passes): it must still be drawn into the shadow map and darken the visible ground. The last
+ * case is the same with a skinned box whose mesh node sits in view at the origin and whose
+ * joint poses it out of view (frame B moves the joint): culled by its posed bounds, which the
+ * directional shadow box must also hold for the shadow to fall. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -52,7 +55,40 @@ typedef struct shadow_case {
     hl_vec3 shadow;   /* ground point in the shadow */
     hl_vec3 lit;      /* ground point lit in frame A (directional only) */
     hl_vec3 moved;    /* where the caster goes in frame B */
+    bool skinned;     /* a skinned box: caster and moved place its joint, its node stays at 0 */
 } shadow_case;
+
+/* The unit box with every vertex on joint 0 (weight 1). */
+static hl_geometry *skinned_box(void) {
+    hl_geometry *box = NULL, *g = NULL;
+    HL_CHECK_OK(hl_geometry_create_box(NULL, &box));
+    if (!box) return NULL;
+    const hl_geometry_layout *l = hl_geometry_get_layout(box);
+    enum { MAXV = 24 };
+    float pos[MAXV][3], nrm[MAXV][3], w[MAXV][4] = {{0}};
+    uint8_t j[MAXV][4] = {{0}};
+    HL_CHECK(l->vertex_count <= MAXV && l->index_format == HL_INDEX_UINT16);
+    for (uint32_t v = 0; v < l->vertex_count && v < MAXV; v++) {
+        float t[4];
+        HL_CHECK_OK(hl_geometry_read_vertex(box, HL_ATTR_POSITION, v, t));
+        memcpy(pos[v], t, sizeof pos[v]);
+        HL_CHECK_OK(hl_geometry_read_vertex(box, HL_ATTR_NORMAL, v, t));
+        memcpy(nrm[v], t, sizeof nrm[v]);
+        w[v][0] = 1;
+    }
+    hl_geometry_desc d = {0};
+    d.vertex_count = l->vertex_count < MAXV ? l->vertex_count : MAXV;
+    d.attributes[HL_ATTR_POSITION] = (hl_attribute_desc){pos, HL_COMPONENT_FLOAT32, 3};
+    d.attributes[HL_ATTR_NORMAL] = (hl_attribute_desc){nrm, HL_COMPONENT_FLOAT32, 3};
+    d.attributes[HL_ATTR_JOINTS_0] = (hl_attribute_desc){j, HL_COMPONENT_UINT8, 4};
+    d.attributes[HL_ATTR_WEIGHTS_0] = (hl_attribute_desc){w, HL_COMPONENT_FLOAT32, 4};
+    d.indices = hl_geometry_index_data(box);
+    d.index_count = l->index_count;
+    d.index_format = l->index_format;
+    HL_CHECK_OK(hl_geometry_create(&d, &g));
+    hl_geometry_release(box);
+    return g;
+}
 
 static void run_case(const shadow_case *sc) {
     hl_renderer_desc rd = {0};
@@ -71,7 +107,8 @@ static void run_case(const shadow_case *sc) {
     hl_plane_desc pl = {12, 12, 1, 1};
     hl_geometry *plane = NULL, *box = NULL;
     HL_CHECK_OK(hl_geometry_create_plane(&pl, &plane));
-    HL_CHECK_OK(hl_geometry_create_box(NULL, &box));
+    if (sc->skinned) box = skinned_box();
+    else HL_CHECK_OK(hl_geometry_create_box(NULL, &box));
     hl_pbr_material_desc pd = {0};
     pd.base_color = (hl_color){0.8f, 0.8f, 0.8f, 1};
     pd.roughness = 1.0f;
@@ -93,7 +130,14 @@ static void run_case(const shadow_case *sc) {
     md.cast_shadows = true;
     md.receive_shadows = false;
     HL_CHECK_OK(hl_mesh_create(&md, &caster));
-    hl_node_set_translation(hl_mesh_node(caster), sc->caster);
+    /* what moves the caster: its node, or (skinned) its joint */
+    hl_node *mover = hl_mesh_node(caster);
+    if (sc->skinned) {
+        HL_CHECK_OK(hl_node_create("joint", &mover));
+        HL_CHECK_OK(hl_stage_add(s, mover));
+        HL_CHECK_OK(hl_mesh_set_skin(caster, &(hl_skin_desc){&mover, NULL, 1}));
+    }
+    hl_node_set_translation(mover, sc->caster);
     HL_CHECK_OK(hl_stage_add(s, hl_mesh_node(caster)));
 
     hl_light_desc ld = {0};
@@ -130,12 +174,12 @@ static void run_case(const shadow_case *sc) {
     HL_CHECK_OK(hl_renderer_render(r, s, cam));
     HL_CHECK_MSG(hl_renderer_stats(r)->shadow_tiles == (sc->kind == HL_LIGHT_POINT ? 6u : 1u),
                  "%s: shadow tiles %u", sc->name, hl_renderer_stats(r)->shadow_tiles);
-    if (strcmp(sc->name, "offscreen_caster") == 0) {
+    if (strncmp(sc->name, "offscreen_", 10) == 0) {
         HL_CHECK_EQ(hl_renderer_stats(r)->meshes_culled, 1);
         HL_CHECK_EQ(hl_renderer_stats(r)->draws, 1);
     }
     HL_CHECK_OK(hl_renderer_read_pixels(r, a, sizeof a));
-    hl_node_set_translation(hl_mesh_node(caster), sc->moved);
+    hl_node_set_translation(mover, sc->moved);
     HL_CHECK_OK(hl_renderer_render(r, s, cam));
     HL_CHECK_OK(hl_renderer_read_pixels(r, b, sizeof b));
     hl_node_set_visible(hl_mesh_node(caster), false);
@@ -175,16 +219,20 @@ int main(int argc, char **argv) {
     /* light from up-left (-x): the box at height 2 throws its shadow 1 unit towards +x */
     static const shadow_case cases[] = {
         {"directional", HL_LIGHT_DIRECTIONAL, {-5, 10, 0}, {0, 0, 0}, 3.0f, {0, 2, 0}, {1.0f, 0, 0}, {-3, 0, 3},
-         {-3, 2, 3.5f}},
-        {"spot", HL_LIGHT_SPOT, {-3, 6, 0}, {1, 0, 0}, 120.0f, {-1, 2, 0}, {0, 0, 0}, {0, 0, 0}, {-3, 2, 4.5f}},
+         {-3, 2, 3.5f}, false},
+        {"spot", HL_LIGHT_SPOT, {-3, 6, 0}, {1, 0, 0}, 120.0f, {-1, 2, 0}, {0, 0, 0}, {0, 0, 0}, {-3, 2, 4.5f}, false},
         /* point light at (-2, 5, 0): box in its -Y face, the shadow at x = 1 (through (-0.8, 3)) */
-        {"point_down", HL_LIGHT_POINT, {-2, 5, 0}, {-2, 0, 0}, 120.0f, {-0.8f, 3, 0}, {1, 0, 0}, {0, 0, 0}, {-4, 1, 4.5f}},
+        {"point_down", HL_LIGHT_POINT, {-2, 5, 0}, {-2, 0, 0}, 120.0f, {-0.8f, 3, 0}, {1, 0, 0}, {0, 0, 0},
+         {-4, 1, 4.5f}, false},
         /* point light at (0, 3, 0): box in its +X face, the shadow at x = 4.5 */
-        {"point_side", HL_LIGHT_POINT, {0, 3, 0}, {0, 0, 0}, 120.0f, {1.5f, 2, 0}, {4.5f, 0, 0}, {0, 0, 0}, {-3, 1, -4.5f}},
+        {"point_side", HL_LIGHT_POINT, {0, 3, 0}, {0, 0, 0}, 120.0f, {1.5f, 2, 0}, {4.5f, 0, 0}, {0, 0, 0},
+         {-3, 1, -4.5f}, false},
         /* a caster outside the camera's view (x < -6.6 with its bounding sphere) still shadows
            the visible ground at x = -5.5 */
         {"offscreen_caster", HL_LIGHT_DIRECTIONAL, {-5, 10, 0}, {0, 0, 0}, 3.0f, {-7.5f, 4, 0}, {-5.5f, 0, 0},
-         {-3, 0, 3}, {-7.5f, 4, 8}},
+         {-3, 0, 3}, {-7.5f, 4, 8}, false},
+        {"offscreen_skinned_caster", HL_LIGHT_DIRECTIONAL, {-5, 10, 0}, {0, 0, 0}, 3.0f, {-7.5f, 4, 0}, {-5.5f, 0, 0},
+         {-3, 0, 3}, {-7.5f, 4, 8}, true},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i]);
     return hl_test_finish();

@@ -19,7 +19,10 @@
  * set of influences (JOINTS_1 / WEIGHTS_1) kept, two refusals (an index past the joints, a
  * JOINTS_1 accessor of 3 components). Morph
  * targets: default weights, set weights, animated weights, renormalized normals, 8 targets,
- * three refusals, no allocation while blending. */
+ * three refusals, no allocation while blending; on primitives without NORMAL (flat-expanded,
+ * indexed and not, with and without generated tangents): every copy of the moved vertex moved,
+ * the moved faces' normals (and tangents) those of the blended triangle, the others unchanged,
+ * weight 0 restoring every bit. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -671,6 +674,138 @@ static void test_morph(void) {
     }
 }
 
+/* Morph targets on a primitive without NORMAL (flat-expanded by the loader): indexed, five
+ * vertices in three triangles (0,1,2) (0,2,3) (1,4,2), vertex 0 moved by (-0.5, 0, 1) (it has
+ * two expanded copies); non-indexed, two triangles of six vertices, vertex 0 moved the same.
+ * normal_map: TEXCOORD_0 and a normal-mapped material (the loader generates tangents). */
+static const float k_flat_src[15] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 2, 0, 0};
+static const uint16_t k_flat_idx[9] = {0, 1, 2, 0, 2, 3, 1, 4, 2};
+static const float k_flat_delta[3] = {-0.5f, 0, 1};
+
+static hl_gltf_asset *flat_morph_doc(bool indexed, bool normal_map) {
+    hl_test_glb g = {0};
+    float pos[18], d[18] = {0}, uv[12];
+    uint32_t n = indexed ? 5 : 6;
+    for (uint32_t v = 0; v < n; v++) {
+        uint32_t s = indexed ? v : k_flat_idx[v == 3 ? 6 : v == 4 ? 7 : v == 5 ? 8 : v]; /* T0, then T2 */
+        memcpy(pos + v * 3, k_flat_src + s * 3, 12);
+        uv[v * 2] = k_flat_src[s * 3] * 0.5f, uv[v * 2 + 1] = 1.0f - k_flat_src[s * 3 + 1];
+    }
+    memcpy(d, k_flat_delta, sizeof k_flat_delta);
+    const uint8_t flat_normal[4] = {128, 128, 255, 255};
+    size_t png_n = 0;
+    uint8_t *png = hl_test_png(1, 1, flat_normal, &png_n);
+    size_t o_p = hl_test_glb_add(&g, pos, n * 12), o_d = hl_test_glb_add(&g, d, n * 12);
+    size_t o_uv = hl_test_glb_add(&g, uv, n * 8), o_i = hl_test_glb_add(&g, k_flat_idx, sizeof k_flat_idx);
+    size_t o_png = hl_test_glb_add(&g, png, png_n);
+    free(png);
+    char json[3000];
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"mesh\":0}],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0%s}%s,\"material\":0,"
+             "\"targets\":[{\"POSITION\":1}]}]}],\"materials\":[%s],\"textures\":[{\"source\":0}],"
+             "\"images\":[{\"bufferView\":4,\"mimeType\":\"image/png\"}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":%u,\"type\":\"VEC3\"},"
+             "{\"bufferView\":1,\"componentType\":5126,\"count\":%u,\"type\":\"VEC3\"},"
+             "{\"bufferView\":2,\"componentType\":5126,\"count\":%u,\"type\":\"VEC2\"},"
+             "{\"bufferView\":3,\"componentType\":5123,\"count\":9,\"type\":\"SCALAR\"}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%u},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%u},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%u},{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":18},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu}],\"buffers\":[{\"byteLength\":%zu}]}",
+             normal_map ? ",\"TEXCOORD_0\":2" : "", indexed ? ",\"indices\":3" : "",
+             normal_map ? "{\"normalTexture\":{\"index\":0}}" : "{}", n, n, n, o_p, n * 12, o_d, n * 12, o_uv, n * 8, o_i,
+             o_png, png_n, g.bin_len);
+    size_t fn = 0;
+    uint8_t *file = hl_test_glb_file(json, &g, &fn);
+    hl_gltf_asset *a = NULL;
+    HL_CHECK_OK(hl_gltf_load_memory(file, fn, NULL, &a));
+    free(file);
+    hl_test_glb_free(&g);
+    return a;
+}
+
+static const float *geo_attr(hl_geometry *g, hl_attribute attr) {
+    const hl_vertex_attribute_info *ai = &hl_geometry_get_layout(g)->attributes[attr];
+    return ai->present ? (const float *)((const uint8_t *)hl_geometry_vertex_data(g) + ai->offset) : NULL;
+}
+
+static void test_morph_flat(bool indexed, bool normal_map) {
+    hl_gltf_asset *a = flat_morph_doc(indexed, normal_map);
+    hl_geometry *g = a ? hl_mesh_geometry(first_mesh(hl_gltf_asset_root(a))) : NULL;
+    if (!g) return;
+    const hl_geometry_layout *l = hl_geometry_get_layout(g);
+    uint32_t nv = indexed ? 9 : 6;
+    HL_CHECK_MSG(l->vertex_count == nv && l->index_count == 0, "flat-expanded: %u vertices (%u), %u indices",
+                 l->vertex_count, nv, l->index_count);
+    HL_CHECK_EQ(hl_gltf_asset_report(a)->morph_targets, 1);
+    HL_CHECK(l->attributes[HL_ATTR_TANGENT].present == normal_map);
+    if (l->vertex_count != nv) {
+        hl_gltf_asset_destroy(a);
+        return;
+    }
+    /* the source vertex of each expanded one: indexed, the index list; else T0 = 0,1,2 and T2 */
+    uint32_t src[9];
+    for (uint32_t i = 0; i < nv; i++) src[i] = indexed ? k_flat_idx[i] : k_flat_idx[i < 3 ? i : i + 3];
+    float p0[27], n0[27], t0[36];
+    memcpy(p0, geo_attr(g, HL_ATTR_POSITION), nv * 12);
+    memcpy(n0, geo_attr(g, HL_ATTR_NORMAL), nv * 12);
+    if (normal_map) memcpy(t0, geo_attr(g, HL_ATTR_TANGENT), nv * 16);
+    for (uint32_t i = 0; i < nv * 3; i++) HL_CHECK(n0[i] == (i % 3 == 2 ? 1.0f : 0.0f));
+    const float w = 0.75f;
+    uint64_t a0 = hl_alloc_count();
+    HL_CHECK_OK(hl_gltf_asset_set_morph_weights(a, 0, &w, 1));
+    HL_CHECK_MSG(hl_alloc_count() == a0, "blending a flat primitive allocates nothing");
+    const float *p = geo_attr(g, HL_ATTR_POSITION), *nn = geo_attr(g, HL_ATTR_NORMAL), *tt = geo_attr(g, HL_ATTR_TANGENT);
+    for (uint32_t i = 0; i < nv; i++)
+        for (int c = 0; c < 3; c++) {
+            float want = k_flat_src[src[i] * 3 + (uint32_t)c] + (src[i] == 0 ? w * k_flat_delta[c] : 0.0f);
+            HL_CHECK_MSG(fabsf(p[i * 3 + (uint32_t)c] - want) < 1e-6f, "%s: vertex %u (source %u) .%c %g, want %g",
+                         indexed ? "indexed" : "non-indexed", i, src[i], "xyz"[c], p[i * 3 + (uint32_t)c], want);
+        }
+    for (uint32_t t = 0; t < nv; t += 3) {
+        bool moved = src[t] == 0 || src[t + 1] == 0 || src[t + 2] == 0;
+        const float *v0 = p + t * 3, *v1 = v0 + 3, *v2 = v0 + 6;
+        float e1[3] = {v1[0] - v0[0], v1[1] - v0[1], v1[2] - v0[2]}, e2[3] = {v2[0] - v0[0], v2[1] - v0[1], v2[2] - v0[2]};
+        float c[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+        float len = sqrtf(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+        for (uint32_t k = 0; k < 3; k++) {
+            const float *got = nn + (t + k) * 3;
+            if (moved)
+                HL_CHECK_MSG(fabsf(got[0] - c[0] / len) < 1e-6f && fabsf(got[1] - c[1] / len) < 1e-6f &&
+                             fabsf(got[2] - c[2] / len) < 1e-6f && c[2] / len < 0.9f,
+                             "face %u (moved) normal (%g %g %g), want (%g %g %g)", t / 3, got[0], got[1], got[2],
+                             c[0] / len, c[1] / len, c[2] / len);
+            else
+                HL_CHECK_MSG(memcmp(got, n0 + (t + k) * 3, 12) == 0, "face %u (unmoved) keeps its normal", t / 3);
+        }
+        if (!normal_map) continue;
+        /* the face's tangent: dP/du made orthogonal to its normal (UV u = x / 2, v = 1 - y) */
+        float du1 = (k_flat_src[src[t + 1] * 3] - k_flat_src[src[t] * 3]) * 0.5f;
+        float du2 = (k_flat_src[src[t + 2] * 3] - k_flat_src[src[t] * 3]) * 0.5f;
+        float dv1 = -(k_flat_src[src[t + 1] * 3 + 1] - k_flat_src[src[t] * 3 + 1]);
+        float dv2 = -(k_flat_src[src[t + 2] * 3 + 1] - k_flat_src[src[t] * 3 + 1]);
+        float r = 1.0f / (du1 * dv2 - du2 * dv1), sd[3], nf[3] = {c[0] / len, c[1] / len, c[2] / len};
+        for (int k = 0; k < 3; k++) sd[k] = (e1[k] * dv2 - e2[k] * dv1) * r;
+        float dn = sd[0] * nf[0] + sd[1] * nf[1] + sd[2] * nf[2];
+        for (int k = 0; k < 3; k++) sd[k] -= nf[k] * dn;
+        float sl = sqrtf(sd[0] * sd[0] + sd[1] * sd[1] + sd[2] * sd[2]);
+        for (uint32_t k = 0; k < 3; k++) {
+            const float *got = tt + (t + k) * 4;
+            HL_CHECK_MSG(fabsf(got[0] - sd[0] / sl) < 1e-5f && fabsf(got[1] - sd[1] / sl) < 1e-5f &&
+                             fabsf(got[2] - sd[2] / sl) < 1e-5f && got[3] == 1.0f,
+                         "face %u tangent (%g %g %g %g), want (%g %g %g 1)", t / 3, got[0], got[1], got[2], got[3],
+                         sd[0] / sl, sd[1] / sl, sd[2] / sl);
+            if (!moved) HL_CHECK_MSG(memcmp(got, t0 + (t + k) * 4, 16) == 0, "face %u (unmoved) keeps its tangent", t / 3);
+        }
+    }
+    const float zero = 0;
+    HL_CHECK_OK(hl_gltf_asset_set_morph_weights(a, 0, &zero, 1));
+    HL_CHECK_MSG(memcmp(geo_attr(g, HL_ATTR_POSITION), p0, nv * 12) == 0 && memcmp(geo_attr(g, HL_ATTR_NORMAL), n0, nv * 12) == 0,
+                 "weight 0 restores positions and normals exactly");
+    if (normal_map) HL_CHECK_MSG(memcmp(geo_attr(g, HL_ATTR_TANGENT), t0, nv * 16) == 0, "weight 0 restores the tangents exactly");
+    hl_gltf_asset_destroy(a);
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     (void)argv;
@@ -686,5 +821,6 @@ int main(int argc, char **argv) {
     test_skins();
     for (int bad = 0; bad <= 2; bad++) test_skins8(bad);
     test_morph();
+    for (int i = 0; i < 4; i++) test_morph_flat(i & 1, i & 2);
     return hl_test_finish();
 }

@@ -94,8 +94,9 @@ uint32_t hl_gltf_asset_camera_count(const hl_gltf_asset *a);
 hl_camera *hl_gltf_asset_camera(hl_gltf_asset *a, uint32_t index);
 /* The node built for glTF node `index` (NULL when it is not in the built scene). */
 hl_node *hl_gltf_asset_node(hl_gltf_asset *a, uint32_t index);
-/* World-space bounds of every mesh under the root (the world matrices are brought up to date
- * first); an empty box (min > max) when there is none. */
+/* World-space bounds of every mesh under the root (hl_mesh_world_aabb: posed for skinned
+ * meshes; the world matrices are brought up to date first); an empty box (min > max) when
+ * there is none. */
 hl_aabb hl_gltf_asset_bounds(hl_gltf_asset *a);
 
 /* ---- animations -------------------------------------------------------------------------------
@@ -135,8 +136,11 @@ hl_result hl_animations_apply(hl_animation *const *anims, uint32_t count, float 
  * base attributes and deltas; their geometry holds base + sum(weight_i * delta_i), normals and
  * tangents renormalized, blended on the CPU when the weights change: at load (the node's
  * weights, else the mesh's), by hl_gltf_asset_set_morph_weights and by animation weights
- * channels (no allocation). Not for primitives without NORMAL (their vertices are expanded for
- * flat normals): those draw their base geometry. */
+ * channels (no allocation). Primitives without NORMAL (their vertices expanded for flat
+ * normals, each triangle its own three) blend their positions the same way and get the flat
+ * normals of the blended triangles, and, where the loader generated their tangents for a normal
+ * map, tangents generated again from those; their targets' NORMAL deltas (and TANGENT deltas
+ * where tangents are generated) are ignored. */
 /* The weights of glTF node `node`'s mesh (count values; the targets past count get 0). */
 hl_result hl_gltf_asset_set_morph_weights(hl_gltf_asset *a, uint32_t node, const float *weights, uint32_t count);
 /* The current weights of node `node`'s first morphed primitive into out (at most max); returns

@@ -210,8 +210,9 @@ bool hl_mesh_receive_shadows(const hl_mesh *m);
  * with 8 influences a draw that would read more drops TANGENT (no normal mapping), then
  * TEXCOORD_1 (its maps read TEXCOORD_0), then COLOR_0. Joints are nodes of the same stage; they must outlive the skin (destroy
  * the mesh, or remove its skin, first). At most HL_SKIN_MAX_JOINTS joints. A skinned mesh is
- * never culled (its bounds follow the joints) and never instanced; shader materials draw it
- * unskinned. joints / inverse_bind are copied; inverse_bind NULL = identities. */
+ * culled by its posed bounds (hl_mesh_world_aabb) and never instanced; shader materials draw it
+ * unskinned. Weights are taken as non-negative (glTF's rule; their sum need not be 1). joints /
+ * inverse_bind are copied; inverse_bind NULL = identities. */
 #define HL_SKIN_MAX_JOINTS 256u
 typedef struct hl_skin_desc {
     hl_node *const *joints;
@@ -225,7 +226,13 @@ uint32_t hl_mesh_skin_joint_count(const hl_mesh *m);
 uint32_t hl_mesh_skin_matrices(const hl_mesh *m, hl_mat4 *out, uint32_t max);
 /* Changes on geometry/material swap and flag changes (not on transform changes); 0 for NULL. */
 uint64_t hl_mesh_revision(const hl_mesh *m);
-/* World-space bounds from the geometry bounds and the current world matrix (zero for NULL). */
+/* World-space bounds (zero for NULL): from the geometry bounds and the mesh's world matrix;
+ * for a mesh drawn skinned, its posed bounds instead: the union over the joints that move some
+ * vertex of (joint's world matrix as of the last update) * (the box, in the joint's bind space
+ * inverse_bind * POSITION, of the vertices it moves), which holds every skinned vertex and is
+ * not tight (the sphere surrounds that box). Posed bounds cost O(joints); the joint boxes are
+ * made again, O(vertices), on the first call after the geometry or the skin changed. A skin
+ * that moves no vertex (all weights 0) gets the unskinned bounds. */
 hl_aabb hl_mesh_world_aabb(const hl_mesh *m);
 hl_sphere hl_mesh_world_sphere(const hl_mesh *m);
 

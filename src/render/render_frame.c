@@ -331,6 +331,16 @@ static uint64_t skin_defines(const hl_mesh *mesh, const hl_material *mat, const 
     return HL__DEF_SKINNED | (j1->present && w1->present && w1->components == 4 ? HL__DEF_SKINNED8 : 0u);
 }
 
+/* A draw's skinning inputs for the shadow pass: skin (skin_defines) set, the joints and
+ * weights of one set of influences, or of both. */
+static void draw_skin_attrs(hl__draw *out, uint64_t skin, const hl_geometry_layout *l) {
+    static const hl_attribute skin_attrs[4] = {HL_ATTR_JOINTS_0, HL_ATTR_WEIGHTS_0, HL_ATTR_JOINTS_1,
+                                               HL_ATTR_WEIGHTS_1};
+    out->skinned = skin != 0;
+    out->skin_attrs = !skin ? 0u : (skin & HL__DEF_SKINNED8) ? 4u : 2u;
+    for (uint32_t i = 0; i < out->skin_attrs; i++) out->skin_offsets[i] = l->attributes[skin_attrs[i]].offset;
+}
+
 /* Builds one draw (mesh, or an instanced batch starting at instance `first`). */
 /* override: a material drawn instead of the mesh's (renderer lists); such draws are not kept
  * as the mesh's prepared draw. */
@@ -453,11 +463,8 @@ static hl_result build_draw_as(hl_renderer *r, const hl__view *v, hl_mesh *mesh,
     out->transparent = var->alpha_mode == HL_ALPHA_BLEND;
     out->casts_shadows = casts;
     out->instanced = instanced;
-    out->skinned = skinned;
     out->position_offset = l->attributes[HL_ATTR_POSITION].offset;
-    static const hl_attribute skin_attrs[4] = {HL_ATTR_JOINTS_0, HL_ATTR_WEIGHTS_0, HL_ATTR_JOINTS_1, HL_ATTR_WEIGHTS_1};
-    out->skin_attrs = !skinned ? 0u : (skin & HL__DEF_SKINNED8) ? 4u : 2u;
-    for (uint32_t i = 0; i < out->skin_attrs; i++) out->skin_offsets[i] = l->attributes[skin_attrs[i]].offset;
+    draw_skin_attrs(out, skin, l);
     /* ties of the sort key come from content (the pipeline's state and program, and the order
        in which the view meets materials and geometries: see view_build_draws), never from ids
        or addresses: a new renderer, either backend, orders the same scene the same way */
@@ -486,12 +493,16 @@ static hl_result build_shadow_draw(hl_renderer *r, hl_mesh *mesh, hl__draw *out)
     hl__program *sp;
     hl__pipeline_entry *se;
     hl_result res;
+    /* a skinned caster is drawn skinned (its palette before the groups, as in build_draw_as) */
+    uint64_t skin = skin_defines(mesh, hl_mesh_material(mesh), l);
     if ((res = hl__gpu_geometry_get(r, geo, &g)) || (res = hl__gpu_mesh_slot(r, mesh, &rec)) ||
-        (res = shadow_program(r, false, false, &sp)) || (res = shadow_pipeline(r, sp, l, false, &se)))
+        (skin && (res = hl__gpu_mesh_skin(r, rec))) || (res = shadow_program(r, false, skin, &sp)) ||
+        (res = shadow_pipeline(r, sp, l, false, &se)))
         return res;
     memset(out, 0, sizeof *out);
     hl_rhi_draw_packet *pk = &out->packet;
-    pk->dynamic_offsets[1] = rec->slot * HL__OBJECT_STRIDE;
+    pk->dynamic_offsets[1] = skin ? (rec->skin_slot1 - 1) * HL__SKIN_STRIDE : rec->slot * HL__OBJECT_STRIDE;
+    draw_skin_attrs(out, skin, l);
     pk->vertex_buffers[0] = g->vbo;
     pk->vertex_buffer_count = 1;
     packet_indices(g, l, pk);
@@ -697,8 +708,8 @@ static hl_result view_cull(hl_renderer *r, hl__view *v, hl_aabb *box) {
     uint32_t visible = 0, offscreen = 0;
     for (uint32_t i = 0; i < mesh_count; i++) {
         hl_sphere s = hl_mesh_world_sphere(meshes[i]);
-        /* a skinned mesh's bounds follow its joints, not its node: never culled */
-        if (!hl_mesh_skin_joint_count(meshes[i]) && !hl_frustum_test_sphere(fr, &s)) {
+        /* a skinned mesh's bounds are its posed bounds (they follow its joints) */
+        if (!hl_frustum_test_sphere(fr, &s)) {
             r->stats.meshes_culled++;
             /* a caster outside the view may still shadow what is visible: it joins the
                shadow pass (and the bounds the directional shadow box is fitted to) only */

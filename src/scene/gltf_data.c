@@ -567,11 +567,22 @@ static hl_result assemble(uint32_t mode, const uint32_t *src, uint32_t n, uint32
     return HL_OK;
 }
 
-/* Per-vertex tangents (xyz, w = handedness) of a triangle list from positions, normals and one
- * UV set (Lengyel's method: each triangle's dP/du and dP/dv summed per vertex, then made
- * orthogonal to the normal; w = +1 when the bitangent cross(N, T) points along -dP/dv). idx: the triangles' vertex indices (NULL: 0..count-1). A vertex
- * without a usable direction gets any unit vector orthogonal to its normal. */
-static void make_tangents(const float *pos, const float *nrm, const float *uv, const uint32_t *idx, uint32_t count,
+void hl__gltf_flat_normals(const float *pos, uint32_t count, float *nrm) {
+    for (uint32_t t = 0; t + 2 < count; t += 3) {
+        const float *v0 = pos + (size_t)t * 3, *v1 = v0 + 3, *v2 = v0 + 6;
+        float e1[3] = {v1[0] - v0[0], v1[1] - v0[1], v1[2] - v0[2]}, e2[3] = {v2[0] - v0[0], v2[1] - v0[1], v2[2] - v0[2]};
+        float nx = e1[1] * e2[2] - e1[2] * e2[1], ny = e1[2] * e2[0] - e1[0] * e2[2], nz = e1[0] * e2[1] - e1[1] * e2[0];
+        float len = sqrtf(nx * nx + ny * ny + nz * nz);
+        if (len > 0) nx /= len, ny /= len, nz /= len;
+        else nx = 0, ny = 0, nz = 1; /* a degenerate triangle */
+        for (int k = 0; k < 3; k++) {
+            float *nn = nrm + (size_t)(t + (uint32_t)k) * 3;
+            nn[0] = nx, nn[1] = ny, nn[2] = nz;
+        }
+    }
+}
+
+void hl__gltf_make_tangents(const float *pos, const float *nrm, const float *uv, const uint32_t *idx, uint32_t count,
                           uint32_t n, float *t4, float *bit) {
     memset(t4, 0, (size_t)n * 16);
     memset(bit, 0, (size_t)n * 12);
@@ -617,12 +628,13 @@ static void make_tangents(const float *pos, const float *nrm, const float *uv, c
 }
 
 hl_result hl__gltf_primitive_geometry(const hl__gltf_doc *doc, uint32_t mesh, uint32_t prim, hl_geometry **out) {
-    return hl__gltf_primitive_geometry_ex(doc, mesh, prim, UINT32_MAX, out);
+    return hl__gltf_primitive_geometry_ex(doc, mesh, prim, UINT32_MAX, out, NULL);
 }
 
 hl_result hl__gltf_primitive_geometry_ex(const hl__gltf_doc *doc, uint32_t mesh, uint32_t prim, uint32_t tangent_uv,
-                                         hl_geometry **out) {
+                                         hl_geometry **out, hl__gltf_flat *out_flat) {
     *out = NULL;
+    if (out_flat) out_flat->map = NULL, out_flat->source_count = 0, out_flat->tangent_uv = UINT32_MAX;
     char mpath[48], path[80];
     snprintf(mpath, sizeof mpath, "meshes[%u]", mesh);
     snprintf(path, sizeof path, "meshes[%u].primitives[%u]", mesh, prim);
@@ -717,18 +729,7 @@ hl_result hl__gltf_primitive_geometry_ex(const hl__gltf_doc *doc, uint32_t mesh,
             for (uint32_t i = 0; !res && a != HL_ATTR_NORMAL && i < ln; i++)
                 memcpy(fdata[a] + (size_t)i * c, data[a] + (size_t)list[i] * c, (size_t)c * 4);
         }
-        for (uint32_t t = 0; !res && t + 2 < ln; t += 3) {
-            const float *v0 = fdata[HL_ATTR_POSITION] + (size_t)t * 3, *v1 = v0 + 3, *v2 = v0 + 6;
-            float e1[3] = {v1[0] - v0[0], v1[1] - v0[1], v1[2] - v0[2]}, e2[3] = {v2[0] - v0[0], v2[1] - v0[1], v2[2] - v0[2]};
-            float nx = e1[1] * e2[2] - e1[2] * e2[1], ny = e1[2] * e2[0] - e1[0] * e2[2], nz = e1[0] * e2[1] - e1[1] * e2[0];
-            float len = sqrtf(nx * nx + ny * ny + nz * nz);
-            if (len > 0) nx /= len, ny /= len, nz /= len;
-            else nx = 0, ny = 0, nz = 1; /* a degenerate triangle */
-            for (int k = 0; k < 3; k++) {
-                float *nn = fdata[HL_ATTR_NORMAL] + (size_t)(t + (uint32_t)k) * 3;
-                nn[0] = nx, nn[1] = ny, nn[2] = nz;
-            }
-        }
+        if (!res) hl__gltf_flat_normals(fdata[HL_ATTR_POSITION], ln, fdata[HL_ATTR_NORMAL]);
         comps[HL_ATTR_NORMAL] = 3;
     }
     /* tangents from the normal map's UV set when the primitive has none */
@@ -742,7 +743,7 @@ hl_result hl__gltf_primitive_geometry_ex(const hl__gltf_doc *doc, uint32_t mesh,
         gen_t = hl__malloc((size_t)vn * 16);
         scratch = hl__malloc((size_t)vn * 12);
         if (!gen_t || !scratch) res = hl__fail(HL_ERR_OUT_OF_MEMORY, "glTF: %s: tangents", path);
-        else make_tangents(cur[HL_ATTR_POSITION], cur[HL_ATTR_NORMAL], cur[tuv], flat ? NULL : list, ln, vn,
+        else hl__gltf_make_tangents(cur[HL_ATTR_POSITION], cur[HL_ATTR_NORMAL], cur[tuv], flat ? NULL : list, ln, vn,
                            gen_t, scratch);
     }
     if (!res) {
@@ -777,6 +778,11 @@ hl_result hl__gltf_primitive_geometry_ex(const hl__gltf_doc *doc, uint32_t mesh,
         gd.topology = topo;
         gd.label = path;
         if (!res) res = hl_geometry_create(&gd, out);
+    }
+    if (!res && out_flat) { /* the triangle list is the expanded vertices' map to their sources */
+        out_flat->source_count = n;
+        if (gen_t) out_flat->tangent_uv = tuv;
+        if (flat) out_flat->map = list, list = NULL;
     }
     for (uint32_t a = 0; a < HL_ATTR_COUNT; a++) hl__free(data[a]), hl__free(fdata[a]);
     hl__free(gen_t);

@@ -95,11 +95,31 @@ hl_result hl__gltf_accessor_read_uint(const hl__gltf_doc *doc, uint32_t index, u
  * triangle its own three vertices, no index buffer). */
 struct hl_geometry;
 hl_result hl__gltf_primitive_geometry(const hl__gltf_doc *doc, uint32_t mesh, uint32_t prim, struct hl_geometry **out);
+/* What became of a primitive's vertices in its geometry (for its morph targets, whose deltas
+ * are per source vertex). */
+typedef struct hl__gltf_flat {
+    uint32_t *map;         /* flat-expanded: the source vertex of each geometry vertex (hl__malloc'd,
+                              the geometry's vertex_count entries); NULL: the source vertices kept */
+    uint32_t source_count; /* the primitive's own vertices (its accessors' count) */
+    uint32_t tangent_uv;   /* tangents generated from HL_ATTR_TEXCOORD_0 / _1; UINT32_MAX: none */
+} hl__gltf_flat;
 /* The same; tangent_uv 0 or 1: a primitive without TANGENT (triangles with NORMAL and that UV
  * set) gets generated tangents (the material has a normal map sampling that set); UINT32_MAX:
- * none generated. */
+ * none generated. flat (NULL: not wanted) filled on success; the caller frees flat->map. */
 hl_result hl__gltf_primitive_geometry_ex(const hl__gltf_doc *doc, uint32_t mesh, uint32_t prim, uint32_t tangent_uv,
-                                         struct hl_geometry **out);
+                                         struct hl_geometry **out, hl__gltf_flat *flat);
+/* Flat normals of a triangle list of count vertices (each three one triangle, count / 3 whole
+ * triangles): every vertex its triangle's normalized cross(p1 - p0, p2 - p0), (0, 0, 1) for a
+ * degenerate one. The loader's and the morph blend's, so both give the same bits. */
+void hl__gltf_flat_normals(const float *pos, uint32_t count, float *nrm);
+/* Per-vertex tangents (xyz, w = handedness) of a triangle list of count indices over n vertices
+ * from positions, normals and one UV set (Lengyel's method: each triangle's dP/du and dP/dv
+ * summed per vertex, then made orthogonal to the normal; w = +1 when the bitangent cross(N, T)
+ * points along -dP/dv). idx: the triangles' vertex indices (NULL: 0..count-1). A vertex
+ * without a usable direction gets any unit vector orthogonal to its normal. t4: n * 4 floats
+ * out; bit: n * 3 floats of scratch. */
+void hl__gltf_make_tangents(const float *pos, const float *nrm, const float *uv, const uint32_t *idx, uint32_t count,
+                            uint32_t n, float *t4, float *bit);
 
 /* ---- the asset (gltf_scene.c) and its animations (gltf_anim.c) ---- */
 struct hl_node;
@@ -124,9 +144,15 @@ typedef struct hl__gltf_morph {
     struct hl_geometry *geometry; /* retained */
     uint32_t gltf_node;           /* the node whose mesh this primitive is */
     uint32_t vertex_count, target_count;
-    float *base[3];               /* POSITION, NORMAL, TANGENT (xyzw); NULL when absent */
-    float *delta[3];              /* target_count * vertex_count * 3 (NULL when absent) */
-    float *scratch;               /* vertex_count * 4 */
+    uint32_t source_count;        /* the vertices the deltas are of (vertex_count unless map) */
+    uint32_t *map;                /* flat-expanded: geometry vertex -> source vertex (else NULL) */
+    uint32_t tangent_uv;          /* flat with generated tangents: their UV set (else UINT32_MAX) */
+    float *base[3];               /* POSITION, NORMAL, TANGENT (xyzw), per geometry vertex; NULL
+                                     when absent or recomputed (flat normals, generated tangents) */
+    float *delta[3];              /* target_count * source_count * 3 (NULL when absent) */
+    /* vertex_count * 4 floats; flat: positions and normals (3 + 3), with generated tangents
+       also the UV set, tangents and bitangent sums (+ 2 + 4 + 3) */
+    float *scratch;
     float weights[HL__GLTF_MAX_MORPH_TARGETS]; /* as last applied */
 } hl__gltf_morph;
 
@@ -152,11 +178,14 @@ struct hl_gltf_asset {
     hl_gltf_report report;
 };
 
-/* Reads the targets of primitive p (its JSON path in messages) for geometry g (its vertices,
- * not flat-expanded) into a new entry of a->morphs; default weights applied. */
+/* Reads the targets of primitive p (its JSON path in messages) for geometry g, whose vertices
+ * flat says about, into a new entry of a->morphs (taking flat->map: NULL afterwards), blended
+ * once at the default weights (else 0). A flat-expanded primitive's positions are blended and its flat normals (and
+ * generated tangents) recomputed from them; the NORMAL deltas of its targets (and TANGENT ones
+ * where tangents are generated) are checked, not used. */
 hl_result hl__gltf_morph_add(const hl__gltf_doc *doc, struct hl_gltf_asset *a, uint32_t gltf_node, const struct cJSON *p,
                              const char *path, const float *default_weights, uint32_t weight_count,
-                             struct hl_geometry *g);
+                             struct hl_geometry *g, hl__gltf_flat *flat);
 /* Applies weights to every morph of glTF node `node` (count values, the rest 0). */
 void hl__gltf_morph_weights(struct hl_gltf_asset *a, uint32_t node, const float *weights, uint32_t count);
 void hl__gltf_morphs_free(struct hl_gltf_asset *a);

@@ -409,19 +409,17 @@ static hl_result build_mesh(loader *L, hl_node *n, uint32_t node_index, uint64_t
         hl_geometry *g = NULL;
         uint32_t ntc = UINT32_MAX;
         if (!hl_material_get_texture(mat, HL_TEXTURE_NORMAL, &ntc)) ntc = UINT32_MAX;
-        if ((res = hl__gltf_primitive_geometry_ex(&L->doc, (uint32_t)mesh, (uint32_t)i, ntc, &g))) return res;
+        /* morph targets: their deltas are per source vertex, so a flat-expanded primitive's map too */
+        bool morphed = obj(p, "targets") != NULL;
+        hl__gltf_flat flat = {0};
+        if ((res = hl__gltf_primitive_geometry_ex(&L->doc, (uint32_t)mesh, (uint32_t)i, ntc, &g, morphed ? &flat : NULL)))
+            return res;
         const hl_geometry_layout *gl = hl_geometry_get_layout(g);
-        /* morph targets (not for primitives whose vertices were expanded for flat normals) */
-        if (obj(p, "targets")) {
-            uint64_t pa = 0;
-            hl__gltf_accessor_info pinfo;
-            const cJSON *attrs = obj(p, "attributes");
-            if (!hl__gltf_get_uint(attrs, "POSITION", ppath, true, 0, UINT32_MAX, &pa) &&
-                !hl__gltf_accessor_info_get(&L->doc, (uint32_t)pa, &pinfo) && pinfo.count == gl->vertex_count &&
-                (res = hl__gltf_morph_add(&L->doc, L->a, node_index, p, ppath, weights, wn, g))) {
-                hl_geometry_release(g);
-                return res;
-            }
+        if (morphed) res = hl__gltf_morph_add(&L->doc, L->a, node_index, p, ppath, weights, wn, g, &flat);
+        hl__free(flat.map);
+        if (res) {
+            hl_geometry_release(g);
+            return res;
         }
         hl_mesh_desc md = {0};
         md.geometry = g;
@@ -890,11 +888,17 @@ hl_node *hl_gltf_asset_node(hl_gltf_asset *a, uint32_t index) {
     return a && index < a->node_count ? a->nodes[index] : NULL;
 }
 
+/* Every node's world matrix: a skinned mesh's bounds read its joints', which may sit anywhere
+ * in the tree. Updating a leaf updates its ancestors. */
+static void world_walk(hl_node *n) {
+    if (!hl_node_first_child(n)) hl_node_update_world(n);
+    for (hl_node *c = hl_node_first_child(n); c; c = hl_node_next_sibling(c)) world_walk(c);
+}
+
 static void bounds_walk(hl_node *n, hl_aabb *box) {
     hl_mesh *m = hl_node_mesh(n);
     if (m) {
-        hl_node_update_world(n); /* its ancestors too */
-        hl_aabb b = hl_mesh_world_aabb(m);
+        hl_aabb b = hl_mesh_world_aabb(m); /* posed for a skinned mesh */
         hl_aabb_merge(box, &b);
     }
     for (hl_node *c = hl_node_first_child(n); c; c = hl_node_next_sibling(c)) bounds_walk(c, box);
@@ -903,6 +907,7 @@ static void bounds_walk(hl_node *n, hl_aabb *box) {
 hl_aabb hl_gltf_asset_bounds(hl_gltf_asset *a) {
     hl_aabb box = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
     if (!a || !a->root) return box;
+    world_walk(a->root);
     bounds_walk(a->root, &box);
     return box;
 }

@@ -471,10 +471,12 @@ hl_result hl_mesh_set_skin(hl_mesh *m, const hl_skin_desc *skin) {
     }
     uint32_t n = skin ? skin->joint_count : 0;
     hl_mat4 *block = NULL;
-    if (n) { /* matrices, then the joint pointers */
-        block = hl__malloc((size_t)n * (sizeof(hl_mat4) + sizeof(hl_node *)));
+    /* matrices, then the joint boxes, then the joint pointers (each part a multiple of 8 bytes) */
+    _Static_assert(sizeof(hl_mat4) % 8 == 0 && sizeof(hl_aabb) % 8 == 0, "the skin block's parts stay aligned");
+    if (n) {
+        block = hl__malloc((size_t)n * (sizeof(hl_mat4) + sizeof(hl_aabb) + sizeof(hl_node *)));
         if (!block) return hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: %u joints", fn, n);
-        hl_node **joints = (hl_node **)(block + n);
+        hl_node **joints = (hl_node **)((hl_aabb *)(block + n) + n);
         for (uint32_t i = 0; i < n; i++) {
             block[i] = skin->inverse_bind ? skin->inverse_bind[i] : hl_mat4_identity();
             joints[i] = skin->joints[i];
@@ -482,8 +484,11 @@ hl_result hl_mesh_set_skin(hl_mesh *m, const hl_skin_desc *skin) {
     }
     hl__free(m->inverse_bind);
     m->inverse_bind = block;
-    m->joints = n ? (hl_node **)(block + n) : NULL;
+    m->joint_boxes = n ? (hl_aabb *)(block + n) : NULL;
+    m->joints = n ? (hl_node **)(m->joint_boxes + n) : NULL;
     m->joint_count = n;
+    m->joint_boxes_rev = 0;
+    m->skin_posed = false;
     m->revision = hl__next_revision();
     return HL_OK;
 }
@@ -533,14 +538,83 @@ const hl_mesh_events *hl_mesh_get_events(const hl_mesh *m) {
 bool hl_mesh_receive_shadows(const hl_mesh *m) { return HL__MESH(m) && m->receive_shadows; }
 uint64_t hl_mesh_revision(const hl_mesh *m) { return HL__MESH(m) ? m->revision : 0; }
 
+/* Brings m's joint boxes up to date with its geometry: O(vertices) when the geometry (or the
+ * skin) changed since they were made, else nothing; no allocation (the boxes live in the skin's
+ * block). The influences read are the renderer's: JOINTS_0 / WEIGHTS_0, and JOINTS_1 /
+ * WEIGHTS_1 when both are there with 4 weights; a zero weight moves nothing, a joint index past
+ * the skin (invalid input) is skipped. */
+static void hl__mesh_joint_boxes(hl_mesh *m) {
+    uint64_t rev = hl_geometry_revision(m->geometry);
+    if (m->joint_boxes_rev == rev) return;
+    m->joint_boxes_rev = rev;
+    m->skin_posed = false;
+    const hl_geometry_layout *l = hl_geometry_get_layout(m->geometry);
+    const hl_vertex_attribute_info *a = l->attributes;
+    if (!a[HL_ATTR_JOINTS_0].present || !a[HL_ATTR_WEIGHTS_0].present || a[HL_ATTR_WEIGHTS_0].components != 4 ||
+        l->topology != HL_TOPOLOGY_TRIANGLES)
+        return; /* drawn unskinned */
+    bool eight = a[HL_ATTR_JOINTS_1].present && a[HL_ATTR_WEIGHTS_1].present && a[HL_ATTR_WEIGHTS_1].components == 4;
+    int sets = eight ? 2 : 1;
+    static const hl_attribute joint_attr[2] = {HL_ATTR_JOINTS_0, HL_ATTR_JOINTS_1};
+    static const hl_attribute weight_attr[2] = {HL_ATTR_WEIGHTS_0, HL_ATTR_WEIGHTS_1};
+    for (uint32_t j = 0; j < m->joint_count; j++)
+        m->joint_boxes[j] = (hl_aabb){{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+    for (uint32_t v = 0; v < l->vertex_count; v++) {
+        float p[4];
+        /* the attributes are there and v below vertex_count: the reads cannot fail */
+        (void)hl_geometry_read_vertex(m->geometry, HL_ATTR_POSITION, v, p);
+        hl_vec3 pos = {p[0], p[1], p[2]};
+        for (int set = 0; set < sets; set++) {
+            float jf[4], wf[4];
+            (void)hl_geometry_read_vertex(m->geometry, joint_attr[set], v, jf);
+            (void)hl_geometry_read_vertex(m->geometry, weight_attr[set], v, wf);
+            for (int k = 0; k < 4; k++) {
+                uint32_t j = (uint32_t)jf[k];
+                if (wf[k] == 0.0f || j >= m->joint_count) continue;
+                hl_vec3 q = hl_mat4_transform_point(&m->inverse_bind[j], pos);
+                hl_aabb pt = {q, q};
+                hl_aabb_merge(&m->joint_boxes[j], &pt);
+                m->skin_posed = true;
+            }
+        }
+    }
+}
+
+/* The skinned bounds of m, when its draws are skinned (engine material, the geometry's skin
+ * attributes, some weight): a vertex is drawn at sum(w_i * world_i * inverse_bind_i * p) over
+ * its influences, in homogeneous coordinates whose w is sum(w_i), that is at the weighted mean
+ * of its joints' placements for non-negative weights, normalised or not. Each placement lies
+ * in its joint's box carried by the joint's world matrix, so the mean lies in their union. */
+static bool hl__mesh_posed_aabb(const hl_mesh *m, hl_aabb *out) {
+    if (!m->joint_count || hl_material_get_kind(m->material) == HL_MATERIAL_SHADER) return false;
+    hl_mesh *mm = (hl_mesh *)m; /* a cache: the mesh itself is never const */
+    hl__mesh_joint_boxes(mm);
+    if (!m->skin_posed) return false;
+    hl_aabb box = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+    for (uint32_t j = 0; j < m->joint_count; j++) {
+        if (hl_aabb_is_empty(&m->joint_boxes[j])) continue;
+        hl_aabb b = hl_aabb_transform(&m->joint_boxes[j], &m->joints[j]->world);
+        hl_aabb_merge(&box, &b);
+    }
+    *out = box;
+    return true;
+}
+
 hl_aabb hl_mesh_world_aabb(const hl_mesh *m) {
     if (!HL__MESH(m)) return (hl_aabb){{0, 0, 0}, {0, 0, 0}};
-    hl_aabb b = hl_geometry_aabb(m->geometry);
+    hl_aabb b;
+    if (hl__mesh_posed_aabb(m, &b)) return b;
+    b = hl_geometry_aabb(m->geometry);
     return hl_aabb_transform(&b, &m->node.world);
 }
 
 hl_sphere hl_mesh_world_sphere(const hl_mesh *m) {
     if (!HL__MESH(m)) return (hl_sphere){{0, 0, 0}, 0};
+    hl_aabb b;
+    if (hl__mesh_posed_aabb(m, &b)) {
+        hl_vec3 h = {(b.max.x - b.min.x) * 0.5f, (b.max.y - b.min.y) * 0.5f, (b.max.z - b.min.z) * 0.5f};
+        return (hl_sphere){{b.min.x + h.x, b.min.y + h.y, b.min.z + h.z}, hl_vec3_length(h)};
+    }
     hl_sphere s = hl_geometry_bounding_sphere(m->geometry);
     return hl_sphere_transform(&s, &m->node.world);
 }

@@ -74,10 +74,18 @@ struct hl_mesh {
     uint32_t layers; /* hl_mesh_set_layers; default 1 */
     uint64_t revision;
     hl_mesh_events events; /* hl_mesh_set_events; all NULL = none */
-    /* hl_mesh_set_skin: joint nodes and inverse bind matrices (one allocation), 0 = none */
+    /* hl_mesh_set_skin: inverse bind matrices, joint boxes and joint nodes (one allocation),
+     * 0 = none */
     hl_node **joints;
     hl_mat4 *inverse_bind;
     uint32_t joint_count;
+    /* The posed bounds' inputs (hl_mesh_world_aabb), made for geometry revision
+     * joint_boxes_rev (0 = not yet): per joint, the box in its bind space (inverse_bind *
+     * POSITION) of the vertices it moves (empty: none); skin_posed: the geometry has what
+     * skinned drawing needs and some joint moves a vertex. */
+    hl_aabb *joint_boxes;
+    uint64_t joint_boxes_rev;
+    bool skin_posed;
 };
 
 struct hl_camera {
