@@ -24,7 +24,8 @@
  *      light in 1-4.
  * Errors: hl_environment_create refuses bad descs by field; hl_environment_load_hdr: a missing
  * file is HL_ERR_IO, PNG data HL_ERR_UNSUPPORTED, garbage HL_ERR_PARSE; a generated .hdr file
- * (RGBE, 8 x 4) loads with its radiance. */
+ * (RGBE, 8 x 4) loads with its radiance; a 4100-wide image is kept halved twice (1025 x 1, 4x4
+ * means). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,6 +221,22 @@ static void test_errors(void) {
     hl_environment_sample(e, 0, 1, 0, s);
     HL_CHECK(fabsf(s[0] - 1.0f) < 1e-5f && fabsf(s[2] - 4.0f) < 1e-5f);
     hl_environment_release(e);
+
+    /* wider than HL_ENVIRONMENT_MAX_WIDTH: halved (2x2 means) until it fits */
+    enum { BW = 4100, BH = 4 };
+    float *big = malloc((size_t)BW * BH * 3 * sizeof(float));
+    for (int i = 0; big && i < BW * BH * 3; i++) big[i] = (float)(i % 7);
+    hl_environment_desc bd = {0};
+    bd.width = BW, bd.height = BH, bd.rgb = big, bd.rgb_count = (size_t)BW * BH * 3;
+    HL_CHECK_OK(hl_environment_create(&bd, &e));
+    rgb = hl_environment_pixels(e, &w, &h);
+    HL_CHECK_MSG(w == 1025 && h == 1, "4100 x 4 reduced to %u x %u (want 1025 x 1)", w, h);
+    double want = 0;
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 4; x++) want += big[((size_t)y * BW + x) * 3] / 16.0;
+    HL_CHECK(rgb && fabs(rgb[0] - want) < 1e-5);
+    hl_environment_release(e);
+    free(big);
 }
 
 int main(int argc, char **argv) {

@@ -1,4 +1,5 @@
-/* IEEE 754 binary16 conversions (16-bit float texels). */
+/* Float texel helpers: IEEE 754 binary16 conversions (16-bit float texels) and the 2x2 box
+ * reduction of a linear RGB float image. */
 #include <string.h>
 
 #include "hl_base.h"
@@ -46,4 +47,18 @@ float hl__f16_to_f32(uint16_t h) {
     float f;
     memcpy(&f, &x, sizeof f);
     return f;
+}
+
+void hl__halve_rgbf(const float *src, uint32_t w, uint32_t h, float *dst) {
+    uint32_t nw = w > 1 ? w / 2 : 1, nh = h > 1 ? h / 2 : 1;
+    for (uint32_t y = 0; y < nh; y++) {
+        uint32_t y0 = y * 2 < h ? y * 2 : h - 1, y1 = y * 2 + 1 < h ? y * 2 + 1 : y0;
+        for (uint32_t x = 0; x < nw; x++) {
+            uint32_t x0 = x * 2 < w ? x * 2 : w - 1, x1 = x * 2 + 1 < w ? x * 2 + 1 : x0;
+            for (uint32_t c = 0; c < 3; c++)
+                dst[((size_t)y * nw + x) * 3 + c] =
+                    0.25f * (src[((size_t)y0 * w + x0) * 3 + c] + src[((size_t)y0 * w + x1) * 3 + c] +
+                             src[((size_t)y1 * w + x0) * 3 + c] + src[((size_t)y1 * w + x1) * 3 + c]);
+        }
+    }
 }

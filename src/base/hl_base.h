@@ -80,6 +80,9 @@ static inline bool hl__add_u32(uint32_t a, uint32_t b, uint32_t *out) {
 /* IEEE 754 binary16 <-> binary32 (half.c): round to nearest even, infinities and NaN kept. */
 uint16_t hl__f32_to_f16(float f);
 float hl__f16_to_f32(uint16_t h);
+/* The next mip level of a w x h image of 3 floats per texel into dst (max(1, w/2) x max(1, h/2)):
+ * each texel the mean of its 2x2 block (the last row or column repeated for a side of 1). */
+void hl__halve_rgbf(const float *src, uint32_t w, uint32_t h, float *dst);
 
 #ifdef __cplusplus
 }

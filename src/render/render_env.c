@@ -2,8 +2,8 @@
  *
  * The bake runs when a view first shows an environment (or a new revision of it), in a small
  * frame of its own outside the graph frame being recorded (as texture uploads do):
- *   1. the equirectangular image goes up as RGBA16F with its mip chain made on the CPU (2x2
- *      box: the same texels on every backend);
+ *   1. the equirectangular image goes up as RGBA16F with its mip chain made on the CPU
+ *      (hl__halve_rgbf: the same texels on every backend);
  *   2. its diffuse irradiance: 9 spherical-harmonic projections of the radiance, one fragment
  *      each (a 9 x 1 target summing every texel of the level at most 128 wide, solid-angle
  *      weighted), read back once and folded with the cosine lobe's factors;
@@ -329,15 +329,7 @@ static hl_result upload_source(bake *b, const hl_environment *env, uint32_t *lev
         res = hl_rhi_texture_write(r->dev, b->source, &reg, texels, 0);
         r->stats.upload_bytes += (uint64_t)w * h * 8u;
         uint32_t nw = w > 1 ? w / 2 : 1, nh = h > 1 ? h / 2 : 1;
-        for (uint32_t y = 0; y < nh; y++)
-            for (uint32_t x = 0; x < nw; x++) {
-                uint32_t x0 = x * 2 < w ? x * 2 : w - 1, x1 = x * 2 + 1 < w ? x * 2 + 1 : x0;
-                uint32_t y0 = y * 2 < h ? y * 2 : h - 1, y1 = y * 2 + 1 < h ? y * 2 + 1 : y0;
-                for (uint32_t c = 0; c < 3; c++)
-                    next[((size_t)y * nw + x) * 3 + c] =
-                        0.25f * (cur[((size_t)y0 * w + x0) * 3 + c] + cur[((size_t)y0 * w + x1) * 3 + c] +
-                                 cur[((size_t)y1 * w + x0) * 3 + c] + cur[((size_t)y1 * w + x1) * 3 + c]);
-            }
+        hl__halve_rgbf(cur, w, h, next);
         float *t = cur;
         cur = next;
         next = t;

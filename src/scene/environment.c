@@ -21,28 +21,18 @@ struct hl_environment {
 
 static const float k_pi = 3.14159265358979f;
 
-/* Halves the image (2x2 box, the last row or column repeated at odd sizes) until the width is at
- * most HL_ENVIRONMENT_MAX_WIDTH. Returns the kept image (src itself when already small enough;
- * NULL when out of memory). */
+/* Halves the image (hl__halve_rgbf) until the width is at most HL_ENVIRONMENT_MAX_WIDTH. Returns
+ * the kept image (src itself when already small enough; NULL when out of memory). */
 static float *reduce(float *src, uint32_t *width, uint32_t *height) {
     uint32_t w = *width, h = *height;
     while (w > HL_ENVIRONMENT_MAX_WIDTH) {
-        uint32_t nw = (w + 1) / 2, nh = h > 1 ? (h + 1) / 2 : 1;
+        uint32_t nw = w / 2, nh = h > 1 ? h / 2 : 1;
         float *dst = hl__malloc((size_t)nw * nh * 3 * sizeof(float));
         if (!dst) {
             hl__free(src);
             return NULL;
         }
-        for (uint32_t y = 0; y < nh; y++) {
-            uint32_t y0 = y * 2 < h ? y * 2 : h - 1, y1 = y * 2 + 1 < h ? y * 2 + 1 : y0;
-            for (uint32_t x = 0; x < nw; x++) {
-                uint32_t x0 = x * 2, x1 = x * 2 + 1 < w ? x * 2 + 1 : x0;
-                for (uint32_t c = 0; c < 3; c++)
-                    dst[((size_t)y * nw + x) * 3 + c] =
-                        0.25f * (src[((size_t)y0 * w + x0) * 3 + c] + src[((size_t)y0 * w + x1) * 3 + c] +
-                                 src[((size_t)y1 * w + x0) * 3 + c] + src[((size_t)y1 * w + x1) * 3 + c]);
-            }
-        }
+        hl__halve_rgbf(src, w, h, dst);
         hl__free(src);
         src = dst;
         w = nw;
