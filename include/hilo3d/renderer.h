@@ -65,6 +65,10 @@ typedef struct hl_render_frame hl_render_frame;
 /* Called before a frame is built and after its submission is valid (never after a failed
  * frame). `frame_index` counts successful frames from 1. */
 typedef void (*hl_render_event_fn)(hl_renderer *r, uint64_t frame_index, void *user);
+/* Device events (see "Device loss" below): generation is the device generation the event is
+ * about (the lost one, or the replacement), message says why (lost) or which adapter
+ * (recovered). The message is valid during the call only. */
+typedef void (*hl_device_event_fn)(hl_renderer *r, uint64_t generation, const char *message, void *user);
 
 /* Zero = defaults: backend AUTO, 640 x 480, sample_count 4, shadow atlas 2048.
  *
@@ -98,6 +102,9 @@ typedef struct hl_renderer_desc {
      * an adapter with timestamp queries (two timestamps and a 16-byte read per frame). Elsewhere
      * (gles3, adapters without them) it is ignored and gpu_ns stays 0. */
     bool gpu_timing;
+    /* Called once per loss, when the renderer notices it (the call that noticed returns
+     * HL_ERR_DEVICE_LOST), and after each successful recovery; event_user is passed. NULL: none. */
+    hl_device_event_fn device_lost, device_recovered;
 } hl_renderer_desc;
 
 /* desc may be NULL: all defaults. */
@@ -124,6 +131,40 @@ hl_result hl_renderer_wait_idle(hl_renderer *r);
  * owns the renderer it is HL_ERR_INVALID_STATE. */
 hl_result hl_renderer_detach(hl_renderer *r);
 hl_result hl_renderer_attach(hl_renderer *r);
+
+/* ---- device loss ---------------------------------------------------------------------------------
+ * The driver or the GPU may take the device away (webgpu: Dawn's device-lost callback; gles3: a
+ * context reset where the driver reports it, or an EGL context that is no longer valid). The
+ * renderer survives it: the call that notices the loss returns HL_ERR_DEVICE_LOST (a frame in
+ * flight is rolled back: nothing it did is committed) and the device_lost event fires. From then
+ * on calls that need the device return HL_ERR_DEVICE_LOST (reads, target and storage calls),
+ * except the render calls (hl_renderer_render, _render_to_target, _render_frame) and
+ * hl_renderer_recover, which recover first: a new device of the same backend is made from the
+ * renderer's description; it must have every capability the first one had (features, limits,
+ * formats; the pipeline's requirements are checked again), else recovery fails with
+ * HL_ERR_UNSUPPORTED naming what is missing and the renderer stays lost (a later call tries
+ * again). Then every GPU object is rebuilt from its recipe: geometry, textures, materials,
+ * uniform buffers, programs, pipelines and environments as frames draw them again (the scene
+ * objects hold their data); render targets with their size and formats (contents cleared, as
+ * new); compute shaders, kernels and storage shaders from their sources; storage buffers by
+ * their recovery policy (compute.h); a pipeline runtime's persistent targets start again fresh.
+ * The device generation advances (hl_render_stats.device_generation) and the device_recovered
+ * event fires. Engine objects (stages, meshes, materials, textures, targets, storage buffers)
+ * keep working without any user action; the next frame draws the same image. */
+/* Takes the device away as a real loss would (webgpu: destroys the Dawn device; gles3: destroys
+ * the EGL context and its surface) and notices it: HL_OK when the renderer is lost afterwards.
+ * Allowed inside hl_renderer_render_frame's callback and a pipeline pass's execute callback
+ * (that frame then fails with HL_ERR_DEVICE_LOST and is rolled back). */
+hl_result hl_renderer_simulate_device_loss(hl_renderer *r);
+/* Polls the device for a loss (noticing it as above); true while the renderer is lost. */
+bool hl_renderer_device_lost(hl_renderer *r);
+/* Recovers a lost renderer now (render calls do it themselves); HL_OK when not lost. */
+hl_result hl_renderer_recover(hl_renderer *r);
+/* Drops every GPU object the renderer holds (mirrors, programs, pipelines, targets' attachments,
+ * environments, compute objects, storage buffers, persistent targets with their records); the
+ * device stays. The next call that needs them rebuilds them from the same recipes, as after a
+ * recovery. Not inside a frame (HL_ERR_INVALID_STATE). */
+hl_result hl_renderer_release_gpu_resources(hl_renderer *r);
 
 /* ---- render targets -------------------------------------------------------------------------- */
 typedef enum hl_target_format {
@@ -217,6 +258,10 @@ typedef struct hl_render_stats {
      * trails the last render by a frame or more; after hl_renderer_wait_idle it is the last
      * frame's. 0: not measured (yet). */
     uint64_t gpu_ns;
+    /* Device loss: successful recoveries so far, and the device generation (1 at creation, +1
+     * per recovery). */
+    uint32_t device_recoveries;
+    uint64_t device_generation;
 } hl_render_stats;
 
 const hl_render_stats *hl_renderer_stats(const hl_renderer *r);

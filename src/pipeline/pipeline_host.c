@@ -84,16 +84,9 @@ bool hl_pipeline_caps_supports_texture_format(const hl_pipeline_caps *caps, hl_p
 }
 
 /* ---- requirements ---------------------------------------------------------------------------------------- */
-typedef struct norm_reqs {
-    uint32_t capabilities;
-    hl_pipeline_limits limits;
-    hl_pipeline_texture_requirement textures[HL_PIPELINE_MAX_TEXTURE_REQUIREMENTS];
-    uint32_t texture_count;
-} norm_reqs;
-
 /* Adds `in` to `n`: capabilities united, limits the stricter (larger) minimum, texture needs
  * de-duplicated in first-seen order (0 samples counts as 1). */
-static hl_result reqs_merge(norm_reqs *n, const hl_pipeline_requirements *in, const char *who) {
+static hl_result reqs_merge(hl__pipeline_reqs *n, const hl_pipeline_requirements *in, const char *who) {
     if (!in) return HL_OK;
     if (in->capabilities & ~(uint32_t)HL_PIPELINE_CAP_ALL)
         return hl__fail(HL_ERR_VALIDATION, "hl_renderer_create: pipeline '%s': unknown capability bits 0x%x", who,
@@ -131,7 +124,7 @@ static hl_result reqs_merge(norm_reqs *n, const hl_pipeline_requirements *in, co
 
 typedef struct gate_ctx {
     const char *name;
-    const norm_reqs *reqs;
+    const hl__pipeline_reqs *reqs;
 } gate_ctx;
 
 /* Every requirement against one device; the message says "requires" and names the first unmet one. */
@@ -239,6 +232,17 @@ static hl_result host_record(void *user, hl_renderer *r, hl_render_target *t, hl
 }
 
 static void host_destroy(void *user) { runtime_free(user); }
+
+/* Device loss / hl_renderer_release_gpu_resources: the persistent targets go with their records
+ * (the next acquire makes them fresh). */
+static void host_gpu_release(void *user) { hl__persistent_free(user); }
+
+/* Recovery: the pipeline's requirements against the replacement device. */
+static hl_result host_revalidate(void *user, const hl_rhi_caps *caps) {
+    const hl_pipeline_runtime *rt = user;
+    gate_ctx g = {rt->name, &rt->reqs};
+    return gate(&g, caps);
+}
 
 static void host_frame_end(void *user, hl_renderer *r, bool ok) {
     (void)r;
@@ -496,6 +500,8 @@ hl_result hl_pipeline_add_scene_pass(hl_pipeline_context ctx, const hl_pipeline_
             if (!strcmp(desc->storage[k].block, b->block))
                 return hl__fail(HL_ERR_VALIDATION, "%s: storage block '%s' is given twice", fn, b->block);
         if ((res = hl__pipeline_buffer_of(inv, b->buffer, fn, &d.storage[i].buffer))) return res;
+        if ((res = hl__storage_check_input(inv->r, d.storage[i].buffer, desc->name ? desc->name : "scene", "read")))
+            return res;
         const hl_rhi_buffer_desc *bd = hl_graph_buffer_desc(inv->r->graph, d.storage[i].buffer);
         uint32_t align = hl_rhi_device_caps(inv->r->dev)->limits.min_storage_buffer_offset_alignment;
         if (b->offset % align || b->offset >= bd->size || (b->size & 3u) || b->size > bd->size - b->offset)
@@ -784,7 +790,7 @@ hl_result hl_renderer_create(const hl_renderer_desc *desc, hl_renderer **out) {
     const hl_pipeline_factory *f = desc && desc->pipeline ? desc->pipeline : &k_forward;
     const char *name = f->name && f->name[0] ? f->name : "pipeline";
     if (!f->create) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_create: pipeline '%s' has no create function", name);
-    norm_reqs reqs;
+    hl__pipeline_reqs reqs;
     memset(&reqs, 0, sizeof reqs);
     hl_result res = reqs_merge(&reqs, f->requirements, name);
     if (res) return res;
@@ -824,7 +830,8 @@ hl_result hl_renderer_create(const hl_renderer_desc *desc, hl_renderer **out) {
     rt->attached = true;
     rt->renderer = r;
     rt->caps = caps;
-    hl__render_host host = {rt, host_record, host_destroy, host_frame_end, rt->name};
+    rt->reqs = reqs;
+    hl__render_host host = {rt, host_record, host_destroy, host_frame_end, rt->name, host_gpu_release, host_revalidate};
     hl__renderer_set_host(r, &host);
     *out = r;
     return HL_OK;

@@ -26,6 +26,15 @@ typedef struct hl__persistent {
     bool release_pending;
 } hl__persistent;
 
+/* A pipeline's requirements, normalized (pipeline_host.c): checked against a device at creation
+ * and again against a replacement device after a loss. */
+typedef struct hl__pipeline_reqs {
+    uint32_t capabilities;
+    hl_pipeline_limits limits;
+    hl_pipeline_texture_requirement textures[HL_PIPELINE_MAX_TEXTURE_REQUIREMENTS];
+    uint32_t texture_count;
+} hl__pipeline_reqs;
+
 struct hl_pipeline_runtime {
     char name[64];
     void *state;
@@ -35,6 +44,7 @@ struct hl_pipeline_runtime {
     bool attached; /* a renderer took it */
     hl_renderer *renderer;
     hl_pipeline_caps caps;
+    hl__pipeline_reqs reqs;
     hl__persistent *persistent;
     uint32_t persistent_count, persistent_capacity;
 };

@@ -6,10 +6,17 @@
 #include "hl_wgsl.h"
 #include "render_internal.h"
 
+/* The recipe of a shader module (device loss rebuilds it): the source and its entry point. */
+typedef struct module_recipe {
+    char *wgsl; /* owned copy */
+    char entry[HL_WGSL_MAX_NAME];
+} module_recipe;
+
 struct hl_compute_shader {
     hl_renderer *r;
     struct hl_compute_shader *next;
     hl_rhi_shader module;
+    module_recipe recipe;
     uint32_t workgroup_size[3];
     hl_compute_binding bindings[HL_WGSL_MAX_BINDINGS]; /* names copied into names[] */
     char names[HL_WGSL_MAX_BINDINGS][HL_WGSL_MAX_NAME];
@@ -25,6 +32,14 @@ struct hl_compute_kernel {
     struct hl_compute_kernel *next;
     hl_rhi_bind_group_layout groups[HL_COMPUTE_MAX_GROUPS];
     uint32_t group_count;
+    /* the recipe (device loss rebuilds the kernel; the shader may be gone by then): its module's,
+       the layout entries per group, the constants */
+    module_recipe recipe;
+    hl_rhi_bind_group_layout_entry entries[HL_COMPUTE_MAX_GROUPS][HL_COMPUTE_MAX_BINDINGS];
+    uint32_t entry_count[HL_COMPUTE_MAX_GROUPS];
+    char constant_names[HL_COMPUTE_MAX_CONSTANTS][HL_WGSL_MAX_NAME];
+    double constant_values[HL_COMPUTE_MAX_CONSTANTS];
+    uint32_t constant_count;
     hl_rhi_pipeline_layout layout;
     hl_rhi_compute_pipeline pipeline;
     uint32_t workgroup_size[3];
@@ -121,6 +136,15 @@ static hl_result check_source(const hl_compute_shader_desc *d, const hl_wgsl_inf
     return HL_OK;
 }
 
+static hl_result module_make(hl_renderer *r, const module_recipe *m, const char *label, hl_rhi_shader *out) {
+    hl_rhi_shader_desc sd = {0};
+    sd.stage = HL_RHI_SHADER_COMPUTE;
+    sd.wgsl = m->wgsl;
+    sd.entry_point = m->entry;
+    sd.label = label;
+    return hl_rhi_shader_create(r->dev, &sd, out);
+}
+
 hl_result hl_compute_shader_create(hl_renderer *r, const hl_compute_shader_desc *desc, hl_compute_shader **out) {
     const char *fn = "hl_compute_shader_create";
     if (out) *out = NULL;
@@ -170,15 +194,19 @@ hl_result hl_compute_shader_create(hl_renderer *r, const hl_compute_shader_desc 
     s->override_count = info->override_count;
     snprintf(s->label, sizeof s->label, "%s", label);
     hl__free(info);
-    hl_rhi_shader_desc sd = {0};
-    sd.stage = HL_RHI_SHADER_COMPUTE;
-    sd.wgsl = desc->wgsl;
-    sd.entry_point = entry;
-    sd.label = label;
-    res = hl_rhi_shader_create(r->dev, &sd, &s->module);
+    s->recipe.wgsl = hl__malloc(len + 1);
+    if (!s->recipe.wgsl) {
+        hl__free(s);
+        return hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: '%s': a copy of the source", fn, label);
+    }
+    memcpy(s->recipe.wgsl, desc->wgsl, len);
+    s->recipe.wgsl[len] = '\0';
+    snprintf(s->recipe.entry, sizeof s->recipe.entry, "%s", entry);
+    res = module_make(r, &s->recipe, label, &s->module);
     if (res) {
         char msg[400];
         snprintf(msg, sizeof msg, "%s", hl_last_error());
+        hl__free(s->recipe.wgsl);
         hl__free(s);
         return hl__fail(res == HL_ERR_VALIDATION ? HL_ERR_SHADER : res, "%s: '%s': %s", fn, label, msg);
     }
@@ -203,6 +231,7 @@ static void shader_free(hl_renderer *r, hl_compute_shader *s) {
             break;
         }
     hl_rhi_shader_destroy(r->dev, s->module);
+    hl__free(s->recipe.wgsl);
     hl__free(s);
 }
 
@@ -316,12 +345,39 @@ static hl_result layout_entry(const hl_compute_shader *s, uint32_t i, hl_rhi_bin
     return HL_OK;
 }
 
-static void kernel_release(hl_renderer *r, hl_compute_kernel *k) {
+/* The kernel's GPU objects go; its recipe stays. */
+static void kernel_drop(hl_renderer *r, hl_compute_kernel *k) {
     if (k->pipeline.id) hl_rhi_compute_pipeline_destroy(r->dev, k->pipeline);
     if (k->layout.id) hl_rhi_pipeline_layout_destroy(r->dev, k->layout);
     for (uint32_t g = 0; g < k->group_count; g++)
         if (k->groups[g].id) hl_rhi_bind_group_layout_destroy(r->dev, k->groups[g]);
+    k->pipeline = (hl_rhi_compute_pipeline){0};
+    k->layout = (hl_rhi_pipeline_layout){0};
+    memset(k->groups, 0, sizeof k->groups);
+}
+
+static void kernel_release(hl_renderer *r, hl_compute_kernel *k) {
+    kernel_drop(r, k);
+    hl__free(k->recipe.wgsl);
     hl__free(k);
+}
+
+/* The kernel's layouts and pipeline from its recipe, with module (the shader's, or one made
+ * from the recipe). */
+static hl_result kernel_build(hl_renderer *r, hl_compute_kernel *k, hl_rhi_shader module) {
+    hl_result res = HL_OK;
+    for (uint32_t g = 0; !res && g < k->group_count; g++) {
+        hl_rhi_bind_group_layout_desc ld = {k->entries[g], k->entry_count[g], k->label};
+        res = hl_rhi_bind_group_layout_create(r->dev, &ld, &k->groups[g]);
+    }
+    hl_rhi_pipeline_layout_desc pld = {k->groups, k->group_count, k->label};
+    if (!res) res = hl_rhi_pipeline_layout_create(r->dev, &pld, &k->layout);
+    hl_rhi_constant constants[HL_COMPUTE_MAX_CONSTANTS];
+    for (uint32_t i = 0; i < k->constant_count; i++)
+        constants[i] = (hl_rhi_constant){k->constant_names[i], k->constant_values[i]};
+    hl_rhi_compute_pipeline_desc cd = {k->layout, module, constants, k->constant_count, k->label};
+    if (!res) res = hl_rhi_compute_pipeline_create(r->dev, &cd, &k->pipeline);
+    return res;
 }
 
 hl_result hl_compute_kernel_create(hl_renderer *r, const hl_compute_kernel_desc *desc, hl_compute_kernel **out) {
@@ -348,21 +404,21 @@ hl_result hl_compute_kernel_create(hl_renderer *r, const hl_compute_kernel_desc 
     snprintf(k->label, sizeof k->label, "%s", label);
     for (uint32_t i = 0; i < s->binding_count; i++)
         if (s->bindings[i].group + 1 > k->group_count) k->group_count = s->bindings[i].group + 1;
-    for (uint32_t g = 0; !res && g < k->group_count; g++) {
-        hl_rhi_bind_group_layout_entry entries[HL_COMPUTE_MAX_BINDINGS];
-        uint32_t n = 0;
+    for (uint32_t g = 0; !res && g < k->group_count; g++)
         for (uint32_t i = 0; !res && i < s->binding_count; i++)
-            if (s->bindings[i].group == g) res = layout_entry(s, i, &entries[n++], fn, label);
-        hl_rhi_bind_group_layout_desc ld = {entries, n, label};
-        if (!res) res = hl_rhi_bind_group_layout_create(r->dev, &ld, &k->groups[g]);
+            if (s->bindings[i].group == g) res = layout_entry(s, i, &k->entries[g][k->entry_count[g]++], fn, label);
+    k->constant_count = desc->constant_count;
+    for (uint32_t i = 0; i < desc->constant_count; i++) {
+        snprintf(k->constant_names[i], sizeof k->constant_names[i], "%s", desc->constants[i].name);
+        k->constant_values[i] = desc->constants[i].value;
     }
-    hl_rhi_pipeline_layout_desc pld = {k->groups, k->group_count, label};
-    if (!res) res = hl_rhi_pipeline_layout_create(r->dev, &pld, &k->layout);
-    hl_rhi_constant constants[HL_COMPUTE_MAX_CONSTANTS];
-    for (uint32_t i = 0; i < desc->constant_count; i++)
-        constants[i] = (hl_rhi_constant){desc->constants[i].name, desc->constants[i].value};
-    hl_rhi_compute_pipeline_desc cd = {k->layout, s->module, constants, desc->constant_count, label};
-    if (!res) res = hl_rhi_compute_pipeline_create(r->dev, &cd, &k->pipeline);
+    size_t len = strlen(s->recipe.wgsl);
+    if (!res && !(k->recipe.wgsl = hl__malloc(len + 1))) res = hl__fail(HL_ERR_OUT_OF_MEMORY, "a copy of the source");
+    if (!res) {
+        memcpy(k->recipe.wgsl, s->recipe.wgsl, len + 1);
+        memcpy(k->recipe.entry, s->recipe.entry, sizeof k->recipe.entry);
+        res = kernel_build(r, k, s->module);
+    }
     if (res) {
         char msg[400];
         snprintf(msg, sizeof msg, "%s", hl_last_error());
@@ -407,6 +463,28 @@ const hl_compute_binding *hl__compute_kernel_abi(const hl_renderer *r, const hl_
             return k->bindings;
         }
     return NULL;
+}
+
+void hl__compute_gpu_drop(hl_renderer *r) {
+    for (hl_compute_kernel *k = r->compute_kernels; k; k = k->next) kernel_drop(r, k);
+    for (hl_compute_shader *s = r->compute_shaders; s; s = s->next) {
+        hl_rhi_shader_destroy(r->dev, s->module);
+        s->module = (hl_rhi_shader){0};
+    }
+}
+
+hl_result hl__compute_gpu_rebuild(hl_renderer *r) {
+    hl_result res = HL_OK;
+    for (hl_compute_shader *s = r->compute_shaders; s && !res; s = s->next)
+        if (!s->module.id) res = module_make(r, &s->recipe, s->label, &s->module);
+    for (hl_compute_kernel *k = r->compute_kernels; k && !res; k = k->next) {
+        if (k->pipeline.id) continue;
+        hl_rhi_shader module = {0};
+        res = module_make(r, &k->recipe, k->label, &module);
+        if (!res) res = kernel_build(r, k, module);
+        hl_rhi_shader_destroy(r->dev, module); /* the pipeline keeps what it needs */
+    }
+    return res;
 }
 
 void hl__compute_shaders_free(hl_renderer *r) {

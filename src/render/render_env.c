@@ -559,4 +559,7 @@ void hl__render_env_free(hl_renderer *r) {
     hl_rhi_sampler_destroy(r->dev, r->env_source_sampler);
     hl_rhi_sampler_destroy(r->dev, r->env_cube_sampler);
     hl_rhi_sampler_destroy(r->dev, r->env_lut_sampler);
+    r->env_brdf_view = (hl_rhi_texture_view){0};
+    r->env_brdf = (hl_rhi_texture){0};
+    r->env_source_sampler = r->env_cube_sampler = r->env_lut_sampler = (hl_rhi_sampler){0};
 }

@@ -11,7 +11,8 @@
 struct hl_storage_shader {
     hl_renderer *r;
     struct hl_storage_shader *next;
-    hl__program *p;
+    hl__program *p; /* NULL while the GPU objects are dropped (device loss) */
+    char *vertex, *fragment; /* the recipe: owned copies of the sources */
     char label[64];
 };
 
@@ -46,31 +47,19 @@ static hl_result check_interface(const hl__program *p, const char *fn, const cha
     return HL_OK;
 }
 
-hl_result hl_storage_shader_create(hl_renderer *r, const hl_storage_shader_desc *desc, hl_storage_shader **out) {
-    const char *fn = "hl_storage_shader_create";
-    if (out) *out = NULL;
-    hl_result res = hl__compute_check(r, fn);
-    if (res) return res;
-    if (!desc || !out) return hl__fail(HL_ERR_VALIDATION, "%s: %s is NULL", fn, desc ? "out" : "desc");
-    const char *label = desc->label && desc->label[0] ? desc->label : "storage shader";
-    if (!desc->vertex || !desc->fragment)
-        return hl__fail(HL_ERR_VALIDATION, "%s: '%s': %s is NULL", fn, label, desc->vertex ? "fragment" : "vertex");
-    hl_storage_shader *s = hl__calloc(1, sizeof *s);
+/* The program of s from its sources (compiled, checked, layouts made, added to the cache with
+ * the shader as one user). */
+static hl_result shader_build(hl_renderer *r, hl_storage_shader *s, const char *fn) {
     hl__program *p = hl__calloc(1, sizeof *p);
-    if (!s || !p) {
-        hl__free(s);
-        hl__free(p);
-        return hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: '%s'", fn, label);
-    }
-    snprintf(s->label, sizeof s->label, "%s", label);
+    if (!p) return hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: '%s'", fn, s->label);
     p->kind = HL__PROGRAM_STORAGE;
     for (uint32_t i = 0; i < HL_ATTR_COUNT + 4; i++) p->location[i] = -1;
     hl_shader_program_desc pd = {0};
-    pd.vertex_source = desc->vertex;
-    pd.fragment_source = desc->fragment;
+    pd.vertex_source = s->vertex;
+    pd.fragment_source = s->fragment;
     pd.label = s->label;
     pd.storage = true;
-    res = hl_shader_program_compile(&pd, r->backend, &p->prog);
+    hl_result res = hl_shader_program_compile(&pd, r->backend, &p->prog);
     if (!res) res = check_interface(p, fn, s->label);
     if (!res) {
         hl_rhi_shader_desc sd;
@@ -87,21 +76,68 @@ hl_result hl_storage_shader_create(hl_renderer *r, const hl_storage_shader_desc 
         p->location[i] = (int32_t)p->prog.reflection.inputs[i].location;
     if (res) {
         hl__program_release(r, p);
-        hl__free(s);
         return res;
     }
     /* no description: a storage program is never looked up, only held by its shader (s->p) */
-    if ((res = hl__program_add(r, p))) { /* released there */
-        hl__free(s);
+    if ((res = hl__program_add(r, p))) return res; /* released there */
+    p->users++; /* the shader's: pipelines add theirs; eviction waits for all */
+    s->p = p;
+    return HL_OK;
+}
+
+static void shader_free(hl_storage_shader *s) {
+    hl__free(s->vertex);
+    hl__free(s->fragment);
+    hl__free(s);
+}
+
+static char *copy_text(const char *t) {
+    size_t n = strlen(t) + 1;
+    char *c = hl__malloc(n);
+    if (c) memcpy(c, t, n);
+    return c;
+}
+
+hl_result hl_storage_shader_create(hl_renderer *r, const hl_storage_shader_desc *desc, hl_storage_shader **out) {
+    const char *fn = "hl_storage_shader_create";
+    if (out) *out = NULL;
+    hl_result res = hl__compute_check(r, fn);
+    if (res) return res;
+    if (!desc || !out) return hl__fail(HL_ERR_VALIDATION, "%s: %s is NULL", fn, desc ? "out" : "desc");
+    const char *label = desc->label && desc->label[0] ? desc->label : "storage shader";
+    if (!desc->vertex || !desc->fragment)
+        return hl__fail(HL_ERR_VALIDATION, "%s: '%s': %s is NULL", fn, label, desc->vertex ? "fragment" : "vertex");
+    hl_storage_shader *s = hl__calloc(1, sizeof *s);
+    if (s) {
+        s->vertex = copy_text(desc->vertex);
+        s->fragment = copy_text(desc->fragment);
+    }
+    if (!s || !s->vertex || !s->fragment) {
+        if (s) shader_free(s);
+        return hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: '%s'", fn, label);
+    }
+    snprintf(s->label, sizeof s->label, "%s", label);
+    if ((res = shader_build(r, s, fn))) {
+        shader_free(s);
         return res;
     }
-    p->users++; /* the shader's: pipelines add theirs; eviction waits for all */
     s->r = r;
-    s->p = p;
     s->next = r->storage_shaders;
     r->storage_shaders = s;
     *out = s;
     return HL_OK;
+}
+
+void hl__storage_shaders_gpu_drop(hl_renderer *r) {
+    /* the programs go with the program cache (hl__render_programs_free) */
+    for (hl_storage_shader *s = r->storage_shaders; s; s = s->next) s->p = NULL;
+}
+
+hl_result hl__storage_shaders_gpu_rebuild(hl_renderer *r) {
+    hl_result res = HL_OK;
+    for (hl_storage_shader *s = r->storage_shaders; s && !res; s = s->next)
+        if (!s->p) res = shader_build(r, s, "renderer recovery");
+    return res;
 }
 
 hl_result hl_storage_shader_destroy(hl_renderer *r, hl_storage_shader *s) {
@@ -112,8 +148,8 @@ hl_result hl_storage_shader_destroy(hl_renderer *r, hl_storage_shader *s) {
     for (hl_storage_shader **at = &r->storage_shaders; *at; at = &(*at)->next)
         if (*at == s) {
             *at = s->next;
-            s->p->users--; /* released by the program cache once its pipelines are gone */
-            hl__free(s);
+            if (s->p) s->p->users--; /* released by the program cache once its pipelines are gone */
+            shader_free(s);
             return HL_OK;
         }
     return hl__fail(HL_ERR_VALIDATION, "%s: the shader was not created by this renderer (or was destroyed)", fn);
@@ -123,8 +159,8 @@ void hl__storage_shaders_free(hl_renderer *r) {
     while (r->storage_shaders) {
         hl_storage_shader *s = r->storage_shaders;
         r->storage_shaders = s->next;
-        s->p->users--;
-        hl__free(s);
+        if (s->p) s->p->users--;
+        shader_free(s);
     }
 }
 
@@ -226,7 +262,7 @@ static hl_result buffer_size(hl_renderer *r, hl_graph_buffer b, const char *pass
     const hl_rhi_buffer_desc *d = b.id ? hl_graph_buffer_desc(r->graph, b) : NULL;
     if (!d) return hl__fail(HL_ERR_VALIDATION, "gpu draw pass '%s': %s is not a buffer of this frame", pass, what);
     *size = d->size;
-    return HL_OK;
+    return hl__storage_check_input(r, b, pass, what);
 }
 
 hl_result hl__add_gpu_draw_pass(hl_renderer *r, const hl__gpu_draw_desc *d) {

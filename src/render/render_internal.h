@@ -423,6 +423,12 @@ typedef struct hl__render_host {
        did), else roll back; may be NULL */
     void (*frame_end)(void *user, hl_renderer *r, bool ok);
     const char *name; /* the pipeline's name, for messages (lives as long as the host) */
+    /* device loss and hl_renderer_release_gpu_resources: drop every GPU object the runtime
+       holds (persistent targets with their records); may be NULL */
+    void (*gpu_release)(void *user);
+    /* recovery: the pipeline's static requirements against the replacement device (HL_OK or
+       an error naming what it lacks); may be NULL */
+    hl_result (*revalidate)(void *user, const hl_rhi_caps *caps);
 } hl__render_host;
 
 /* Accepts or refuses a device for a renderer being created: HL_OK, or an error with a message
@@ -447,9 +453,21 @@ typedef struct hl__storage_read {
     uint64_t staging_size;
 } hl__storage_read;
 
+/* Where the renderer's GPU side stands (render_recovery.c). */
+typedef enum hl__gpu_state {
+    HL__GPU_LIVE = 0,  /* every object the renderer keeps exists on the device */
+    HL__GPU_RELEASED,  /* dropped (hl_renderer_release_gpu_resources, or a recovery's new device):
+                          the next call that needs them rebuilds them from their recipes */
+    HL__GPU_LOST,      /* the device was lost: render calls recover first, others fail */
+} hl__gpu_state;
+
 struct hl_renderer {
     hl_renderer_desc desc;
     hl_rhi_device *dev;
+    hl__gpu_state gpu_state;
+    hl_rhi_caps created_caps; /* the device's capabilities at creation: a replacement must have them */
+    uint32_t recoveries;      /* successful recoveries (hl_render_stats.device_recoveries) */
+    char lost_reason[256];    /* the loss's message (device_lost event, recovery errors) */
     hl_rhi_backend backend;
     hl_graph *graph;
     bool gl_depth; /* clip z in [-1, 1]: remap projections */
@@ -605,6 +623,29 @@ struct hl_renderer {
     hl__render_host host; /* the render pipeline host (src/pipeline); empty = direct recorder */
     hl_render_stats stats;
 };
+
+/* render_recovery.c: the recovery coordinator. hl__renderer_ready is the gate every call that
+ * needs the device passes: a lost device fails it with HL_ERR_DEVICE_LOST (recover = false) or
+ * is recovered first (recover = true: render calls); dropped objects are rebuilt. */
+hl_result hl__renderer_ready(hl_renderer *r, const char *fn, bool recover);
+/* After a call failed: when the device turns out lost, the renderer notes it (once per loss:
+ * the device_lost event). Returns res. */
+hl_result hl__renderer_after(hl_renderer *r, hl_result res);
+/* renderer.c: every target's attachments dropped / made again (those without), the attachment
+ * proxies' mirrors registered again. */
+void hl__targets_drop(hl_renderer *r);
+hl_result hl__targets_rebuild(hl_renderer *r);
+/* render_compute.c, render_gpu_draw.c, render_storage.c: their GPU objects dropped / rebuilt
+ * from what the objects keep (sources, constants, CPU copies by recovery policy). */
+void hl__compute_gpu_drop(hl_renderer *r);
+hl_result hl__compute_gpu_rebuild(hl_renderer *r);
+void hl__storage_shaders_gpu_drop(hl_renderer *r);
+hl_result hl__storage_shaders_gpu_rebuild(hl_renderer *r);
+void hl__storage_gpu_drop(hl_renderer *r);
+/* HL_ERR_INVALID_STATE naming pass and use when gb is a storage buffer whose contents were lost
+ * with the device (REINITIALIZE) and no full writer has committed since (else HL_OK). */
+hl_result hl__storage_check_input(hl_renderer *r, hl_graph_buffer gb, const char *pass, const char *use);
+hl_result hl__storage_gpu_rebuild(hl_renderer *r);
 
 /* render_resources.c */
 hl_result hl__render_resources_init(hl_renderer *r);

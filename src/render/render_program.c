@@ -406,4 +406,5 @@ void hl__render_programs_free(hl_renderer *r) {
     r->programs = NULL;
     r->pipeline_count = r->program_count = 0;
     r->pipeline_capacity = r->program_capacity = 0;
+    r->pipeline_hint = r->program_hint = 0;
 }

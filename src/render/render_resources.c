@@ -236,6 +236,29 @@ void hl__render_resources_free(hl_renderer *r) {
     hl_rhi_sampler_destroy(r->dev, r->default_sampler);
     hl_rhi_texture_view_destroy(r->dev, r->atlas_view);
     hl_rhi_texture_destroy(r->dev, r->atlas);
+    /* empty again, as at creation (a release of the GPU objects inits them again later) */
+    r->geometries = NULL;
+    r->materials = NULL;
+    r->textures = NULL;
+    r->meshes = NULL;
+    r->free_object_slots = r->free_skin_slots = NULL;
+    r->geometry_count = r->geometry_capacity = r->geometry_hint = 0;
+    r->material_count = r->material_capacity = r->material_hint = 0;
+    r->texture_count = r->texture_capacity = r->texture_hint = 0;
+    r->mesh_count = r->mesh_capacity = r->mesh_hint = 0;
+    r->free_object_count = r->free_object_capacity = r->object_slots_used = 0;
+    r->free_skin_count = r->free_skin_capacity = r->skin_slots_used = r->skin_capacity = 0;
+    r->object_capacity = r->instance_capacity = 0;
+    r->fs_params_capacity = r->fs_params_used = 0;
+    r->frame_ubo = r->object_ubo = r->skin_ubo = r->shadow_ubo = r->instance_vbo = r->fs_params = (hl_rhi_buffer){0};
+    r->atlas_sampler = r->default_sampler = (hl_rhi_sampler){0};
+    r->atlas_view = (hl_rhi_texture_view){0};
+    r->atlas = (hl_rhi_texture){0};
+    hl__owned_group *groups[] = {&r->frame_group, &r->object_group, &r->shadow_frame_group, &r->shadow_object_group,
+                                 &r->skin_group, &r->shadow_skin_group, &r->atlas_group, &r->env_group,
+                                 &r->env_atlas_group, &r->fs_env_atlas_group, &r->fs_frame_group, &r->fs_atlas_group,
+                                 &r->empty_group};
+    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) memset(groups[i], 0, sizeof *groups[i]);
 }
 
 /* ---- geometry ------------------------------------------------------------------------------------ */

@@ -78,7 +78,7 @@ void hl__render_ubufs_free(hl_renderer *r) {
     }
     hl__free(r->ubufs);
     r->ubufs = NULL;
-    r->ubuf_count = r->ubuf_capacity = 0;
+    r->ubuf_count = r->ubuf_capacity = r->ubuf_hint = 0;
     hl__ptr_map_free(&r->ubuf_map);
 }
 

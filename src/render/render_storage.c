@@ -27,6 +27,10 @@ struct hl_storage_buffer {
     uint64_t gpu_write_mark; /* r->storage_clock of the last submitted frame whose pass wrote it */
     uint64_t imported_frame; /* r->storage_frame of the graph frame that imported it */
     hl_graph_buffer imported;
+    /* REINITIALIZE after a recovery: r->storage_clock when the contents were lost; they are
+       usable again once a full writer commits (gpu_full_mark, cpu_full_mark after it) or within
+       the frame that wrote it whole (full_write_frame) */
+    uint64_t lost_mark, gpu_full_mark, full_write_frame;
     char label[64];
 };
 
@@ -39,7 +43,7 @@ hl_result hl__compute_check(hl_renderer *r, const char *fn) {
                         "(OpenGL ES 3.0); use webgpu", fn);
     if (r->in_frame || r->in_record)
         return hl__fail(HL_ERR_INVALID_STATE, "%s: inside hl_renderer_render_frame or a pipeline's record", fn);
-    return HL_OK;
+    return hl__renderer_ready(r, fn, false);
 }
 
 static bool storage_of(const hl_renderer *r, const hl_storage_buffer *b) {
@@ -61,6 +65,19 @@ static void buffer_free(hl_renderer *r, hl_storage_buffer *b) {
     hl__free(b->initial);
     hl__free(b->pending);
     hl__free(b);
+}
+
+static uint32_t rhi_usage(const hl_storage_buffer *b) {
+    uint32_t usage = HL_RHI_BUFFER_USAGE_STORAGE | HL_RHI_BUFFER_USAGE_COPY_SRC | HL_RHI_BUFFER_USAGE_COPY_DST;
+    if (b->usage & HL_STORAGE_USAGE_VERTEX) usage |= HL_RHI_BUFFER_USAGE_VERTEX;
+    if (b->usage & HL_STORAGE_USAGE_INDEX) usage |= HL_RHI_BUFFER_USAGE_INDEX;
+    if (b->usage & HL_STORAGE_USAGE_INDIRECT) usage |= HL_RHI_BUFFER_USAGE_INDIRECT;
+    return usage;
+}
+
+static hl_result gpu_buffer_make(hl_renderer *r, hl_storage_buffer *b, const void *contents) {
+    hl_rhi_buffer_desc bd = {b->size, rhi_usage(b), contents, b->label};
+    return hl_rhi_buffer_create(r->dev, &bd, &b->buf);
 }
 
 hl_result hl_storage_buffer_create(hl_renderer *r, const hl_storage_buffer_desc *desc, hl_storage_buffer **out) {
@@ -99,12 +116,7 @@ hl_result hl_storage_buffer_create(hl_renderer *r, const hl_storage_buffer_desc 
         buffer_free(r, b);
         return hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: '%s': %llu bytes", fn, label, (unsigned long long)desc->size);
     }
-    uint32_t usage = HL_RHI_BUFFER_USAGE_STORAGE | HL_RHI_BUFFER_USAGE_COPY_SRC | HL_RHI_BUFFER_USAGE_COPY_DST;
-    if (desc->usage & HL_STORAGE_USAGE_VERTEX) usage |= HL_RHI_BUFFER_USAGE_VERTEX;
-    if (desc->usage & HL_STORAGE_USAGE_INDEX) usage |= HL_RHI_BUFFER_USAGE_INDEX;
-    if (desc->usage & HL_STORAGE_USAGE_INDIRECT) usage |= HL_RHI_BUFFER_USAGE_INDIRECT;
-    hl_rhi_buffer_desc bd = {desc->size, usage, desc->initial_data, b->label};
-    if ((res = hl_rhi_buffer_create(r->dev, &bd, &b->buf))) {
+    if ((res = gpu_buffer_make(r, b, desc->initial_data))) {
         char msg[300];
         snprintf(msg, sizeof msg, "%s", hl_last_error());
         buffer_free(r, b);
@@ -177,6 +189,67 @@ hl_result hl_storage_buffer_write(hl_renderer *r, hl_storage_buffer *b, uint64_t
     return HL_OK;
 }
 
+/* ---- contents lost with the device (REINITIALIZE) ----------------------------------------------- */
+static bool contents_lost(const hl_renderer *r, const hl_storage_buffer *b) {
+    return b->lost_mark && b->lost_mark > b->cpu_full_mark && b->lost_mark > b->gpu_full_mark &&
+           b->full_write_frame != r->storage_frame;
+}
+
+static hl_result lost_error(const hl_storage_buffer *b, const char *fn, const char *use) {
+    return hl__fail(HL_ERR_INVALID_STATE,
+                    "%s: storage buffer '%s' lost its contents with the device (recovery policy REINITIALIZE): it "
+                    "cannot be %s until a full writer commits (hl_storage_buffer_write of the whole buffer, a whole "
+                    "clear or copy, or a compute pass that binds all of it read-write with overwrite)",
+                    fn, b->label, use);
+}
+
+hl_result hl__storage_check_input(hl_renderer *r, hl_graph_buffer gb, const char *pass, const char *use) {
+    const hl_storage_buffer *b = hl__storage_of_graph_buffer(r, gb);
+    if (!b || !contents_lost(r, b)) return HL_OK;
+    char where[96];
+    snprintf(where, sizeof where, "pass '%s'", pass);
+    return lost_error(b, where, use);
+}
+
+/* A pass of this frame writes all of gb: the contents are whole again once it commits. */
+static hl_result mark_full_write(hl_renderer *r, hl_graph_buffer gb, uint64_t offset, uint64_t size) {
+    hl_storage_buffer *b = hl__storage_of_graph_buffer(r, gb);
+    if (!b || offset != 0 || size != b->size || !b->lost_mark) return HL_OK;
+    b->full_write_frame = r->storage_frame;
+    return hl_graph_commit_on_submit(r->graph, &b->gpu_full_mark, ++r->storage_clock);
+}
+
+void hl__storage_gpu_drop(hl_renderer *r) {
+    for (hl_storage_buffer *b = r->storage_buffers; b; b = b->next) {
+        hl_rhi_buffer_destroy(r->dev, b->buf);
+        b->buf = (hl_rhi_buffer){0};
+        b->imported_frame = 0;
+        b->imported = (hl_graph_buffer){0};
+    }
+    hl_rhi_buffer_destroy(r->dev, r->storage_read.staging);
+    memset(&r->storage_read, 0, sizeof r->storage_read); /* a pending read ends (its wait fails: lost) */
+}
+
+hl_result hl__storage_gpu_rebuild(hl_renderer *r) {
+    hl_result res = HL_OK;
+    for (hl_storage_buffer *b = r->storage_buffers; b && !res; b = b->next) {
+        if (b->buf.id) continue;
+        if (b->recovery == HL_STORAGE_RECOVERY_REINITIALIZE) {
+            /* the initial contents, marked lost until a full writer commits */
+            if (b->initial) memcpy(b->shadow, b->initial, (size_t)b->size);
+            else memset(b->shadow, 0, (size_t)b->size);
+            b->lost_mark = ++r->storage_clock;
+        } else {
+            /* the CPU's copy: every byte's last CPU write (GPU writes since are not in it) */
+            b->cpu_full_mark = ++r->storage_clock;
+        }
+        b->pending_count = 0;
+        b->delivered_revision = b->write_revision;
+        res = gpu_buffer_make(r, b, b->shadow);
+    }
+    return res;
+}
+
 hl_result hl_storage_buffer_info_get(const hl_renderer *r, const hl_storage_buffer *b, hl_storage_buffer_info *out) {
     if (!r || !b || !out || !storage_of(r, b))
         return hl__fail(HL_ERR_VALIDATION, "hl_storage_buffer_info_get: %s", !out ? "out is NULL"
@@ -197,11 +270,7 @@ hl_result hl__storage_import(hl_renderer *r, hl_storage_buffer *b, const char *f
         *out = b->imported;
         return HL_OK;
     }
-    uint32_t usage = HL_RHI_BUFFER_USAGE_STORAGE | HL_RHI_BUFFER_USAGE_COPY_SRC | HL_RHI_BUFFER_USAGE_COPY_DST;
-    if (b->usage & HL_STORAGE_USAGE_VERTEX) usage |= HL_RHI_BUFFER_USAGE_VERTEX;
-    if (b->usage & HL_STORAGE_USAGE_INDEX) usage |= HL_RHI_BUFFER_USAGE_INDEX;
-    if (b->usage & HL_STORAGE_USAGE_INDIRECT) usage |= HL_RHI_BUFFER_USAGE_INDIRECT;
-    hl_graph_buffer gb = hl_graph_import_buffer_usage(r->graph, b->buf, b->size, usage, b->label);
+    hl_graph_buffer gb = hl_graph_import_buffer_usage(r->graph, b->buf, b->size, rhi_usage(b), b->label);
     if (!gb.id) return hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
     hl_graph_mark_output_buffer(r->graph, gb); /* what passes write into it outlives the frame */
     if (b->delivered_revision == b->write_revision) b->pending_count = 0;
@@ -265,6 +334,7 @@ hl_result hl_storage_buffer_read(hl_renderer *r, hl_storage_buffer *b, uint64_t 
     if (!b || !storage_of(r, b))
         return hl__fail(HL_ERR_VALIDATION, "%s: the buffer is NULL, another renderer's or destroyed", fn);
     if ((res = check_range(b, offset, size, fn))) return res;
+    if (contents_lost(r, b)) return lost_error(b, fn, "read");
     hl__storage_read *rd = &r->storage_read;
     if (rd->pending)
         return hl__fail(HL_ERR_INVALID_STATE, "%s: a read of '%s' is pending (one per renderer: hl_storage_buffer_read_wait "
@@ -324,8 +394,8 @@ hl_result hl_storage_buffer_read_wait(hl_renderer *r, void *dst, uint64_t dst_si
                         (unsigned long long)rd->size);
     uint32_t ms = timeout_ms ? timeout_ms : r->desc.wait_timeout_ms ? r->desc.wait_timeout_ms : 10000u;
     uint64_t ns = ms == UINT32_MAX ? UINT64_MAX : (uint64_t)ms * 1000000u;
-    if ((res = hl_rhi_submission_wait(r->dev, rd->submission, ns))) return res;
-    if ((res = hl_rhi_buffer_read(r->dev, rd->staging, 0, dst, rd->size))) return res;
+    if ((res = hl__renderer_after(r, hl_rhi_submission_wait(r->dev, rd->submission, ns)))) return res;
+    if ((res = hl__renderer_after(r, hl_rhi_buffer_read(r->dev, rd->staging, 0, dst, rd->size)))) return res;
     rd->pending = false;
     rd->buffer = NULL;
     return HL_OK;
@@ -510,6 +580,9 @@ hl_result hl__add_compute_pass(hl_renderer *r, const char *name, struct hl_compu
             e->size = size;
             f->handle = c->buffer.id;
             f->access = b->type == HL_COMPUTE_STORAGE_READ ? 0 : c->overwrite ? 5 : 1;
+            if (f->access == 5) res = mark_full_write(r, c->buffer, c->offset, size);
+            else res = hl__storage_check_input(r, c->buffer, name, f->access ? "partly read-write input" : "read");
+            if (res) return res;
             break;
         }
         case HL_COMPUTE_SAMPLED_TEXTURE_2D:
@@ -532,6 +605,7 @@ hl_result hl__add_compute_pass(hl_renderer *r, const char *name, struct hl_compu
     if (indirect.id) {
         uint64_t size = 12;
         hl_result res = buffer_range(r, indirect, indirect_offset, &size, "indirect arguments", name, 4);
+        if (!res) res = hl__storage_check_input(r, indirect, name, "indirect arguments");
         if (res) return res;
         p.indirect = indirect;
         p.indirect_offset = indirect_offset;
@@ -584,6 +658,7 @@ hl_result hl__add_buffer_clear_pass(hl_renderer *r, const char *name, hl_graph_b
     p.size = size;
     p.whole = offset == 0 && size == hl_graph_buffer_desc(r->graph, buf)->size;
     if ((res = hl__scene_flush(r, false, false))) return res;
+    if ((res = mark_full_write(r, buf, offset, size))) return res;
     hl_graph_pass gp = hl_graph_add_pass(r->graph, name, HL_GRAPH_PASS_COPY, setup_clear_buf, NULL, exec_clear_buf, &p,
                                          sizeof p);
     if (!gp.id) return hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
@@ -611,6 +686,8 @@ hl_result hl__add_buffer_copy_pass(hl_renderer *r, const char *name, hl_graph_bu
     uint64_t s1 = size, s2 = size;
     hl_result res = buffer_range(r, src, src_offset, &s1, "the source", name, 4);
     if (!res) res = buffer_range(r, dst, dst_offset, &s2, "the destination", name, 4);
+    if (!res) res = hl__storage_check_input(r, src, name, "copied");
+    if (!res) res = mark_full_write(r, dst, dst_offset, size);
     if (!res) res = hl__scene_flush(r, false, false);
     if (res) return res;
     buf_pass p = {src, dst, src_offset, dst_offset, size, dst_offset == 0 && size == hl_graph_buffer_desc(r->graph, dst)->size};

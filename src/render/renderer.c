@@ -195,6 +195,34 @@ static void target_free(hl_renderer *r, hl_render_target *t) {
     hl__free(t);
 }
 
+void hl__targets_drop(hl_renderer *r) {
+    for (hl_render_target *t = r->targets; t; t = t->next_target) target_release_textures(r, t);
+}
+
+hl_result hl__targets_rebuild(hl_renderer *r) {
+    hl_result res = HL_OK;
+    for (hl_render_target *t = r->targets; t && !res; t = t->next_target) {
+        if (!t->color[0].id) res = target_alloc(r, t);
+        /* the attachment proxies: their mirrors went with the others (hl_render_target_texture) */
+        for (uint32_t i = 0; !res && i < 4; i++) {
+            if (!t->scene_tex[i] || hl__ptr_map_get(&r->texture_map, t->scene_tex[i]) != UINT32_MAX) continue;
+            uint32_t k;
+            hl__gpu_texture *g = hl__record_alloc((void ***)&r->textures, &r->texture_count, &r->texture_capacity,
+                                                  &r->texture_hint, sizeof *g, &k);
+            if (!g || !hl__ptr_map_put(&r->texture_map, t->scene_tex[i], k)) {
+                if (g) hl__record_clear((void **)r->textures, k, &r->texture_hint);
+                res = hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: out of memory restoring a render target's texture");
+                break;
+            }
+            hl_texture_retain(t->scene_tex[i]);
+            g->texture = t->scene_tex[i];
+            g->target = t;
+            g->target_index = i;
+        }
+    }
+    return res;
+}
+
 hl_result hl_render_target_destroy(hl_renderer *r, hl_render_target *t) {
     if (!t) return HL_OK;
     hl_result res = target_check(r, t, "hl_render_target_destroy");
@@ -247,8 +275,9 @@ hl_result hl_render_target_read(hl_renderer *r, hl_render_target *t, uint32_t in
     if (size < need)
         return hl__fail(HL_ERR_VALIDATION, "hl_render_target_read: the buffer holds %zu bytes, attachment %u needs %zu (%ux%u, %s)",
                         size, index, need, t->desc.width, t->desc.height, hl_rhi_format_get_info(t->formats[index])->name);
+    if ((res = hl__renderer_ready(r, "hl_render_target_read", false))) return res;
     hl_rhi_texture_region all = {0};
-    return hl_rhi_texture_read(r->dev, t->color[index], &all, pixels, 0);
+    return hl__renderer_after(r, hl_rhi_texture_read(r->dev, t->color[index], &all, pixels, 0));
 }
 
 hl_texture *hl_render_target_texture(hl_render_target *t, uint32_t index) {
@@ -359,6 +388,7 @@ hl_result hl__renderer_create(const hl_renderer_desc *desc, uint32_t rhi_feature
         return res;
     }
     r->backend = hl_rhi_device_backend(r->dev);
+    r->created_caps = *hl_rhi_device_caps(r->dev);
     r->gl_depth = hl_rhi_device_caps(r->dev)->clip_depth_negative_one;
     hl_graph_desc gd = {r->dev, 0, "renderer"};
     res = hl_graph_create(&gd, &r->graph);
@@ -495,7 +525,9 @@ const hl_render_stats *hl_renderer_stats(const hl_renderer *r) {
 
 hl_result hl_renderer_wait_idle(hl_renderer *r) {
     if (!r) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_wait_idle: r is NULL");
-    hl_result res = hl_rhi_device_wait_idle(r->dev);
+    hl_result res = hl__renderer_ready(r, "hl_renderer_wait_idle", false);
+    if (res) return res;
+    res = hl__renderer_after(r, hl_rhi_device_wait_idle(r->dev));
     r->stats.gpu_ns = hl_rhi_device_stats(r->dev)->gpu_frame_ns;
     return res;
 }
@@ -521,6 +553,8 @@ static void frame_begin(hl_renderer *r) {
     uint64_t frame_index = r->stats.frame_index;
     memset(&r->stats, 0, sizeof r->stats);
     r->stats.frame_index = frame_index;
+    r->stats.device_recoveries = r->recoveries;
+    r->stats.device_generation = hl_rhi_device_generation(r->dev);
     r->frame_serial++;
     r->storage_frame++;
     r->view_count = 0;
@@ -644,10 +678,12 @@ hl_result hl_renderer_render_to_target(hl_renderer *r, hl_render_target *t, hl_s
     hl_result check = target_check(r, t, "hl_renderer_render_to_target");
     if (check) return check;
     if (r->in_frame || r->in_record) return hl__fail(HL_ERR_INVALID_STATE, "hl_renderer_render_to_target: inside render_frame (use hl_render_frame_render_to_target)");
+    hl_result res = hl__renderer_ready(r, "hl_renderer_render_to_target", true);
+    if (res) return res;
     uint64_t t0 = hl__now_ns();
     frame_begin(r);
-    hl_result res = record_invocation(r, t, stage, camera);
-    res = frame_finish(r, res);
+    res = record_invocation(r, t, stage, camera);
+    res = hl__renderer_after(r, frame_finish(r, res));
     r->stats.cpu_ns = hl__now_ns() - t0;
     return res;
 }
@@ -662,6 +698,8 @@ hl_result hl_renderer_render_frame(hl_renderer *r, hl_render_frame_fn fn, void *
     hl_result check = hl_rhi_device_check_thread(r->dev, "hl_renderer_render_frame");
     if (check) return check;
     if (r->in_frame || r->in_record) return hl__fail(HL_ERR_INVALID_STATE, "hl_renderer_render_frame: already inside a frame");
+    check = hl__renderer_ready(r, "hl_renderer_render_frame", true);
+    if (check) return check;
     uint64_t t0 = hl__now_ns();
     frame_begin(r);
     hl_render_frame f = {r, HL_OK};
@@ -671,7 +709,7 @@ hl_result hl_renderer_render_frame(hl_renderer *r, hl_render_frame_fn fn, void *
     if (res && !hl_last_error()[0]) /* the callback failed without a message of its own */
         hl__fail(res, "hl_renderer_render_frame: the frame callback returned %s", hl_result_name(res));
     if (!res && f.error) res = f.error;
-    res = frame_finish(r, res);
+    res = hl__renderer_after(r, frame_finish(r, res));
     r->stats.cpu_ns = hl__now_ns() - t0;
     return res;
 }

@@ -6,6 +6,9 @@
 #include "core_private.h"
 
 static _Atomic uint32_t hl__device_tag_counter;
+static void (*hl__test_caps_hook)(hl_rhi_caps *caps);
+
+void hl_rhi_set_test_caps_hook(void (*fn)(hl_rhi_caps *caps)) { hl__test_caps_hook = fn; }
 
 static const struct {
     uint32_t size;
@@ -56,12 +59,24 @@ hl_result hl__rhi_device_create_with(const hl__rhi_backend_fns *fns, const hl_rh
     dev->completed_serial = 0;
     dev->cmd.dev = dev;
     dev->wait_timeout_ns = hl__wait_timeout_ns(d.wait_timeout_ms);
+    dev->generation = 1;
     hl__set_owner_here(dev);
+    /* the description, kept for hl_rhi_device_recreate (its strings copied) */
+    dev->desc = d;
+    if (d.dawn_library_path) {
+        snprintf(dev->desc_dawn_path, sizeof dev->desc_dawn_path, "%s", d.dawn_library_path);
+        dev->desc.dawn_library_path = dev->desc_dawn_path;
+    }
+    if (d.label) {
+        snprintf(dev->desc_label, sizeof dev->desc_label, "%s", d.label);
+        dev->desc.label = dev->desc_label;
+    }
     hl_result r = fns->device_create(dev, &d);
     if (r) {
         hl__free_device_memory(dev);
         return r;
     }
+    if (hl__test_caps_hook) hl__test_caps_hook(&dev->caps);
     uint32_t missing = d.requirements.features & ~dev->caps.features;
     if (missing) {
         uint32_t bit = missing & (~missing + 1u);
@@ -113,6 +128,33 @@ static hl_result hl__wait_serial(hl_rhi_device *dev, uint64_t serial, uint64_t t
                     fn, hl__duration_text(timeout_ns, t, sizeof t), (unsigned long long)serial, detail);
 }
 
+/* Releases every object and cache entry of dev (after waiting for the GPU, at most the wait
+ * timeout, unless lost): destroy and recreate share it. Every handle is stale afterwards. */
+static void hl__cmd_reset(hl_rhi_cmd *cmd);
+
+static void hl__release_everything(hl_rhi_device *dev, const char *fn) {
+    /* Bounded: after the timeout everything is released anyway (the native APIs keep what the
+     * GPU still uses alive until it is done with it); the backend's final waits share the
+     * same deadline. */
+    dev->destroy_deadline = hl__deadline(dev->wait_timeout_ns);
+    if (!dev->lost && dev->be && dev->last_submitted_serial > dev->completed_serial)
+        hl__wait_serial(dev, dev->last_submitted_serial, dev->wait_timeout_ns, fn);
+    dev->completed_serial = dev->next_serial - 1u;
+    dev->last_submitted_serial = dev->completed_serial;
+    hl__process_deferred(dev, true);
+    for (uint32_t k = 0; k < HL__POOL_COUNT; k++) {
+        uint8_t pool = hl__destroy_order[k];
+        hl__pool *p = &dev->pools[pool];
+        for (uint32_t slot = 0; slot < p->capacity; slot++) {
+            if (p->state[slot] == HL__SLOT_LIVE) {
+                hl__pool_retire(p, slot);
+                hl__release_slot(dev, pool, slot);
+            }
+        }
+    }
+    hl__cache_release_unreferenced(dev, true);
+}
+
 void hl_rhi_device_destroy(hl_rhi_device *dev) {
     if (!dev) return;
     uint64_t owner = atomic_load(&dev->owner);
@@ -126,27 +168,68 @@ void hl_rhi_device_destroy(hl_rhi_device *dev) {
         if (dev->fns->thread_attach) dev->fns->thread_attach(dev);
     }
     if (dev->frame_open) hl_rhi_abort_frame(dev);
-    /* Bounded: after the timeout everything is released anyway (the native APIs keep what the
-     * GPU still uses alive until it is done with it); the backend's final waits share the
-     * same deadline. */
-    dev->destroy_deadline = hl__deadline(dev->wait_timeout_ns);
-    if (!dev->lost && dev->last_submitted_serial > dev->completed_serial)
-        hl__wait_serial(dev, dev->last_submitted_serial, dev->wait_timeout_ns, "hl_rhi_device_destroy");
-    dev->completed_serial = dev->next_serial - 1u;
-    hl__process_deferred(dev, true);
-    for (uint32_t k = 0; k < HL__POOL_COUNT; k++) {
-        uint8_t pool = hl__destroy_order[k];
-        hl__pool *p = &dev->pools[pool];
-        for (uint32_t slot = 0; slot < p->capacity; slot++) {
-            if (p->state[slot] == HL__SLOT_LIVE) {
-                hl__pool_retire(p, slot);
-                hl__release_slot(dev, pool, slot);
-            }
-        }
-    }
-    hl__cache_release_unreferenced(dev, true);
+    hl__release_everything(dev, "hl_rhi_device_destroy");
     dev->fns->device_destroy(dev);
     hl__free_device_memory(dev);
+}
+
+/* ---- device loss ------------------------------------------------------------------------------- */
+bool hl_rhi_device_check_lost(hl_rhi_device *dev) {
+    if (!dev || !hl__owned_here(dev)) return false;
+    if (!dev->lost && dev->be && dev->fns->check_lost) dev->fns->check_lost(dev);
+    return dev->lost;
+}
+
+hl_result hl_rhi_device_simulate_loss(hl_rhi_device *dev) {
+    const char *fn = "hl_rhi_device_simulate_loss";
+    hl_result r = hl__check_device(dev, fn);
+    if (r) return r;
+    if (!dev->fns->simulate_loss)
+        return hl__fail(HL_ERR_UNSUPPORTED, "%s: the %s backend cannot lose its device", fn, dev->fns->name);
+    dev->fns->simulate_loss(dev);
+    if (!dev->lost) return hl__fail(HL_ERR_BACKEND, "%s: the %s backend did not report the loss", fn, dev->fns->name);
+    return HL_OK;
+}
+
+uint64_t hl_rhi_device_generation(const hl_rhi_device *dev) { return dev ? dev->generation : 0; }
+bool hl_rhi_device_is_lost(const hl_rhi_device *dev) { return dev && dev->lost; }
+
+hl_result hl_rhi_device_recreate(hl_rhi_device *dev) {
+    const char *fn = "hl_rhi_device_recreate";
+    if (!dev) return hl__fail(HL_ERR_VALIDATION, "%s: dev is NULL", fn);
+    if (!hl__owned_here(dev)) return hl__fail_thread(dev, fn);
+    if (dev->frame_open) hl_rhi_abort_frame(dev);
+    /* every object goes (a live device is waited for first, as destroy does) */
+    hl__release_everything(dev, fn);
+    if (dev->be) dev->fns->device_destroy(dev);
+    dev->be = NULL;
+    hl__cmd_reset(&dev->cmd);
+    dev->cmd.serial = dev->next_serial;
+    hl_rhi_backend backend = dev->caps.backend;
+    memset(&dev->caps, 0, sizeof dev->caps);
+    dev->caps.backend = backend;
+    dev->lost = false;
+    hl_result r = dev->fns->device_create(dev, &dev->desc);
+    if (!r && hl__test_caps_hook) hl__test_caps_hook(&dev->caps);
+    uint32_t missing = r ? 0 : dev->desc.requirements.features & ~dev->caps.features;
+    if (!r && missing) {
+        uint32_t bit = missing & (~missing + 1u);
+        dev->destroy_deadline = hl__deadline(dev->wait_timeout_ns);
+        dev->fns->device_destroy(dev);
+        dev->be = NULL;
+        r = hl__fail(HL_ERR_UNSUPPORTED, "%s: the new %s device lacks required feature \"%s\"", fn,
+                     dev->fns->name ? dev->fns->name : "?", hl_rhi_feature_name(bit));
+    }
+    if (r) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", hl_last_error());
+        dev->be = NULL;
+        dev->lost = true;
+        dev->caps.backend = backend;
+        return hl__fail(r == HL_ERR_UNSUPPORTED ? r : HL_ERR_DEVICE_LOST, "%s: no replacement device: %s", fn, msg);
+    }
+    dev->generation++;
+    return HL_OK;
 }
 
 const hl_rhi_caps *hl_rhi_device_caps(const hl_rhi_device *dev) { return dev ? &dev->caps : NULL; }

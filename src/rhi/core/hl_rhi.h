@@ -343,6 +343,36 @@ void hl_rhi_device_clear_caches(hl_rhi_device *dev);
  * (HL_ERR_INVALID_STATE). webgpu keeps no state across passes; the call is then a no-op. */
 hl_result hl_rhi_device_invalidate_native_state(hl_rhi_device *dev);
 
+/* ---- device loss ----------------------------------------------------------------------------
+ * A device is lost when the driver or the GPU takes it away (webgpu: Dawn's device-lost
+ * callback, delivered during any wait or poll; gles3: a context reset reported by
+ * glGetGraphicsResetStatus where the context was created with reset notification, or an EGL
+ * context that is no longer valid). From then on every call that needs the device returns
+ * HL_ERR_DEVICE_LOST (destroy calls only forget the object) until hl_rhi_device_recreate. */
+/* Asks the backend whether the device was lost (gles3 polls the context; webgpu processes
+ * Dawn's events). True when lost. Owner thread only (false elsewhere). */
+bool hl_rhi_device_check_lost(hl_rhi_device *dev);
+/* The lost flag alone (no native call): what the device has noticed so far. */
+bool hl_rhi_device_is_lost(const hl_rhi_device *dev);
+/* Takes the device away through the native API, as a real loss would: webgpu destroys the
+ * Dawn device (its lost callback fires, reason "destroyed"); gles3 destroys the EGL context and
+ * its surface. The loss is then detected by the same path as a real one (the device is lost
+ * when this returns HL_OK). Inside a frame the frame then fails at its end (nothing submitted). */
+hl_result hl_rhi_device_simulate_loss(hl_rhi_device *dev);
+/* Replaces the native device by a new one of the same backend, made from the same
+ * description: every object of the device is released first (every handle made before is
+ * stale from then on: it fails as a destroyed one), the caches are emptied, the capabilities
+ * are read again from the new device and the generation advances. Works on a lost device
+ * and on a live one (after waiting for it). An open frame is aborted. On failure (no device
+ * could be made, or it lacks a required feature) the device stays lost and the call may be
+ * repeated. Owner thread only. */
+hl_result hl_rhi_device_recreate(hl_rhi_device *dev);
+/* Starts at 1; advanced by every successful hl_rhi_device_recreate. */
+uint64_t hl_rhi_device_generation(const hl_rhi_device *dev);
+/* Tests only: fn (NULL = none) edits the capabilities of every device created or recreated
+ * after the call (e.g. to make a recovery find a smaller device). Process-wide. */
+void hl_rhi_set_test_caps_hook(void (*fn)(hl_rhi_caps *caps));
+
 /* ---- buffers ------------------------------------------------------------------------------ */
 typedef struct hl_rhi_buffer_desc {
     uint64_t size;  /* bytes, > 0, multiple of 4 */

@@ -331,6 +331,13 @@ typedef struct hl__rhi_backend_fns {
      * thread (the new owner). */
     void (*thread_detach)(hl_rhi_device *dev);
     hl_result (*thread_attach)(hl_rhi_device *dev);
+
+    /* Optional (NULL: the lost flag alone tells): polls the native device for a loss and sets
+     * dev->lost (with the backend's error) when it finds one. */
+    void (*check_lost)(hl_rhi_device *dev);
+    /* Takes the native device away as a real loss would, then detects it the same way (sets
+     * dev->lost through the backend's detection). */
+    void (*simulate_loss)(hl_rhi_device *dev);
 } hl__rhi_backend_fns;
 
 /* ---- device -------------------------------------------------------------------------------- */
@@ -363,7 +370,12 @@ struct hl_rhi_device {
     uint32_t deferred_count, deferred_capacity;
 
     bool lost;
-    void *be; /* backend device state */
+    void *be; /* backend device state (NULL after a failed recreate) */
+    uint64_t generation; /* 1, then +1 per recreate */
+    /* the description the device was made from (strings copied): recreate makes the next one */
+    hl_rhi_device_desc desc;
+    char desc_dawn_path[512];
+    char desc_label[64];
 
     /* Every implicit wait (wait_idle, reads, creation callbacks, a full fence ring, destroy)
      * gives up after this long; UINT64_MAX = never. Backends read it directly. */

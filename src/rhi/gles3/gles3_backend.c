@@ -221,8 +221,8 @@ static void hl__gl_device_destroy(hl_rhi_device *dev) {
     hl__gl_make_current(dev);
     /* Is the GPU done with every command (aborted frames' too)? Waits until the destroy
      * deadline at most. */
-    bool idle = false;
-    GLsync last = HL__GL(dev, glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0));
+    bool idle = dev->lost; /* a lost context runs nothing more (its GL calls reach no context) */
+    GLsync last = idle ? NULL : HL__GL(dev, glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0));
     if (last) {
         GLenum w = hl__gl_client_wait(dev, last, dev->destroy_deadline);
         idle = w == GL_ALREADY_SIGNALED || w == GL_CONDITION_SATISFIED;
@@ -523,6 +523,12 @@ static void hl__gl_compute_pipeline_destroy(hl_rhi_device *dev, hl__compute_pipe
 /* ---- frame scope ----------------------------------------------------------------------------- */
 static void hl__gl_abort_frame(hl_rhi_device *dev, uint64_t serial);
 
+/* HL_ERR_DEVICE_LOST when the context was lost (hl__gl_check_lost has said why). */
+static hl_result hl__gl_lost_check(hl_rhi_device *dev) {
+    hl__gl_poll_lost(dev, false);
+    return dev->lost ? HL_ERR_DEVICE_LOST : HL_OK;
+}
+
 static hl_result hl__gl_begin_frame(hl_rhi_device *dev, uint64_t serial) {
     (void)serial;
     hl__gl_make_current(dev);
@@ -545,6 +551,7 @@ static GLenum hl__gl_client_wait(hl_rhi_device *dev, GLsync sync, uint64_t deadl
 }
 
 hl_result hl__gl_sync_for_read(hl_rhi_device *dev, const char *what) {
+    if (hl__gl_lost_check(dev)) return HL_ERR_DEVICE_LOST;
     GLsync sync = HL__GL(dev, glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0));
     if (!sync)
         return hl__fail(HL_ERR_BACKEND, "gles3: %s: glFenceSync failed (0x%04x)", what,
@@ -599,6 +606,7 @@ static hl_result hl__gl_retire(hl_rhi_device *dev, uint64_t until_serial, uint64
 
 static hl_result hl__gl_end_frame(hl_rhi_device *dev, uint64_t serial) {
     hl__gl_device *g = hl__gl(dev);
+    if (hl__gl_lost_check(dev)) return HL_ERR_DEVICE_LOST; /* nothing is submitted */
     hl__gl_make_current(dev);
     if (g->fence_count == HL__GL_FENCES) {
         /* A full ring waits for the oldest frame (bounded; on a timeout the frame's commands
@@ -646,6 +654,7 @@ static hl_result hl__gl_poll(hl_rhi_device *dev, uint64_t *completed_serial) {
 }
 
 static hl_result hl__gl_wait(hl_rhi_device *dev, uint64_t serial, uint64_t timeout_ns) {
+    if (hl__gl_lost_check(dev)) return HL_ERR_DEVICE_LOST;
     hl__gl_make_current(dev);
     hl__gl_device *g = hl__gl(dev);
     /* Fences signal in order: waiting for the first fence at or after `serial` covers it. */
@@ -748,4 +757,6 @@ const hl__rhi_backend_fns hl__rhi_gles3_backend = {
     .invalidate_native_state = hl__gl_invalidate_native_state,
     .thread_detach = hl__gl_thread_detach,
     .thread_attach = hl__gl_thread_attach,
+    .check_lost = hl__gl_check_lost,
+    .simulate_loss = hl__gl_simulate_loss,
 };

@@ -177,14 +177,25 @@ hl_result hl__gl_egl_open(hl_rhi_device *dev, hl__gl_device *g) {
     g->pbuffer = EGL_NO_SURFACE;
 
     const EGLint ctx_attrs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE};
-    g->context = HL__GL(dev, eglCreateContext(g->display, pick.config, EGL_NO_CONTEXT, ctx_attrs));
+    /* With reset notification where EGL offers it, so that a GPU reset is reported
+       (glGetGraphicsResetStatus) instead of leaving a context that silently draws nothing. */
+    const char *dpy_ext = HL__GL(dev, eglQueryString(g->display, EGL_EXTENSIONS));
+    bool reset_notify = false;
+    if (hl__has_ext(dpy_ext, "EGL_EXT_create_context_robustness")) {
+        const EGLint robust_attrs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0,
+                                       EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT, EGL_LOSE_CONTEXT_ON_RESET_EXT,
+                                       EGL_NONE};
+        g->context = HL__GL(dev, eglCreateContext(g->display, pick.config, EGL_NO_CONTEXT, robust_attrs));
+        reset_notify = g->context != EGL_NO_CONTEXT;
+        if (!reset_notify) (void)eglGetError();
+    }
+    if (!reset_notify) g->context = HL__GL(dev, eglCreateContext(g->display, pick.config, EGL_NO_CONTEXT, ctx_attrs));
     if (g->context == EGL_NO_CONTEXT) {
         EGLint err = eglGetError();
         hl__gl_egl_close(dev, g);
         return hl__fail(HL_ERR_UNSUPPORTED, "gles3: eglCreateContext(ES 3.0) failed on the %s display (0x%x)",
                         pick.platform, (unsigned)err);
     }
-    const char *dpy_ext = HL__GL(dev, eglQueryString(g->display, EGL_EXTENSIONS));
     if (!hl__has_ext(dpy_ext, "EGL_KHR_surfaceless_context")) {
         const EGLint pb_attrs[] = {EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE};
         g->pbuffer = HL__GL(dev, eglCreatePbufferSurface(g->display, pick.config, pb_attrs));
@@ -203,16 +214,65 @@ hl_result hl__gl_egl_open(hl_rhi_device *dev, hl__gl_device *g) {
         return hl__fail(HL_ERR_BACKEND, "gles3: eglMakeCurrent failed (0x%x)", (unsigned)err);
     }
     hl__gl_current = dev;
+    if (reset_notify) {
+        const char *gl_ext = (const char *)HL__GL(dev, glGetString(GL_EXTENSIONS));
+        const char *fn = hl__has_ext(gl_ext, "GL_KHR_robustness")   ? "glGetGraphicsResetStatusKHR"
+                         : hl__has_ext(gl_ext, "GL_EXT_robustness") ? "glGetGraphicsResetStatusEXT"
+                                                                    : NULL;
+        if (fn) g->reset_status = (GLenum(*)(void))HL__GL(dev, eglGetProcAddress(fn));
+    }
     return HL_OK;
+}
+
+/* ---- device loss ------------------------------------------------------------------------------- */
+static void hl__gl_release_current(hl_rhi_device *dev, hl__gl_device *g) {
+    if (HL__GL(dev, eglGetCurrentContext()) != EGL_NO_CONTEXT)
+        HL__GL(dev, eglMakeCurrent(g->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
+    hl__gl_current = NULL;
+}
+
+void hl__gl_check_lost(hl_rhi_device *dev) { hl__gl_poll_lost(dev, true); }
+
+void hl__gl_poll_lost(hl_rhi_device *dev, bool full) {
+    hl__gl_device *g = hl__gl(dev);
+    if (!g || dev->lost || g->display == EGL_NO_DISPLAY) return;
+    const char *why = NULL;
+    EGLint value = 0;
+    if (full && !HL__GL(dev, eglQueryContext(g->display, g->context, EGL_CONTEXT_CLIENT_TYPE, &value))) {
+        why = eglGetError() == EGL_CONTEXT_LOST ? "EGL_CONTEXT_LOST" : "the EGL context is no longer valid";
+    } else if (g->reset_status) {
+        hl__gl_make_current(dev);
+        GLenum status = HL__GL(dev, g->reset_status());
+        if (status == 0x8253) why = "a GPU reset caused by this context (GL_GUILTY_CONTEXT_RESET)";
+        else if (status == 0x8254) why = "a GPU reset caused elsewhere (GL_INNOCENT_CONTEXT_RESET)";
+        else if (status != GL_NO_ERROR) why = "a GPU reset (GL_UNKNOWN_CONTEXT_RESET)";
+    }
+    if (!why) return;
+    dev->lost = true;
+    /* nothing of this device may run GL again: its teardown's calls reach no context */
+    if (hl__gl_current == dev || HL__GL(dev, eglGetCurrentContext()) == g->context) hl__gl_release_current(dev, g);
+    hl__fail(HL_ERR_DEVICE_LOST, "gles3: the context was lost (%s)", why);
+}
+
+void hl__gl_simulate_loss(hl_rhi_device *dev) {
+    hl__gl_device *g = hl__gl(dev);
+    if (!g || g->display == EGL_NO_DISPLAY || g->context_destroyed) return;
+    if (hl__gl_current == dev || HL__GL(dev, eglGetCurrentContext()) == g->context) hl__gl_release_current(dev, g);
+    HL__GL(dev, eglDestroyContext(g->display, g->context));
+    if (g->pbuffer != EGL_NO_SURFACE) HL__GL(dev, eglDestroySurface(g->display, g->pbuffer));
+    g->context_destroyed = true;
+    hl__gl_check_lost(dev); /* found as a real loss is: the context is no longer valid */
 }
 
 void hl__gl_egl_close(hl_rhi_device *dev, hl__gl_device *g) {
     if (g->display == EGL_NO_DISPLAY) return;
     if (hl__gl_current == dev) hl__gl_current = NULL;
-    if (HL__GL(dev, eglGetCurrentContext()) == g->context && g->context != EGL_NO_CONTEXT)
-        HL__GL(dev, eglMakeCurrent(g->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
-    if (g->context != EGL_NO_CONTEXT) HL__GL(dev, eglDestroyContext(g->display, g->context));
-    if (g->pbuffer != EGL_NO_SURFACE) HL__GL(dev, eglDestroySurface(g->display, g->pbuffer));
+    if (!g->context_destroyed) {
+        if (HL__GL(dev, eglGetCurrentContext()) == g->context && g->context != EGL_NO_CONTEXT)
+            HL__GL(dev, eglMakeCurrent(g->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
+        if (g->context != EGL_NO_CONTEXT) HL__GL(dev, eglDestroyContext(g->display, g->context));
+        if (g->pbuffer != EGL_NO_SURFACE) HL__GL(dev, eglDestroySurface(g->display, g->pbuffer));
+    }
     pthread_mutex_lock(&hl__egl_lock);
     HL__GL(dev, hl__display_unref(g->display));
     pthread_mutex_unlock(&hl__egl_lock);
@@ -232,8 +292,13 @@ void hl__gl_egl_abandon(hl_rhi_device *dev, hl__gl_device *g) {
 }
 
 void hl__gl_make_current(hl_rhi_device *dev) {
-    if (hl__gl_current == dev) return;
     hl__gl_device *g = hl__gl(dev);
+    if (dev->lost) {
+        if (g && g->display != EGL_NO_DISPLAY && (hl__gl_current || HL__GL(dev, eglGetCurrentContext()) != EGL_NO_CONTEXT))
+            hl__gl_release_current(dev, g);
+        return;
+    }
+    if (hl__gl_current == dev) return;
     if (HL__GL(dev, eglMakeCurrent(g->display, g->pbuffer, g->pbuffer, g->context))) hl__gl_current = dev;
 }
 

@@ -206,6 +206,11 @@ typedef struct hl__gl_device {
     EGLContext context;
     EGLSurface pbuffer; /* EGL_NO_SURFACE with EGL_KHR_surfaceless_context */
     const char *platform;
+    /* device loss: glGetGraphicsResetStatus(KHR/EXT) when the context was created with reset
+       notification (EGL_EXT_create_context_robustness), else NULL; context_destroyed: the
+       context and surface were destroyed by hl_rhi_device_simulate_loss (teardown skips them) */
+    GLenum (*reset_status)(void);
+    bool context_destroyed;
 
     hl__gl_state st;
 
@@ -276,8 +281,16 @@ void hl__gl_egl_close(hl_rhi_device *dev, hl__gl_device *g);
  * eglDestroyContext blocks until its rasterizer finished, possibly never). EGL keeps them
  * until the process exits. */
 void hl__gl_egl_abandon(hl_rhi_device *dev, hl__gl_device *g);
-/* Makes the device's context current on this thread when it is not. */
+/* Makes dev's context current on this thread. For a lost device it makes no context current
+ * instead, so that the GL calls that follow (teardown) reach no context. */
 void hl__gl_make_current(hl_rhi_device *dev);
+/* Device loss (gles3_egl.c): polls the context (EGL validity, reset status) and marks dev lost;
+ * simulate destroys the context and its surface, then polls. */
+void hl__gl_check_lost(hl_rhi_device *dev);
+/* full = false: the reset status alone (one GL call where the context reports resets, none
+ * elsewhere): what every submission asks. */
+void hl__gl_poll_lost(hl_rhi_device *dev, bool full);
+void hl__gl_simulate_loss(hl_rhi_device *dev);
 /* Thread hand-over (the core's owner rule): release the context here / make it current here. */
 void hl__gl_thread_detach(hl_rhi_device *dev);
 hl_result hl__gl_thread_attach(hl_rhi_device *dev);

@@ -81,6 +81,9 @@ static void hl__null_device_destroy(hl_rhi_device *dev) {
     dev->be = NULL;
 }
 
+/* The null device has no native device to lose: the loss is its flag. */
+static void hl__null_simulate_loss(hl_rhi_device *dev) { dev->lost = true; }
+
 /* ---- buffers ---------------------------------------------------------------------------------- */
 static hl_result hl__null_buffer_create(hl_rhi_device *dev, hl__buffer *buf, const void *initial_data) {
     HL__NATIVE(dev);
@@ -558,4 +561,5 @@ const hl__rhi_backend_fns hl__rhi_null_backend = {
     .copy_texture_to_buffer = hl__null_copy_texture_to_buffer,
     .clear_buffer = hl__null_clear_buffer,
     .generate_mipmaps = hl__null_generate_mipmaps,
+    .simulate_loss = hl__null_simulate_loss,
 };

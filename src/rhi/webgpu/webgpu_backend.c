@@ -609,6 +609,25 @@ static void wgpu_device_destroy(hl_rhi_device *dev) {
     dev->be = NULL;
 }
 
+/* Delivers Dawn's pending events: a lost device's callback sets dev->lost. */
+static void wgpu_check_lost(hl_rhi_device *dev) {
+    hl__wgpu_device *be = hl__wgpu_be(dev);
+    if (be && be->instance) WGPU(dev, InstanceProcessEvents)(be->instance);
+}
+
+/* Destroys the Dawn device: Dawn reports it lost (reason "destroyed") through the callback a
+ * real loss takes, delivered by the events processed here. */
+static void wgpu_simulate_loss(hl_rhi_device *dev) {
+    hl__wgpu_device *be = hl__wgpu_be(dev);
+    if (!be || !be->device) return;
+    WGPU(dev, DeviceDestroy)(be->device);
+    uint64_t deadline = hl__deadline(dev->wait_timeout_ns);
+    for (uint32_t spins = 0; !dev->lost && hl__time_left(deadline); spins++) {
+        WGPU(dev, InstanceProcessEvents)(be->instance);
+        if (!dev->lost && spins > 16) nap(20000);
+    }
+}
+
 const hl__rhi_backend_fns hl__rhi_webgpu_backend = {
     .backend = HL_RHI_BACKEND_WEBGPU,
     .name = "webgpu",
@@ -668,4 +687,6 @@ const hl__rhi_backend_fns hl__rhi_webgpu_backend = {
     .copy_texture_to_buffer = hl__wgpu_copy_texture_to_buffer,
     .clear_buffer = hl__wgpu_clear_buffer,
     .generate_mipmaps = hl__wgpu_generate_mipmaps,
+    .check_lost = wgpu_check_lost,
+    .simulate_loss = wgpu_simulate_loss,
 };
