@@ -262,6 +262,9 @@ typedef struct hl_render_stats {
      * per recovery). */
     uint32_t device_recoveries;
     uint64_t device_generation;
+    /* Objects alive on the device after the last frame: RHI handles of every kind and the
+     * native objects of its caches (a leak across recoveries shows here). */
+    uint32_t gpu_objects;
 } hl_render_stats;
 
 const hl_render_stats *hl_renderer_stats(const hl_renderer *r);

@@ -109,7 +109,9 @@ static hl_result gpu_rebuild(hl_renderer *r) {
 static void note_loss(hl_renderer *r) {
     if (r->gpu_state == HL__GPU_LOST) return;
     r->gpu_state = HL__GPU_LOST;
-    snprintf(r->lost_reason, sizeof r->lost_reason, "%s", hl_last_error()[0] ? hl_last_error() : "the device was lost");
+    const char *why = hl_rhi_device_lost_reason(r->dev);
+    snprintf(r->lost_reason, sizeof r->lost_reason, "%s",
+             why[0] ? why : hl_last_error()[0] ? hl_last_error() : "the device was lost");
     if (r->desc.device_lost)
         r->desc.device_lost(r, hl_rhi_device_generation(r->dev), r->lost_reason, r->desc.event_user);
 }

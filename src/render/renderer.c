@@ -580,6 +580,7 @@ static void count_live(hl_renderer *r) {
     for (uint32_t i = 0; i < r->program_count; i++) st->programs += r->programs[i] != NULL;
     for (uint32_t i = 0; i < r->pipeline_count; i++) st->pipelines += r->pipelines[i] != NULL;
     for (const hl_render_target *t = r->targets; t; t = t->next_target) st->targets++;
+    st->gpu_objects = hl_rhi_device_live_objects(r->dev);
     st->mirrors = r->geometry_map.count + r->texture_map.count + r->material_map.count + r->ubuf_map.count +
                   r->mesh_map.count;
 }

@@ -65,7 +65,7 @@ void hl__cache_unref(hl_rhi_device *dev, uint32_t index, uint64_t last_use) {
     if (last_use > e->last_use_serial) e->last_use_serial = last_use;
 }
 
-static uint32_t hl__cache_live_count(const hl_rhi_device *dev) {
+uint32_t hl__cache_live_objects(const hl_rhi_device *dev) {
     uint32_t n = 0;
     for (uint32_t i = 0; i < dev->cache_count; i++) n += dev->cache[i].used != HL__CACHE_FREE;
     return n;
@@ -95,7 +95,7 @@ hl_result hl__cache_acquire(hl_rhi_device *dev, uint8_t kind, const void *key, u
             return HL_OK;
         }
     }
-    if (hl__cache_live_count(dev) >= dev->cache_limit) hl__cache_evict_one(dev);
+    if (hl__cache_live_objects(dev) >= dev->cache_limit) hl__cache_evict_one(dev);
 
     uint32_t index = UINT32_MAX;
     for (uint32_t i = 0; i < dev->cache_count; i++) {

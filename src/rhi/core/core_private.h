@@ -65,6 +65,8 @@ bool hl__defer_release(hl_rhi_device *dev, uint8_t pool, uint32_t slot, uint64_t
 /* Waits (at most the device's wait timeout) until every submission completed; a timeout's
  * message names fn. The caller has checked the device. */
 hl_result hl__wait_idle(hl_rhi_device *dev, const char *fn);
+/* Cache entries holding a native object (live or waiting for release). */
+uint32_t hl__cache_live_objects(const hl_rhi_device *dev);
 /* Asks the backend for the completed serial and releases what became free. */
 hl_result hl__update_completed(hl_rhi_device *dev);
 /* Releases a retired (zombie) object slot: backend destroy, references, slot freed. */

@@ -187,12 +187,21 @@ hl_result hl_rhi_device_simulate_loss(hl_rhi_device *dev) {
     if (!dev->fns->simulate_loss)
         return hl__fail(HL_ERR_UNSUPPORTED, "%s: the %s backend cannot lose its device", fn, dev->fns->name);
     dev->fns->simulate_loss(dev);
+    if (dev->lost && !dev->lost_reason[0]) snprintf(dev->lost_reason, sizeof dev->lost_reason, "lost (simulated)");
     if (!dev->lost) return hl__fail(HL_ERR_BACKEND, "%s: the %s backend did not report the loss", fn, dev->fns->name);
     return HL_OK;
 }
 
 uint64_t hl_rhi_device_generation(const hl_rhi_device *dev) { return dev ? dev->generation : 0; }
 bool hl_rhi_device_is_lost(const hl_rhi_device *dev) { return dev && dev->lost; }
+const char *hl_rhi_device_lost_reason(const hl_rhi_device *dev) { return dev && dev->lost ? dev->lost_reason : ""; }
+
+uint32_t hl_rhi_device_live_objects(const hl_rhi_device *dev) {
+    if (!dev) return 0;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < HL__POOL_COUNT; i++) n += dev->pools[i].used;
+    return n + hl__cache_live_objects(dev);
+}
 
 hl_result hl_rhi_device_recreate(hl_rhi_device *dev) {
     const char *fn = "hl_rhi_device_recreate";
@@ -209,6 +218,7 @@ hl_result hl_rhi_device_recreate(hl_rhi_device *dev) {
     memset(&dev->caps, 0, sizeof dev->caps);
     dev->caps.backend = backend;
     dev->lost = false;
+    dev->lost_reason[0] = '\0';
     hl_result r = dev->fns->device_create(dev, &dev->desc);
     if (!r && hl__test_caps_hook) hl__test_caps_hook(&dev->caps);
     uint32_t missing = r ? 0 : dev->desc.requirements.features & ~dev->caps.features;

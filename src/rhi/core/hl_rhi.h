@@ -367,6 +367,11 @@ hl_result hl_rhi_device_simulate_loss(hl_rhi_device *dev);
  * could be made, or it lacks a required feature) the device stays lost and the call may be
  * repeated. Owner thread only. */
 hl_result hl_rhi_device_recreate(hl_rhi_device *dev);
+/* Why the device was lost (the backend's words), "" while it is not. */
+const char *hl_rhi_device_lost_reason(const hl_rhi_device *dev);
+/* Objects alive on the device: live handles of every kind plus the native objects of the device
+ * caches (what a leak across recoveries would grow). */
+uint32_t hl_rhi_device_live_objects(const hl_rhi_device *dev);
 /* Starts at 1; advanced by every successful hl_rhi_device_recreate. */
 uint64_t hl_rhi_device_generation(const hl_rhi_device *dev);
 /* Tests only: fn (NULL = none) edits the capabilities of every device created or recreated

@@ -372,6 +372,7 @@ struct hl_rhi_device {
     bool lost;
     void *be; /* backend device state (NULL after a failed recreate) */
     uint64_t generation; /* 1, then +1 per recreate */
+    char lost_reason[256]; /* set by the backend that noticed the loss (hl_rhi_device_lost_reason) */
     /* the description the device was made from (strings copied): recreate makes the next one */
     hl_rhi_device_desc desc;
     char desc_dawn_path[512];

@@ -251,7 +251,8 @@ void hl__gl_poll_lost(hl_rhi_device *dev, bool full) {
     dev->lost = true;
     /* nothing of this device may run GL again: its teardown's calls reach no context */
     if (hl__gl_current == dev || HL__GL(dev, eglGetCurrentContext()) == g->context) hl__gl_release_current(dev, g);
-    hl__fail(HL_ERR_DEVICE_LOST, "gles3: the context was lost (%s)", why);
+    snprintf(dev->lost_reason, sizeof dev->lost_reason, "gles3: the context was lost (%s)", why);
+    hl__fail(HL_ERR_DEVICE_LOST, "%s", dev->lost_reason);
 }
 
 void hl__gl_simulate_loss(hl_rhi_device *dev) {

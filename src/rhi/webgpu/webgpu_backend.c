@@ -89,6 +89,8 @@ static void on_device_lost(const WGPUDevice *device, uint32_t reason, WGPUString
     char msg[900];
     copy_message(msg, sizeof msg, message);
     snprintf(be->error, sizeof be->error, "device lost (reason %u): %s", reason, msg);
+    snprintf(dev->lost_reason, sizeof dev->lost_reason, "webgpu: Dawn: device lost (reason %u%s): %.160s", reason,
+             reason == WGPUDeviceLostReason_Destroyed ? ", destroyed" : "", msg);
 }
 
 hl_result hl__wgpu_take_error(hl_rhi_device *dev, const char *what) {
