@@ -3,7 +3,7 @@
  *
  *   random_frames [--seed S] [--frames N] [--episode E] [--backend webgpu|gles3|both]
  *                 [--max-size N] [--max-meshes N] [--history N] [--avoid NAME[,NAME]] [--keep-going]
- *                 [--verbose] [--describe] [--dump DIR] [--dump-all DIR] [--quiet] [--gltf] [--env]
+ *                 [--verbose] [--describe] [--dump DIR] [--dump-all DIR] [--quiet] [--gltf] [--env] [--loss]
  *                 [--strict] [--focus-frame N [--keep-meshes LIST] [--keep-lights LIST] [--keep-views A:B]]
  *
  * Runs N frames in episodes of at most E frames (default 1000): episode k is the sequence of
@@ -62,7 +62,7 @@ static int usage(const char *msg) {
             "random_frames: %s\n"
             "usage: random_frames [--seed S] [--frames N] [--episode E] [--backend webgpu|gles3|both]\n"
             "                     [--max-size N] [--max-meshes N] [--history N] [--avoid NAME[,NAME]] [--keep-going]\n"
-            "                     [--verbose] [--describe] [--dump DIR] [--dump-all DIR] [--quiet] [--gltf] [--env]\n"
+            "                     [--verbose] [--describe] [--dump DIR] [--dump-all DIR] [--quiet] [--gltf] [--env] [--loss]\n"
             "                     [--strict] [--focus-frame N [--keep-meshes LIST] [--keep-lights LIST] [--keep-views A:B]]\n",
             msg);
     return 2;
@@ -167,6 +167,8 @@ int main(int argc, char **argv) {
             opt.gltf = true;
         } else if (!strcmp(a, "--env")) {
             opt.env = true;
+        } else if (!strcmp(a, "--loss")) {
+            opt.loss = true;
         } else if (!strcmp(a, "--strict")) {
             opt.strict = true;
         } else if (!strcmp(a, "--focus-frame")) {

@@ -14,7 +14,8 @@
  * stages at HL_RANDOM_MAX_MESHES meshes (default 60) so that CI stays within its time budget
  * (ASan build: 6 seeds of 15 frames, 64 pixels, 30 meshes);
  * HL_RANDOM_AVOID leaves out known failure classes (hl_scene_gen.h) to look past them; random
- * glTF assets (hl_gen_options.gltf) join every other seed (HL_RANDOM_GLTF=0 or 1: none or all).
+ * glTF assets (hl_gen_options.gltf) join every other seed (HL_RANDOM_GLTF=0 or 1: none or all),
+ * device losses and GPU releases (hl_gen_options.loss) every third (HL_RANDOM_LOSS).
  * bench/random_frames runs the uncapped long version. */
 #include <stdlib.h>
 
@@ -60,13 +61,17 @@ int main(void) {
            (HL_RANDOM_ENV=0 / 1: none / all) */
         const char *e = getenv("HL_RANDOM_ENV");
         seq.opt.env = e && *e ? *e == '1' : (s % 4) >= 2;
+        /* device losses and GPU releases on every third seed (HL_RANDOM_LOSS=0 / 1: none / all) */
+        const char *l = getenv("HL_RANDOM_LOSS");
+        seq.opt.loss = l && *l ? *l == '1' : (s % 3) == 2;
         seq.frames = frames;
         seq.prog = "random_frames";
         seq.on_failure = on_failure;
         hl_gen_sequence_result res;
         hl_gen_run_sequence(&seq, &res);
-        printf("seed 0x%llx%s: %u frames, %llu images compared, worst mean %.3f/255, worst p99 %u/255%s\n",
-               (unsigned long long)seq.opt.seed, seq.opt.gltf ? (seq.opt.env ? " (glTF, env)" : " (glTF)") : seq.opt.env ? " (env)" : "", res.frames_run,
+        printf("seed 0x%llx%s%s: %u frames, %llu images compared, worst mean %.3f/255, worst p99 %u/255%s\n",
+               (unsigned long long)seq.opt.seed, seq.opt.gltf ? (seq.opt.env ? " (glTF, env)" : " (glTF)") : seq.opt.env ? " (env)" : "",
+               seq.opt.loss ? " (loss)" : "", res.frames_run,
                (unsigned long long)res.compared, res.worst_mean,
                res.worst_p99, res.failed_frames ? "  FAILED" : "");
         fflush(stdout);

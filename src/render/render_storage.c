@@ -190,9 +190,13 @@ hl_result hl_storage_buffer_write(hl_renderer *r, hl_storage_buffer *b, uint64_t
 }
 
 /* ---- contents lost with the device (REINITIALIZE) ----------------------------------------------- */
-static bool contents_lost(const hl_renderer *r, const hl_storage_buffer *b) {
+/* recording: the caller is a pass being added to the frame now recorded, where a pass added
+ * before it may have written the buffer whole. r->storage_frame keeps naming that frame after it
+ * ends (failed or not), and is 0 before the first, like an unset full_write_frame: reads outside
+ * a record go by committed writers only. */
+static bool contents_lost(const hl_renderer *r, const hl_storage_buffer *b, bool recording) {
     return b->lost_mark && b->lost_mark > b->cpu_full_mark && b->lost_mark > b->gpu_full_mark &&
-           b->full_write_frame != r->storage_frame;
+           !(recording && b->full_write_frame == r->storage_frame);
 }
 
 static hl_result lost_error(const hl_storage_buffer *b, const char *fn, const char *use) {
@@ -205,13 +209,14 @@ static hl_result lost_error(const hl_storage_buffer *b, const char *fn, const ch
 
 hl_result hl__storage_check_input(hl_renderer *r, hl_graph_buffer gb, const char *pass, const char *use) {
     const hl_storage_buffer *b = hl__storage_of_graph_buffer(r, gb);
-    if (!b || !contents_lost(r, b)) return HL_OK;
+    if (!b || !contents_lost(r, b, true)) return HL_OK;
     char where[96];
     snprintf(where, sizeof where, "pass '%s'", pass);
     return lost_error(b, where, use);
 }
 
-/* A pass of this frame writes all of gb: the contents are whole again once it commits. */
+/* A pass of this frame writes all of gb: the contents are whole again once it commits. Called
+ * once the pass is in the graph (a pass refused before that writes nothing). */
 static hl_result mark_full_write(hl_renderer *r, hl_graph_buffer gb, uint64_t offset, uint64_t size) {
     hl_storage_buffer *b = hl__storage_of_graph_buffer(r, gb);
     if (!b || offset != 0 || size != b->size || !b->lost_mark) return HL_OK;
@@ -245,6 +250,7 @@ hl_result hl__storage_gpu_rebuild(hl_renderer *r) {
         }
         b->pending_count = 0;
         b->delivered_revision = b->write_revision;
+        b->gpu_write_mark = 0; /* the new buffer holds the shadow: not stale, whichever the policy */
         res = gpu_buffer_make(r, b, b->shadow);
     }
     return res;
@@ -334,7 +340,7 @@ hl_result hl_storage_buffer_read(hl_renderer *r, hl_storage_buffer *b, uint64_t 
     if (!b || !storage_of(r, b))
         return hl__fail(HL_ERR_VALIDATION, "%s: the buffer is NULL, another renderer's or destroyed", fn);
     if ((res = check_range(b, offset, size, fn))) return res;
-    if (contents_lost(r, b)) return lost_error(b, fn, "read");
+    if (contents_lost(r, b, false)) return lost_error(b, fn, "read");
     hl__storage_read *rd = &r->storage_read;
     if (rd->pending)
         return hl__fail(HL_ERR_INVALID_STATE, "%s: a read of '%s' is pending (one per renderer: hl_storage_buffer_read_wait "
@@ -580,9 +586,10 @@ hl_result hl__add_compute_pass(hl_renderer *r, const char *name, struct hl_compu
             e->size = size;
             f->handle = c->buffer.id;
             f->access = b->type == HL_COMPUTE_STORAGE_READ ? 0 : c->overwrite ? 5 : 1;
-            if (f->access == 5) res = mark_full_write(r, c->buffer, c->offset, size);
-            else res = hl__storage_check_input(r, c->buffer, name, f->access ? "partly read-write input" : "read");
-            if (res) return res;
+            /* an overwrite reads nothing (its full write is marked once the pass is added) */
+            if (f->access != 5 &&
+                (res = hl__storage_check_input(r, c->buffer, name, f->access ? "partly read-write input" : "read")))
+                return res;
             break;
         }
         case HL_COMPUTE_SAMPLED_TEXTURE_2D:
@@ -621,8 +628,12 @@ hl_result hl__add_compute_pass(hl_renderer *r, const char *name, struct hl_compu
     if (res) return res;
     hl_graph_pass gp = hl_graph_add_pass(r->graph, name, HL_GRAPH_PASS_COMPUTE, setup_cp, prepare_cp, exec_cp, &p, sizeof p);
     if (!gp.id) return hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
-    for (uint32_t i = 0; !res && i < p.ref_count; i++)
-        if (p.refs[i].access == 1 || p.refs[i].access == 5) res = mark_written(r, (hl_graph_buffer){p.refs[i].handle});
+    for (uint32_t i = 0; !res && i < p.ref_count; i++) {
+        const cp_ref *f = &p.refs[i];
+        const hl_rhi_bind_group_entry *e = &p.entries[f->group][f->slot];
+        if (f->access == 5) res = mark_full_write(r, (hl_graph_buffer){f->handle}, e->offset, e->size);
+        if (!res && (f->access == 1 || f->access == 5)) res = mark_written(r, (hl_graph_buffer){f->handle});
+    }
     return res;
 }
 
@@ -658,10 +669,10 @@ hl_result hl__add_buffer_clear_pass(hl_renderer *r, const char *name, hl_graph_b
     p.size = size;
     p.whole = offset == 0 && size == hl_graph_buffer_desc(r->graph, buf)->size;
     if ((res = hl__scene_flush(r, false, false))) return res;
-    if ((res = mark_full_write(r, buf, offset, size))) return res;
     hl_graph_pass gp = hl_graph_add_pass(r->graph, name, HL_GRAPH_PASS_COPY, setup_clear_buf, NULL, exec_clear_buf, &p,
                                          sizeof p);
     if (!gp.id) return hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
+    if ((res = mark_full_write(r, buf, offset, size))) return res;
     return mark_written(r, buf);
 }
 
@@ -687,12 +698,12 @@ hl_result hl__add_buffer_copy_pass(hl_renderer *r, const char *name, hl_graph_bu
     hl_result res = buffer_range(r, src, src_offset, &s1, "the source", name, 4);
     if (!res) res = buffer_range(r, dst, dst_offset, &s2, "the destination", name, 4);
     if (!res) res = hl__storage_check_input(r, src, name, "copied");
-    if (!res) res = mark_full_write(r, dst, dst_offset, size);
     if (!res) res = hl__scene_flush(r, false, false);
     if (res) return res;
     buf_pass p = {src, dst, src_offset, dst_offset, size, dst_offset == 0 && size == hl_graph_buffer_desc(r->graph, dst)->size};
     hl_graph_pass gp = hl_graph_add_pass(r->graph, name, HL_GRAPH_PASS_COPY, setup_copy_buf, NULL, exec_copy_buf, &p,
                                          sizeof p);
     if (!gp.id) return hl_last_error_code() ? hl_last_error_code() : HL_ERR_VALIDATION;
+    if ((res = mark_full_write(r, dst, dst_offset, size))) return res;
     return mark_written(r, dst);
 }

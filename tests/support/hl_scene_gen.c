@@ -397,6 +397,7 @@ void hl_gen_repro(const hl_gen_options *opt, const char *prog, uint32_t frame, c
     if (n < 0 || (size_t)n >= size) return;
     if (opt->gltf) n += snprintf(buf + n, size - (size_t)n, " --gltf");
     if (opt->env) n += snprintf(buf + n, size - (size_t)n, " --env");
+    if (opt->loss) n += snprintf(buf + n, size - (size_t)n, " --loss");
     if (n < 0 || (size_t)n >= size) return;
     if (opt->backend_count == 1)
         snprintf(buf + n, size - (size_t)n, " --backend %s", hl_backend_name(opt->backends[0]));

@@ -118,6 +118,11 @@ typedef struct hl_gen_options {
      * stages, changed (intensity, rotation, the stage's exposure) and removed now and then, from
      * a random stream of their own as gltf's. random_frames --env. */
     bool env;
+    /* Device loss: now and then (a random stream of its own, the same in both worlds) the
+     * renderer loses its device (hl_renderer_simulate_device_loss) or drops its GPU objects
+     * (hl_renderer_release_gpu_resources) before the frame's render calls, which recover and must
+     * draw what the other world draws. random_frames --loss. */
+    bool loss;
 } hl_gen_options;
 
 enum {

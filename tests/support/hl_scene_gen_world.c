@@ -132,6 +132,8 @@ struct hl_gen_world {
     hl_gen_rng rng;
     hl_gen_rng gltf_rng; /* opt.gltf's own stream */
     hl_gen_rng env_rng;  /* opt.env's own stream */
+    hl_gen_rng loss_rng; /* opt.loss's own stream */
+    uint32_t losses;     /* opt.loss: losses so far */
     hl_renderer *r;
     uint32_t out_w, out_h, samples, atlas;
     uint32_t frame;
@@ -1983,6 +1985,22 @@ static void history_check(hl_gen_world *w, bool replay) {
     free(px);
 }
 
+/* opt.loss: now and then the device is lost or the GPU objects dropped before the render calls;
+ * they recover (the stats count it) and draw as the other world does. Decisions from
+ * w->loss_rng only. */
+static void mutate_loss(hl_gen_world *w) {
+    hl_gen_rng *g = &w->loss_rng;
+    if (!hl_gen_rng_chance(g, 0.12f)) return;
+    if (hl_gen_rng_below(g, 3) < 2) {
+        CALL(w, hl_renderer_simulate_device_loss(w->r));
+        w->losses++;
+        vlog(w, "device loss");
+    } else {
+        CALL(w, hl_renderer_release_gpu_resources(w->r));
+        vlog(w, "release of the GPU resources");
+    }
+}
+
 /* ---- the world ------------------------------------------------------------------------------------- */
 
 hl_result hl_gen_world_create(const hl_gen_options *opt, hl_backend backend, hl_gen_world **out) {
@@ -1994,6 +2012,7 @@ hl_result hl_gen_world_create(const hl_gen_options *opt, hl_backend backend, hl_
     hl_gen_rng_seed(&w->rng, opt->seed);
     hl_gen_rng_seed(&w->gltf_rng, opt->seed ^ 0x67546C46u); /* "glTF" */
     hl_gen_rng_seed(&w->env_rng, opt->seed ^ 0x456E7669u);  /* "Envi" */
+    hl_gen_rng_seed(&w->loss_rng, opt->seed ^ 0x4C6F7373u); /* "Loss" */
     rand_size(w, &w->out_w, &w->out_h);
     w->samples = chance(w, 0.5f) ? 4 : 1;
     hl_renderer_desc rd = {0};
@@ -2043,7 +2062,10 @@ void hl_gen_world_frame_run(hl_gen_world *w, hl_gen_world_frame *out) {
     if (w->opt.gltf) mutate_gltf(w);
     if (w->opt.env) mutate_env(w);
     if (chance(w, 0.03f)) misuse_sample_own_target(w);
+    if (w->opt.loss) mutate_loss(w);
     render_views(w);
+    if (w->opt.loss && w->views && hl_renderer_device_lost(w->r))
+        fail(w, "loss: the renderer is still lost after the frame's render calls (%u losses so far)", w->losses);
     /* diagnosis: frames before the focus frame are only replayed (the same calls into the long-lived
        renderer, nothing read back, no second renderer) to reach it sooner */
     bool replay = w->opt.focus_frame >= 0 && w->frame < (uint64_t)w->opt.focus_frame;
