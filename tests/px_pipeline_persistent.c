@@ -10,7 +10,9 @@
  *   releasing a key acquired in the same frame is HL_ERR_INVALID_STATE, so is acquiring a key
  *   released in the frame; an unknown key is HL_ERR_VALIDATION;
  * - a relative recipe follows a resize of the output (fresh texture, accumulation restarts);
- * - 30 steady frames create no RHI object and make no heap allocation. */
+ * - 30 steady frames create no RHI object and make no heap allocation;
+ * - after a device loss, and after hl_renderer_release_gpu_resources, the next acquire is fresh
+ *   and the accumulation starts again. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,6 +186,20 @@ int main(int argc, char **argv) {
     HL_CHECK_EQ(hl_rhi_device_stats(r->dev)->objects_created - o0, 0);
     HL_CHECK_EQ(hl_alloc_count() - a0, 0);
     check_value(r, 20, 12, 42, "saturated");
+    /* a device loss and a release of the GPU objects: the persistent target goes with its record,
+       the next acquire is fresh and the accumulation starts again (the device is new) */
+    HL_CHECK_OK(hl_renderer_simulate_device_loss(r));
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK(a.fresh);
+    check_value(r, 20, 12, 1, "after a device loss");
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK(!a.fresh);
+    check_value(r, 20, 12, 2, "second frame after a device loss");
+    HL_CHECK_OK(hl_renderer_release_gpu_resources(r));
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK(a.fresh);
+    check_value(r, 20, 12, 1, "after hl_renderer_release_gpu_resources");
+    HL_CHECK_EQ(hl_renderer_stats(r)->device_recoveries, 1u);
     hl_renderer_destroy(r);
     hl_stage_destroy(s);
     return hl_test_finish();
