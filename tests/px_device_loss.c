@@ -9,6 +9,7 @@
  *   (a target drawn in the frame and sampled by the output's scene) with the target read too.
  * - hl_renderer_release_gpu_resources: the next frame rebuilds everything, same image; twice in a
  *   row; then a loss.
+ * - While lost, a resize and a new target are kept and made at recovery (pixels checked +-1).
  * - The gate: while lost, read_pixels, target reads and wait_idle are HL_ERR_DEVICE_LOST; events
  *   fire once per loss and once per recovery; stats count recoveries and the generation.
  * - Engine objects keep working: a material changed and a mesh added after the recovery show up.
@@ -338,6 +339,40 @@ static void smaller_device_case(void) {
     hl_scene_demo_destroy(&demo);
 }
 
+/* ---- calls while lost: sizes and targets are kept and made when the device is back ---------------- */
+static void while_lost_case(void) {
+    printf("resize and target creation while lost\n");
+    events ev = {0};
+    hl_renderer *r = make(32, 32, 4, NULL, &ev);
+    hl_stage *s = NULL;
+    HL_CHECK_OK(hl_stage_create(&s));
+    if (!r || !s) return;
+    hl_camera *cam = front_camera(s);
+    add_mesh(s, plane(2, 2), basic(0.2f, 0.6f, 0.4f, 1), (hl_vec3){0, 0, 0});
+    static uint8_t img[40 * 24 * 4];
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK_OK(hl_renderer_simulate_device_loss(r));
+    HL_CHECK_OK(hl_renderer_resize(r, 40, 24));
+    hl_render_target *t = NULL;
+    hl_render_target_desc td = {0};
+    td.width = td.height = 16;
+    HL_CHECK_OK(hl_render_target_create(r, &td, &t));
+    HL_CHECK(hl_render_target_texture(t, 0) != NULL);
+    HL_CHECK_EQ(hl_render_target_read(r, t, 0, img, sizeof img), HL_ERR_DEVICE_LOST);
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, 40 * 24 * 4));
+    HL_CHECK_PIXEL(img + ((size_t)12 * 40 + 20) * 4, srgb_byte(0.2f), srgb_byte(0.6f), srgb_byte(0.4f), 255, 1);
+    HL_CHECK_PIXEL(img + ((size_t)23 * 40 + 39) * 4, srgb_byte(0.2f), srgb_byte(0.6f), srgb_byte(0.4f), 255, 1);
+    if (t) {
+        HL_CHECK_OK(hl_renderer_render_to_target(r, t, s, cam));
+        HL_CHECK_OK(hl_render_target_read(r, t, 0, img, 16 * 16 * 4));
+        HL_CHECK_PIXEL(img + ((size_t)8 * 16 + 8) * 4, srgb_byte(0.2f), srgb_byte(0.6f), srgb_byte(0.4f), 255, 1);
+    }
+    HL_CHECK_EQ(ev.recovered, 1u);
+    hl_renderer_destroy(r);
+    hl_stage_destroy(s);
+}
+
 /* ---- RHI handles ------------------------------------------------------------------------------------------ */
 static void rhi_case(void) {
     printf("RHI: stale handles after recreate\n");
@@ -386,6 +421,7 @@ int main(int argc, char **argv) {
     rtt_case();
     execute_case();
     smaller_device_case();
+    while_lost_case();
     rhi_case();
     return hl_test_finish();
 }

@@ -102,11 +102,13 @@ static hl_result target_create(hl_renderer *r, const hl_render_target_desc *desc
                             i, hl_rhi_format_get_info(t->formats[i])->name, d.sample_count);
         }
     }
-    hl_result res = target_alloc(r, t);
+    /* without GPU objects (lost, or released) the attachments are made when they are rebuilt */
+    hl_result res = r->gpu_state == HL__GPU_LIVE ? target_alloc(r, t) : HL_OK;
     if (res) {
         hl__free(t);
         return res;
     }
+    if (r->gpu_state != HL__GPU_LIVE) t->generation = ++r->next_object_id;
     t->next_target = r->targets;
     r->targets = t;
     *out = t;
@@ -248,6 +250,10 @@ hl_result hl_render_target_resize(hl_renderer *r, hl_render_target *t, uint32_t 
     target_release_textures(r, t);
     t->desc.width = width;
     t->desc.height = height;
+    if (r->gpu_state != HL__GPU_LIVE) { /* lost or released: made at this size when rebuilt */
+        t->generation = ++r->next_object_id;
+        return HL_OK;
+    }
     hl_result res = target_alloc(r, t);
     if (res) { /* keep the target usable at its old size (the first failure's message stays) */
         t->desc.width = old_w;

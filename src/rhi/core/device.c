@@ -214,6 +214,8 @@ hl_result hl_rhi_device_recreate(hl_rhi_device *dev) {
     dev->be = NULL;
     hl__cmd_reset(&dev->cmd);
     dev->cmd.serial = dev->next_serial;
+    hl_rhi_caps *old_caps = hl__malloc(sizeof *old_caps); /* kept for a failure (the device stays as it was) */
+    if (old_caps) *old_caps = dev->caps;
     hl_rhi_backend backend = dev->caps.backend;
     memset(&dev->caps, 0, sizeof dev->caps);
     dev->caps.backend = backend;
@@ -235,9 +237,13 @@ hl_result hl_rhi_device_recreate(hl_rhi_device *dev) {
         snprintf(msg, sizeof msg, "%s", hl_last_error());
         dev->be = NULL;
         dev->lost = true;
+        if (old_caps) dev->caps = *old_caps;
         dev->caps.backend = backend;
+        hl__free(old_caps);
+        snprintf(dev->lost_reason, sizeof dev->lost_reason, "no replacement device: %.200s", msg);
         return hl__fail(r == HL_ERR_UNSUPPORTED ? r : HL_ERR_DEVICE_LOST, "%s: no replacement device: %s", fn, msg);
     }
+    hl__free(old_caps);
     dev->generation++;
     return HL_OK;
 }
