@@ -218,13 +218,20 @@ static void rtt_case(void) {
     printf("  top after the colour change: %u %u %u\n", top[0], top[1], top[2]);
     HL_CHECK_PIXEL(top, srgb_byte(0.1f), srgb_byte(0.9f), srgb_byte(0.2f), 255, 2);
     hl_node_set_visible(hl_mesh_node(quad), false);
-    add_mesh(s.b, full, basic(1.0f, 1.0f, 0.0f, 1), (hl_vec3){0, 0, 0});
+    hl_material *yellow = basic(1.0f, 1.0f, 0.0f, 1);
+    add_mesh(s.b, full, yellow, (hl_vec3){0, 0, 0});
     HL_CHECK_OK(hl_renderer_render_frame(s.r, rtt_frame, &s));
     HL_CHECK_OK(hl_renderer_read_pixels(s.r, b, sizeof b));
     HL_CHECK_PIXEL(b + ((size_t)24 * W + 32) * 4, 255, 255, 0, 255, 0);
     hl_renderer_destroy(s.r);
     hl_stage_destroy(s.a);
     hl_stage_destroy(s.b);
+    hl_material_release(yellow);
+    hl_material_release(mq);
+    hl_material_release(mt);
+    hl_material_release(mb);
+    hl_geometry_release(half);
+    hl_geometry_release(full);
 }
 
 /* ---- loss inside a scene pass's execute callback --------------------------------------------------------- */
@@ -348,7 +355,11 @@ static void while_lost_case(void) {
     HL_CHECK_OK(hl_stage_create(&s));
     if (!r || !s) return;
     hl_camera *cam = front_camera(s);
-    add_mesh(s, plane(2, 2), basic(0.2f, 0.6f, 0.4f, 1), (hl_vec3){0, 0, 0});
+    hl_geometry *g = plane(2, 2);
+    hl_material *m = basic(0.2f, 0.6f, 0.4f, 1);
+    add_mesh(s, g, m, (hl_vec3){0, 0, 0});
+    hl_geometry_release(g);
+    hl_material_release(m);
     static uint8_t img[40 * 24 * 4];
     HL_CHECK_OK(hl_renderer_render(r, s, cam));
     HL_CHECK_OK(hl_renderer_simulate_device_loss(r));
