@@ -238,8 +238,13 @@ void hl__gl_poll_lost(hl_rhi_device *dev, bool full) {
     if (!g || dev->lost || g->display == EGL_NO_DISPLAY) return;
     const char *why = NULL;
     EGLint value = 0;
-    if (full && !HL__GL(dev, eglQueryContext(g->display, g->context, EGL_CONTEXT_CLIENT_TYPE, &value))) {
-        why = eglGetError() == EGL_CONTEXT_LOST ? "EGL_CONTEXT_LOST" : "the EGL context is no longer valid";
+    EGLint err = EGL_SUCCESS;
+    /* EGL_CONFIG_ID: an attribute every EGL version answers; only a context EGL no longer knows
+       (EGL_BAD_CONTEXT) or one it reports lost counts, never another error of the query */
+    if (full && !HL__GL(dev, eglQueryContext(g->display, g->context, EGL_CONFIG_ID, &value)))
+        err = eglGetError();
+    if (err == EGL_CONTEXT_LOST || err == EGL_BAD_CONTEXT) {
+        why = err == EGL_CONTEXT_LOST ? "EGL_CONTEXT_LOST" : "the EGL context is no longer valid";
     } else if (g->reset_status) {
         hl__gl_make_current(dev);
         GLenum status = HL__GL(dev, g->reset_status());
