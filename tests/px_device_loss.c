@@ -380,6 +380,8 @@ static void while_lost_case(void) {
         HL_CHECK_PIXEL(img + ((size_t)8 * 16 + 8) * 4, srgb_byte(0.2f), srgb_byte(0.6f), srgb_byte(0.4f), 255, 1);
     }
     HL_CHECK_EQ(ev.recovered, 1u);
+    /* a renderer destroyed while lost (nothing recovered) releases everything */
+    HL_CHECK_OK(hl_renderer_simulate_device_loss(r));
     hl_renderer_destroy(r);
     hl_stage_destroy(s);
 }
