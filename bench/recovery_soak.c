@@ -1,17 +1,20 @@
 /* bench/recovery_soak: device loss and recovery, many times over (renderer.h, "Device loss").
  *
  *   recovery_soak [--json] [--backend webgpu|gles3|both] [--losses N] [--seconds S]
- *                 [--frames-between K] [--size WxH] [--samples 1|4]
+ *                 [--frames-between K] [--size WxH] [--samples 1|4] [--malloc-trim]
  *
  * Defaults: both backends in turn, N = 50, K = 2, 160x90, 4x MSAA; --seconds ends each backend's
- * cycles after S seconds (the losses done are reported and the run passes with at least one).
+ * cycles after S seconds (the losses done are reported and the run passes with at least one);
+ * --malloc-trim returns glibc's free pages to the system after each cycle before RSS is sampled.
  * Per backend: one renderer on
  * the demo scene (src/demo/hl_scene_demo.h) renders the reference image; one warm-up loss cycle;
  * then N cycles of: hl_renderer_simulate_device_loss, hl_renderer_recover (timed: the new device
  * and what recovery rebuilds at once), K frames (the first one timed with its wait: the frames
  * rebuild mirrors, programs and pipelines), a readback compared with the reference exactly (max
  * difference 0: the same device kind, recipes and commands), then process RSS (/proc/self/statm),
- * hilo3d's live heap (allocator hook) and stats.gpu_objects are sampled.
+ * the process's malloc heap in use (glibc mallinfo2: what the drivers and Dawn hold, unlike RSS,
+ * which keeps freed pages too), hilo3d's live heap (allocator hook) and stats.gpu_objects are
+ * sampled.
  *
  * Reports recovery ms (median, p95, max), the first frame after recovery (median) against a
  * steady frame before any loss, RSS at start (after the warm-up cycle), after each quarter of the
@@ -20,6 +23,7 @@
  * verdict. Text: one table; --json: one line per backend. Exits 1 when any image differed,
  * gpu_objects changed, hilo3d's live heap grew, the recovery counters were wrong or any call
  * failed (with hl_last_error()); 2 on a usage error. */
+#include <malloc.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -92,6 +96,17 @@ static double quantile(double *v, uint32_t n, double q) {
     return v[k ? k - 1 : 0];
 }
 
+/* The process's malloc heap in use (glibc: every arena's allocated chunks plus mmapped blocks),
+ * KiB: what the drivers and Dawn hold, as opposed to RSS, which also keeps freed pages. */
+static double malloc_in_use_kib(void) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
+    struct mallinfo2 mi = mallinfo2();
+    return (double)(mi.uordblks + mi.hblkhd) / 1024.0;
+#else
+    return 0;
+#endif
+}
+
 /* Least-squares slope of y over its index 0..n-1 (per sample); 0 for n < 2. */
 static double slope(const double *y, uint32_t n) {
     if (n < 2) return 0;
@@ -115,6 +130,7 @@ static double mean(const double *y, uint32_t n) {
 typedef struct options {
     uint32_t losses, frames_between, width, height, samples;
     double seconds; /* > 0: stop the cycles after this long (the losses done are reported) */
+    bool trim;      /* malloc_trim(0) after each cycle (glibc): RSS without the allocator's free pages */
 } options;
 
 typedef struct events {
@@ -133,6 +149,7 @@ typedef struct result {
     double rss_start, rss_end, rss_slope100, rss_halves, rss_max;
     double rss_quarter[3]; /* after 25, 50 and 75 % of the cycles */
     double heap_start, heap_end; /* hilo3d's live heap, KiB */
+    double malloc_start, malloc_end, malloc_slope100; /* the process's malloc heap in use, KiB */
     double allocs_per_cycle;
     uint32_t objects_start, objects_end, objects_min, objects_max;
     uint32_t mismatches;
@@ -215,11 +232,11 @@ static void run_backend(hl_backend backend, const options *o, result *res) {
     size_t n = (size_t)o->width * o->height * 4;
     uint8_t *ref = malloc(n), *img = malloc(n);
     double *recover = calloc(N, sizeof(double)), *first = calloc(N, sizeof(double)),
-           *loss = calloc(N, sizeof(double)), *rss = calloc(N, sizeof(double));
+           *loss = calloc(N, sizeof(double)), *rss = calloc(N, sizeof(double)), *heap = calloc(N, sizeof(double));
     events ev = {0};
     hl_renderer *r = NULL;
     hl_scene_demo demo = {0};
-    if (!ref || !img || !recover || !first || !loss || !rss) {
+    if (!ref || !img || !recover || !first || !loss || !rss || !heap) {
         fail(res, "out of memory", HL_ERR_OUT_OF_MEMORY);
         goto out;
     }
@@ -260,6 +277,7 @@ static void run_backend(hl_backend backend, const options *o, result *res) {
     if (diff) res->mismatches++;
     res->worst_diff = diff;
     res->rss_start = rss_kib();
+    res->malloc_start = malloc_in_use_kib();
     res->heap_start = (double)atomic_load(&g_live_bytes) / 1024.0;
     res->objects_start = res->objects_min = res->objects_max = hl_renderer_stats(r)->gpu_objects;
     uint64_t allocs0 = hl_alloc_count();
@@ -269,7 +287,11 @@ static void run_backend(hl_backend backend, const options *o, result *res) {
         if (!cycle(r, &demo, o, ref, img, n, res, &loss[i], &recover[i], &first[i], &diff)) break;
         if (diff) res->mismatches++;
         if (diff > res->worst_diff) res->worst_diff = diff;
+#ifdef __GLIBC__
+        if (o->trim) malloc_trim(0);
+#endif
         rss[i] = rss_kib();
+        heap[i] = malloc_in_use_kib();
         uint32_t objs = hl_renderer_stats(r)->gpu_objects;
         if (objs < res->objects_min) res->objects_min = objs;
         if (objs > res->objects_max) res->objects_max = objs;
@@ -282,6 +304,8 @@ static void run_backend(hl_backend backend, const options *o, result *res) {
     res->heap_end = (double)atomic_load(&g_live_bytes) / 1024.0;
     res->rss_end = m ? rss[m - 1] : res->rss_start;
     res->rss_slope100 = slope(rss, m) * 100.0;
+    res->malloc_end = m ? heap[m - 1] : res->malloc_start;
+    res->malloc_slope100 = slope(heap, m) * 100.0;
     res->rss_max = res->rss_start;
     for (uint32_t i = 0; i < m; i++)
         if (rss[i] > res->rss_max) res->rss_max = rss[i];
@@ -310,6 +334,7 @@ out:
     free(first);
     free(loss);
     free(rss);
+    free(heap);
     res->wall_s = (hl_bench_now_ms() - wall0) / 1000.0;
 }
 
@@ -325,13 +350,15 @@ static void print_json(const result *r, const options *o) {
            "\"first_frame_ms\":{\"median\":%.3f,\"p95\":%.3f},\"steady_frame_ms\":%.3f,"
            "\"rss_kib\":{\"start\":%.0f,\"q1\":%.0f,\"mid\":%.0f,\"q3\":%.0f,\"end\":%.0f,\"max\":%.0f,"
            "\"growth_per_100_losses\":%.1f,\"halves_growth\":%.1f},"
+           "\"malloc_kib\":{\"start\":%.0f,\"end\":%.0f,\"growth_per_100_losses\":%.1f},"
            "\"heap_kib\":{\"start\":%.1f,\"end\":%.1f},\"allocations_per_cycle\":%.1f,"
            "\"gpu_objects\":{\"start\":%u,\"end\":%u,\"min\":%u,\"max\":%u},\"all_pixels_match\":%s,"
            "\"mismatching_cycles\":%u,\"worst_diff\":%d,\"wall_s\":%.2f,\"ok\":%s",
            hl_backend_name(r->backend), r->adapter, o->width, o->height, o->samples, o->frames_between, r->losses,
            r->loss_ms, r->recover_med, r->recover_p95, r->recover_max, r->first_med, r->first_p95, r->steady_ms,
            r->rss_start, r->rss_quarter[0], r->rss_quarter[1], r->rss_quarter[2], r->rss_end, r->rss_max,
-           r->rss_slope100, r->rss_halves, r->heap_start, r->heap_end, r->allocs_per_cycle,
+           r->rss_slope100, r->rss_halves, r->malloc_start, r->malloc_end, r->malloc_slope100, r->heap_start,
+           r->heap_end, r->allocs_per_cycle,
            r->objects_start, r->objects_end, r->objects_min, r->objects_max,
            r->mismatches == 0 && r->losses ? "true" : "false", r->mismatches, r->worst_diff, r->wall_s,
            passed(r, o) ? "true" : "false");
@@ -377,6 +404,9 @@ static void print_table(const result *rs, int nb, const options *o) {
     ROW("RSS KiB max", ".0f", r->rss_max);
     ROW("RSS growth KiB / 100 losses (slope)", ".1f", r->rss_slope100);
     ROW("RSS growth KiB (2nd half - 1st half)", ".1f", r->rss_halves);
+    ROW("malloc heap in use KiB at start", ".0f", r->malloc_start);
+    ROW("malloc heap in use KiB at end", ".0f", r->malloc_end);
+    ROW("malloc heap growth KiB / 100 losses", ".1f", r->malloc_slope100);
     ROW("hilo3d live heap KiB at start", ".1f", r->heap_start);
     ROW("hilo3d live heap KiB at end", ".1f", r->heap_end);
     ROW("hilo3d allocations per loss cycle", ".1f", r->allocs_per_cycle);
@@ -395,7 +425,7 @@ static void print_table(const result *rs, int nb, const options *o) {
 static int usage(const char *msg) {
     fprintf(stderr,
             "recovery_soak: %s\nusage: recovery_soak [--json] [--backend webgpu|gles3|both] [--losses N]\n"
-            "                     [--seconds S] [--frames-between K] [--size WxH] [--samples 1|4]\n",
+            "                     [--seconds S] [--frames-between K] [--size WxH] [--samples 1|4] [--malloc-trim]\n",
             msg);
     return 2;
 }
@@ -412,7 +442,7 @@ static bool num(const char *s, uint32_t *out) {
 int main(int argc, char **argv) {
     static const hl_allocator counting = {count_alloc, count_realloc, count_free, NULL};
     hl_set_allocator(&counting);
-    options o = {50, 2, 160, 90, 4, 0};
+    options o = {50, 2, 160, 90, 4, 0, false};
     bool json = false;
     int nb = 2;
     hl_backend backends[2] = {HL_BACKEND_WEBGPU, HL_BACKEND_GLES3};
@@ -420,6 +450,10 @@ int main(int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--json")) {
             json = true;
+            continue;
+        }
+        if (!strcmp(a, "--malloc-trim")) {
+            o.trim = true;
             continue;
         }
         if (!strcmp(a, "--backend")) {
