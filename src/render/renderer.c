@@ -531,8 +531,11 @@ const hl_render_stats *hl_renderer_stats(const hl_renderer *r) {
 
 hl_result hl_renderer_wait_idle(hl_renderer *r) {
     if (!r) return hl__fail(HL_ERR_VALIDATION, "hl_renderer_wait_idle: r is NULL");
-    hl_result res = hl__renderer_ready(r, "hl_renderer_wait_idle", false);
+    hl_result res = hl_rhi_device_check_thread(r->dev, "hl_renderer_wait_idle");
     if (res) return res;
+    /* lost: HL_ERR_DEVICE_LOST (nothing to wait for); released: nothing is rebuilt for a wait */
+    if (r->gpu_state == HL__GPU_LOST || hl_rhi_device_is_lost(r->dev))
+        return hl__renderer_ready(r, "hl_renderer_wait_idle", false);
     res = hl__renderer_after(r, hl_rhi_device_wait_idle(r->dev));
     r->stats.gpu_ns = hl_rhi_device_stats(r->dev)->gpu_frame_ns;
     return res;
