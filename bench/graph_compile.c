@@ -199,6 +199,7 @@ int main(int argc, char **argv) {
         TRY(hl_graph_execute(g, NULL));
         if (i >= 3) ns += (double)(now_ns() - t0);
     }
+    hl_graph_offset_plan(g);
     const hl_graph_stats *st = hl_graph_get_stats(g);
     double allocs_per_frame = (double)(hl_alloc_count() - allocs) / f;
     if (json)

@@ -384,6 +384,8 @@ static void transient_plan(hl_graph *g) {
     HL_CHECK_EQ(c.stats->bytes_lower_bound, 2 * big);
     /* the compiler's sweep agrees with the planner's definition */
     HL_CHECK_EQ(c.stats->bytes_lower_bound, hl_graph_plan_lower_bound(g->lifetimes, 5));
+    HL_CHECK_EQ(c.stats->bytes_offset_plan, 0); /* computed when asked (O(n^2)) */
+    HL_CHECK_EQ(hl_graph_offset_plan(g), c.stats->bytes_offset_plan);
     HL_CHECK(c.stats->bytes_offset_plan >= c.stats->bytes_lower_bound);
     HL_CHECK(c.stats->bytes_offset_plan <= c.stats->bytes_with_reuse);
     /* the usage of each transient is what its declarations need */
@@ -433,6 +435,7 @@ static void example_and_dot(hl_graph *g) {
     HL_CHECK_EQ(c.stats->passes_total, 14);
     HL_CHECK_EQ(c.stats->passes_culled, 1);
     HL_CHECK_EQ(c.order_count, 13);
+    HL_CHECK(hl_graph_offset_plan(g) > 0);
     HL_CHECK(c.stats->bytes_lower_bound <= c.stats->bytes_offset_plan);
     HL_CHECK(c.stats->bytes_offset_plan <= c.stats->bytes_with_reuse);
     HL_CHECK(c.stats->bytes_with_reuse < c.stats->bytes_without_reuse);

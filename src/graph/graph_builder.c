@@ -196,6 +196,7 @@ void hl_graph_begin(hl_graph *g) {
     g->gen = g->gen % 4095u + 1u;
     g->state = HL__GRAPH_BUILDING;
     g->compiled = false;
+    g->lifetimes_count = 0; /* hl_graph_offset_plan: nothing compiled in this frame yet */
     g->build_result = HL_OK;
     g->build_msg[0] = 0;
     g->error_kind = HL_GRAPH_ERR_NONE;

@@ -551,9 +551,9 @@ hl_result hl__graph_stage_transient_plan(hl_graph *g) {
     st->bytes_without_reuse = st->bytes_with_reuse = 0;
     for (uint32_t i = 0; i < lt; i++) st->bytes_without_reuse += g->lifetimes[i].bytes;
     for (uint32_t s = 0; s < g->slots_count; s++) st->bytes_with_reuse += g->slots[s].bytes;
-    hl_graph_alias_plan plan = {0};
-    hl_graph_plan_offsets(g->lifetimes, lt, 256, g->plan_offsets, g->plan_scratch, &plan);
-    st->bytes_offset_plan = plan.total_bytes;
+    /* the offset planner is O(n^2) in transients: diagnostics ask for it (hl_graph_offset_plan) */
+    g->lifetimes_count = lt;
+    st->bytes_offset_plan = 0;
     /* the lower bound by a sweep over positions (the planner's O(n^2) version gives the same) */
     uint32_t positions = g->order_count + 1;
     if (!hl__reserve((void **)&g->plan_offsets, &g->plan_offsets_cap, positions, sizeof(uint64_t)))
@@ -653,3 +653,13 @@ uint32_t hl_graph_buffer_slot(const hl_graph *g, hl_graph_buffer b) {
 }
 
 const hl_graph_stats *hl_graph_get_stats(const hl_graph *g) { return g ? &g->stats : NULL; }
+
+uint64_t hl_graph_offset_plan(hl_graph *g) {
+    if (!g) return 0;
+    uint32_t n = g->lifetimes_count;
+    hl_graph_alias_plan plan = {0};
+    /* the workspaces hold at least n entries (2n of scratch) since the compile that made them */
+    if (n) hl_graph_plan_offsets(g->lifetimes, n, 256, g->plan_offsets, g->plan_scratch, &plan);
+    g->stats.bytes_offset_plan = plan.total_bytes;
+    return plan.total_bytes;
+}

@@ -269,7 +269,8 @@ typedef struct hl_graph_stats {
     uint32_t transient_textures_created; /* new RHI textures made this frame */
     uint32_t transient_textures_reused;  /* transient textures served by an existing object */
     uint32_t transient_buffers_created, transient_buffers_reused;
-    uint64_t bytes_without_reuse, bytes_with_reuse, bytes_offset_plan, bytes_lower_bound;
+    uint64_t bytes_without_reuse, bytes_with_reuse, bytes_lower_bound;
+    uint64_t bytes_offset_plan; /* 0 until hl_graph_offset_plan computes it for the frame */
     uint32_t uploads;
     uint64_t upload_bytes;
     /* CPU time of the last hl_graph_execute by phase (ns): compile (validation, order, culling,
@@ -299,6 +300,10 @@ bool hl_graph_buffer_lifetime(const hl_graph *g, hl_graph_buffer b, uint32_t *fi
 uint32_t hl_graph_texture_slot(const hl_graph *g, hl_graph_texture t);
 uint32_t hl_graph_buffer_slot(const hl_graph *g, hl_graph_buffer b);
 const hl_graph_stats *hl_graph_get_stats(const hl_graph *g);
+/* The offset planner's heap size for the transients of the last compiled frame (also stored in
+ * its stats.bytes_offset_plan, which is 0 until asked): what an aliasing API could reach. Not
+ * computed by the compile itself: it is O(n^2) in transient resources, a diagnostic. */
+uint64_t hl_graph_offset_plan(hl_graph *g);
 
 /* Writes the compiled frame as Graphviz DOT: passes in execution order (culled ones grey and
  * dashed), resources (transients sharing a native object carry the same slot label), edges
