@@ -25,7 +25,6 @@
  * failed (with hl_last_error()); 2 on a usage error. */
 #include <malloc.h>
 #include <math.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,53 +33,7 @@
 #include "bench_draws.h"
 #include "hilo3d/renderer.h"
 #include "hl_scene_demo.h"
-
-/* ---- hilo3d's live heap through the allocator hook ------------------------------------------ */
-typedef struct alloc_head {
-    size_t size;
-    size_t pad; /* keeps the block 16-byte aligned */
-} alloc_head;
-
-static atomic_ullong g_live_bytes;
-
-static void *count_alloc(size_t size, void *user) {
-    (void)user;
-    alloc_head *h = malloc(sizeof *h + size);
-    if (!h) return NULL;
-    h->size = size;
-    atomic_fetch_add(&g_live_bytes, size);
-    return h + 1;
-}
-
-static void count_free(void *p, void *user) {
-    (void)user;
-    if (!p) return;
-    alloc_head *h = (alloc_head *)p - 1;
-    atomic_fetch_sub(&g_live_bytes, h->size);
-    free(h);
-}
-
-static void *count_realloc(void *p, size_t size, void *user) {
-    if (!p) return count_alloc(size, user);
-    alloc_head *h = (alloc_head *)p - 1;
-    size_t old = h->size;
-    alloc_head *n = realloc(h, sizeof *n + size);
-    if (!n) return NULL;
-    n->size = size;
-    atomic_fetch_sub(&g_live_bytes, old);
-    atomic_fetch_add(&g_live_bytes, size);
-    return n + 1;
-}
-
-static double rss_kib(void) {
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (!f) return 0;
-    unsigned long long size = 0, resident = 0;
-    int n = fscanf(f, "%llu %llu", &size, &resident);
-    fclose(f);
-    long page = sysconf(_SC_PAGESIZE);
-    return n == 2 ? (double)resident * (double)(page > 0 ? page : 4096) / 1024.0 : 0;
-}
+#include "hl_scene_gen.h" /* hl_gen_count_allocations, hl_gen_live_bytes, hl_gen_rss_kb */
 
 /* ---- statistics ----------------------------------------------------------------------------- */
 static int cmp_double(const void *a, const void *b) {
@@ -276,9 +229,9 @@ static void run_backend(hl_backend backend, const options *o, result *res) {
     if (!cycle(r, &demo, o, ref, img, n, res, &lms, &rms, &fms, &diff)) goto out;
     if (diff) res->mismatches++;
     res->worst_diff = diff;
-    res->rss_start = rss_kib();
+    res->rss_start = (double)hl_gen_rss_kb();
     res->malloc_start = malloc_in_use_kib();
-    res->heap_start = (double)atomic_load(&g_live_bytes) / 1024.0;
+    res->heap_start = (double)hl_gen_live_bytes() / 1024.0;
     res->objects_start = res->objects_min = res->objects_max = hl_renderer_stats(r)->gpu_objects;
     uint64_t allocs0 = hl_alloc_count();
 
@@ -290,7 +243,7 @@ static void run_backend(hl_backend backend, const options *o, result *res) {
 #ifdef __GLIBC__
         if (o->trim) malloc_trim(0);
 #endif
-        rss[i] = rss_kib();
+        rss[i] = (double)hl_gen_rss_kb();
         heap[i] = malloc_in_use_kib();
         uint32_t objs = hl_renderer_stats(r)->gpu_objects;
         if (objs < res->objects_min) res->objects_min = objs;
@@ -301,7 +254,7 @@ static void run_backend(hl_backend backend, const options *o, result *res) {
     const hl_render_stats *st = hl_renderer_stats(r);
     res->allocs_per_cycle = m ? (double)(hl_alloc_count() - allocs0) / m : 0;
     res->objects_end = st->gpu_objects;
-    res->heap_end = (double)atomic_load(&g_live_bytes) / 1024.0;
+    res->heap_end = (double)hl_gen_live_bytes() / 1024.0;
     res->rss_end = m ? rss[m - 1] : res->rss_start;
     res->rss_slope100 = slope(rss, m) * 100.0;
     res->malloc_end = m ? heap[m - 1] : res->malloc_start;
@@ -440,8 +393,7 @@ static bool num(const char *s, uint32_t *out) {
 }
 
 int main(int argc, char **argv) {
-    static const hl_allocator counting = {count_alloc, count_realloc, count_free, NULL};
-    hl_set_allocator(&counting);
+    hl_gen_count_allocations();
     options o = {50, 2, 160, 90, 4, 0, false};
     bool json = false;
     int nb = 2;

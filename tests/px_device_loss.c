@@ -10,6 +10,8 @@
  * - hl_renderer_release_gpu_resources: the next frame rebuilds everything, same image; twice in a
  *   row; then a loss.
  * - While lost, a resize and a new target are kept and made at recovery (pixels checked +-1).
+ * - Two renderers on one thread: the second draws the same image (exactly) while the first is
+ *   lost and after it recovered; its generation and events are untouched.
  * - The gate: while lost, read_pixels, target reads and wait_idle are HL_ERR_DEVICE_LOST; events
  *   fire once per loss and once per recovery; stats count recoveries and the generation.
  * - Engine objects keep working: a material changed and a mesh added after the recovery show up.
@@ -386,6 +388,38 @@ static void while_lost_case(void) {
     hl_stage_destroy(s);
 }
 
+/* ---- a second renderer on the same thread is not touched by the first one's loss --------------- */
+static void two_renderers_case(void) {
+    enum { W = 80, H = 45 };
+    printf("two renderers on one thread, one loses its device\n");
+    events ev1 = {0}, ev2 = {0};
+    hl_renderer *r1 = make(W, H, 4, NULL, &ev1), *r2 = make(W, H, 1, NULL, &ev2);
+    hl_scene_demo demo;
+    HL_CHECK_OK(hl_scene_demo_create((float)W / H, &demo));
+    static uint8_t a1[W * H * 4], a2[W * H * 4], b[W * H * 4];
+    if (r1 && r2 && demo.stage) {
+        HL_CHECK(render_read(r1, demo.stage, demo.camera, a1, sizeof a1));
+        HL_CHECK(render_read(r2, demo.stage, demo.camera, a2, sizeof a2));
+        HL_CHECK_OK(hl_renderer_simulate_device_loss(r1));
+        /* r2 (its context made current after r1's went) draws the same while r1 is lost */
+        HL_CHECK(render_read(r2, demo.stage, demo.camera, b, sizeof b));
+        HL_CHECK_MSG(max_diff(a2, b, sizeof b) == 0, "the second renderer during the first one's loss: %d/255",
+                     max_diff(a2, b, sizeof b));
+        HL_CHECK(render_read(r1, demo.stage, demo.camera, b, sizeof b));
+        HL_CHECK_MSG(max_diff(a1, b, sizeof b) == 0, "the lost renderer after recovery: %d/255", max_diff(a1, b, sizeof b));
+        HL_CHECK(render_read(r2, demo.stage, demo.camera, b, sizeof b));
+        HL_CHECK_MSG(max_diff(a2, b, sizeof b) == 0, "the second renderer after the first one's recovery: %d/255",
+                     max_diff(a2, b, sizeof b));
+        HL_CHECK_EQ(ev1.lost, 1u);
+        HL_CHECK_EQ(ev1.recovered, 1u);
+        HL_CHECK_EQ(ev2.lost, 0u);
+        HL_CHECK_EQ(hl_renderer_stats(r2)->device_generation, 1u);
+    }
+    hl_renderer_destroy(r1);
+    hl_renderer_destroy(r2);
+    hl_scene_demo_destroy(&demo);
+}
+
 /* ---- RHI handles ------------------------------------------------------------------------------------------ */
 static void rhi_case(void) {
     printf("RHI: stale handles after recreate\n");
@@ -435,6 +469,7 @@ int main(int argc, char **argv) {
     execute_case();
     smaller_device_case();
     while_lost_case();
+    two_renderers_case();
     rhi_case();
     return hl_test_finish();
 }

@@ -197,6 +197,24 @@ static void target_free(hl_renderer *r, hl_render_target *t) {
     hl__free(t);
 }
 
+/* The mirror record that maps a target's attachment texture (tex, attachment index) to the
+ * target: its index, UINT32_MAX when out of memory (nothing kept). It holds a reference. */
+static uint32_t proxy_record(hl_renderer *r, hl_render_target *t, uint32_t index, hl_texture *tex) {
+    uint32_t i;
+    hl__gpu_texture *g = hl__record_alloc((void ***)&r->textures, &r->texture_count, &r->texture_capacity,
+                                          &r->texture_hint, sizeof *g, &i);
+    if (!g) return UINT32_MAX;
+    if (!hl__ptr_map_put(&r->texture_map, tex, i)) {
+        hl__record_clear((void **)r->textures, i, &r->texture_hint);
+        return UINT32_MAX;
+    }
+    hl_texture_retain(tex);
+    g->texture = tex;
+    g->target = t;
+    g->target_index = index;
+    return i;
+}
+
 void hl__targets_drop(hl_renderer *r) {
     for (hl_render_target *t = r->targets; t; t = t->next_target) target_release_textures(r, t);
 }
@@ -206,21 +224,10 @@ hl_result hl__targets_rebuild(hl_renderer *r) {
     for (hl_render_target *t = r->targets; t && !res; t = t->next_target) {
         if (!t->color[0].id) res = target_alloc(r, t);
         /* the attachment proxies: their mirrors went with the others (hl_render_target_texture) */
-        for (uint32_t i = 0; !res && i < 4; i++) {
-            if (!t->scene_tex[i] || hl__ptr_map_get(&r->texture_map, t->scene_tex[i]) != UINT32_MAX) continue;
-            uint32_t k;
-            hl__gpu_texture *g = hl__record_alloc((void ***)&r->textures, &r->texture_count, &r->texture_capacity,
-                                                  &r->texture_hint, sizeof *g, &k);
-            if (!g || !hl__ptr_map_put(&r->texture_map, t->scene_tex[i], k)) {
-                if (g) hl__record_clear((void **)r->textures, k, &r->texture_hint);
+        for (uint32_t i = 0; !res && i < 4; i++)
+            if (t->scene_tex[i] && hl__ptr_map_get(&r->texture_map, t->scene_tex[i]) == UINT32_MAX &&
+                proxy_record(r, t, i, t->scene_tex[i]) == UINT32_MAX)
                 res = hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: out of memory restoring a render target's texture");
-                break;
-            }
-            hl_texture_retain(t->scene_tex[i]);
-            g->texture = t->scene_tex[i];
-            g->target = t;
-            g->target_index = i;
-        }
     }
     return res;
 }
@@ -302,21 +309,11 @@ hl_texture *hl_render_target_texture(hl_render_target *t, uint32_t index) {
     d.label = "render target";
     hl_texture *tex = NULL;
     if (hl_texture_create(&d, &tex)) return NULL;
-    uint32_t i;
-    hl__gpu_texture *g = hl__record_alloc((void ***)&r->textures, &r->texture_count, &r->texture_capacity, &r->texture_hint, sizeof *g, &i);
-    if (!g) {
+    uint32_t i = proxy_record(r, t, index, tex);
+    if (i == UINT32_MAX) {
         hl_texture_release(tex);
         return NULL;
     }
-    if (!hl__ptr_map_put(&r->texture_map, tex, i)) {
-        hl__record_clear((void **)r->textures, i, &r->texture_hint);
-        hl_texture_release(tex);
-        return NULL;
-    }
-    hl_texture_retain(tex);
-    g->texture = tex;
-    g->target = t;
-    g->target_index = index;
     if (!proxy_add(tex, r)) {
         hl__gpu_texture_release(r, i);
         hl_texture_release(tex);
