@@ -1633,8 +1633,8 @@ static void misuse_sample_own_target(hl_gen_world *w) {
         hl_result res = hl_renderer_render_to_target(w->r, gt->t, st->s, cam);
         if (res != HL_ERR_VALIDATION)
             fail(w, "misuse: a view sampling attachment %u of the target it renders into returned %s (expected "
-                 "HL_ERR_VALIDATION)",
-                 idx, hl_result_name(res));
+                 "HL_ERR_VALIDATION): %s",
+                 idx, hl_result_name(res), hl_last_error());
         hl_node_destroy(hl_mesh_node(mesh));
     }
     hl_material_release(m);
