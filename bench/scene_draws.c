@@ -1,28 +1,171 @@
-/* bench/scene_draws: 10,000 meshes (one shared geometry, 100 materials) rendered each frame
- * through the whole renderer (traversal, culling, sorting, prepared draws, graph frame) on
- * each backend, against the raw-API loop of rhi_draws doing the same number of draws in the
- * same run (frames alternate so driver drift falls on both).
+/* bench/scene_draws: the renderer's frontend against the raw API doing the same work.
  *
- *   scene_draws [--json] [--backend webgpu|gles3] [--meshes N] [--frames F] [--warmup W]
+ * Scene: N meshes on a grid (one box geometry: 24 vertices, 36 indices; M PBR materials, mesh i
+ * uses material i % M), one directional light, a perspective camera seeing all of them; 640x360,
+ * 1x MSAA, the direct recorder. Cases, each its own renderer, engine and raw frames alternating in
+ * the same run (driver drift falls on both):
+ *   static  nothing changes between frames;
+ *   moving  every mesh's translation changes every frame;
+ *   churn   1% of the meshes destroyed and 1% new ones added every frame (the count stays N).
  *
- * Engine time: CPU time of hl_renderer_render (record + graph execute + submit; the wait for
- * the GPU is outside the timed region). Raw time: CPU time to encode and submit the raw loop.
- * allocs_per_frame: heap allocations through the hl allocator hook per steady-state frame. */
+ * Raw loop (bench/support/bench_replay.h): one engine frame is captured at the RHI and replayed
+ * straight against webgpu.h / GLES on the engine's own native objects (same pipeline and program,
+ * same geometry buffers and layout, same bind groups, the same dynamic offsets and material
+ * switches in the same order, same passes, target and MSAA), setting only what changes from draw
+ * to draw. Its uploads go to a buffer of its own of the engine's size: every frame the view's
+ * constants (sizeof the Frame block); moving: every mesh's model and normal matrices computed
+ * from its translation (inverse-transpose as the engine does) and written in one upload; churn:
+ * the new meshes' matrices, one upload each.
+ *
+ * Engine time: hl_render_stats.cpu_ns of hl_renderer_render (record + graph + execute + submit;
+ * the wait for the GPU is outside), with its own breakdown. Raw time: CPU from the first upload to
+ * the submit. allocs_per_frame: heap allocations through the hl allocator hook inside the render
+ * call, per steady-state frame.
+ *
+ *   scene_draws [--json] [--backend webgpu|gles3] [--meshes N[,N...]] [--cases static,moving,churn]
+ *               [--materials M] [--frames F] [--warmup W]
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench_draws.h"
+#include "bench_replay.h"
 #include "hilo3d/renderer.h"
-#include "hl_scene_demo.h"
+#include "render_internal.h"
+
+enum { CASE_STATIC, CASE_MOVING, CASE_CHURN, CASE_COUNT };
+static const char *const k_case_names[CASE_COUNT] = {"static", "moving", "churn"};
 
 typedef struct cfg {
-    uint32_t meshes, materials, frames, warmup;
+    uint32_t meshes[8], mesh_sets;
+    uint32_t cases; /* bit per case */
+    uint32_t materials, frames, warmup;
     bool json;
 } cfg;
 
-static int run(hl_backend backend, const cfg *c) {
+typedef struct grid {
+    hl_stage *stage;
+    hl_camera *cam;
+    hl_geometry *box;
+    hl_material **mats;
+    uint32_t mat_count;
+    hl_mesh **meshes; /* [n] */
+    hl_vec3 *pos;     /* [n] */
+    uint32_t n, side, next_material;
+} grid;
+
+static void grid_destroy(grid *g) {
+    hl_stage_destroy(g->stage);
+    for (uint32_t i = 0; g->mats && i < g->mat_count; i++) hl_material_release(g->mats[i]);
+    hl_geometry_release(g->box);
+    free(g->mats);
+    free(g->meshes);
+    free(g->pos);
+    memset(g, 0, sizeof *g);
+}
+
+static hl_result grid_mesh(grid *g, uint32_t i) {
+    hl_mesh_desc md = {0};
+    md.geometry = g->box;
+    md.material = g->mats[g->next_material++ % g->mat_count];
+    hl_result r = hl_mesh_create(&md, &g->meshes[i]);
+    if (r) return r;
+    hl_node_set_translation(hl_mesh_node(g->meshes[i]), g->pos[i]);
+    return hl_stage_add(g->stage, hl_mesh_node(g->meshes[i]));
+}
+
+static hl_result grid_create(uint32_t n, uint32_t materials, grid *g) {
+    memset(g, 0, sizeof *g);
+    g->n = n;
+    g->mat_count = materials;
+    g->side = (uint32_t)ceilf(sqrtf((float)n));
+    g->mats = calloc(materials, sizeof *g->mats);
+    g->meshes = calloc(n, sizeof *g->meshes);
+    g->pos = calloc(n, sizeof *g->pos);
+    if (!g->mats || !g->meshes || !g->pos) return HL_ERR_OUT_OF_MEMORY;
+    hl_result r = hl_stage_create(&g->stage);
+    hl_box_desc bd = {0.6f, 0.6f, 0.6f};
+    if (!r) r = hl_geometry_create_box(&bd, &g->box);
+    for (uint32_t i = 0; !r && i < materials; i++) {
+        hl_pbr_material_desc pd = {0};
+        pd.base_color = (hl_color){(float)(i % 10) / 9.0f, (float)(i / 10 % 10) / 9.0f, 0.5f, 1.0f};
+        pd.metallic = (float)(i % 4) / 3.0f;
+        pd.roughness = 0.2f + 0.8f * (float)(i % 7) / 6.0f;
+        r = hl_material_create_pbr(&pd, &g->mats[i]);
+    }
+    for (uint32_t i = 0; !r && i < n; i++) {
+        g->pos[i] = (hl_vec3){(float)(i % g->side) - (float)g->side * 0.5f, 0.0f, (float)(i / g->side) - (float)g->side * 0.5f};
+        r = grid_mesh(g, i);
+    }
+    hl_light_desc ld = {0};
+    ld.kind = HL_LIGHT_DIRECTIONAL;
+    hl_light *l = NULL;
+    if (!r) r = hl_light_create(&ld, &l);
+    if (!r) {
+        hl_node_look_at(hl_light_node(l), (hl_vec3){-1, -2, -1}, (hl_vec3){0, 1, 0});
+        r = hl_stage_add(g->stage, hl_light_node(l));
+    }
+    hl_camera_desc cd = {0};
+    cd.fov_y_deg = 60.0f;
+    cd.aspect = 16.0f / 9.0f;
+    cd.far_plane = 10000.0f;
+    if (!r) r = hl_camera_create(&cd, &g->cam);
+    if (!r) {
+        hl_node_set_translation(hl_camera_node(g->cam), (hl_vec3){0, (float)g->side * 0.9f, (float)g->side * 0.75f});
+        hl_node_look_at(hl_camera_node(g->cam), (hl_vec3){0, 0, 0}, (hl_vec3){0, 1, 0});
+        r = hl_stage_add(g->stage, hl_camera_node(g->cam));
+    }
+    return r;
+}
+
+static float wobble(uint32_t i, uint32_t frame) { return 0.05f * sinf(0.1f * (float)frame + 0.37f * (float)i); }
+
+/* The application's part of a frame, outside the timed render call. */
+static hl_result grid_mutate(grid *g, int which, uint32_t frame) {
+    if (which == CASE_MOVING) {
+        for (uint32_t i = 0; i < g->n; i++) {
+            hl_vec3 p = g->pos[i];
+            p.y = wobble(i, frame);
+            hl_node_set_translation(hl_mesh_node(g->meshes[i]), p);
+        }
+    } else if (which == CASE_CHURN) {
+        uint32_t k = g->n / 100 ? g->n / 100 : 1;
+        for (uint32_t j = 0; j < k; j++) {
+            uint32_t i = (uint32_t)(((uint64_t)frame * 7919u + (uint64_t)j * 104729u) % g->n);
+            hl_node_destroy(hl_mesh_node(g->meshes[i]));
+            g->meshes[i] = NULL;
+            hl_result r = grid_mesh(g, i);
+            if (r) return r;
+        }
+    }
+    return HL_OK;
+}
+
+/* The raw loop's per-object block, computed as the engine computes it. */
+static void object_block(hl_vec3 t, float *out) {
+    hl_mat4 m = hl_mat4_from_trs(t, hl_quat_identity(), (hl_vec3){1, 1, 1});
+    hl_mat4 inv;
+    hl_mat4_inverse(&m, &inv);
+    memcpy(out, m.m, 16 * sizeof(float));
+    for (int c = 0; c < 4; c++)
+        for (int rr = 0; rr < 4; rr++) out[16 + c * 4 + rr] = inv.m[rr * 4 + c];
+}
+
+typedef struct result {
+    double eng_ns, raw_ns; /* per frame, means over the measured frames */
+    double update, cull, build, sort, other_record, compile, prepare, execute, submit; /* engine ns/frame */
+    double allocs;
+    uint32_t draws, raw_draws, raw_passes;
+    bool image_checked; /* static: the raw frame's image read back and compared with the engine's */
+    int image_max_diff;
+    uint64_t upload_bytes, prepared_rebuilt, prepared_reused, objects_created;
+} result;
+
+static hl_result run_case(hl_backend backend, uint32_t meshes, int which, const cfg *c, result *out, char *adapter,
+                          size_t adapter_size) {
+    memset(out, 0, sizeof *out);
     hl_renderer_desc rd = {0};
     rd.backend = backend;
     rd.width = 640;
@@ -30,92 +173,225 @@ static int run(hl_backend backend, const cfg *c) {
     rd.sample_count = 1;
     hl_renderer *ren = NULL;
     hl_result r = hl_renderer_create(&rd, &ren);
-    if (r) {
-        printf("{\"backend\":\"%s\",\"available\":false,\"error\":\"%s\"}\n", hl_backend_name(backend), hl_result_name(r));
-        return 0;
-    }
-    hl_stage *stage = NULL;
-    hl_camera *cam = NULL;
-    r = hl_scene_grid_create(c->meshes, c->materials, &stage, &cam);
-    /* the raw loop runs on a device of its own (same backend), as an application would */
-    hl_rhi_device_desc dd = {0};
-    dd.backend = backend == HL_BACKEND_WEBGPU ? HL_RHI_BACKEND_WEBGPU : HL_RHI_BACKEND_GLES3;
-    hl_rhi_device *dev = NULL;
-    hl_bench_draws *raw = NULL;
-    if (!r) r = hl_rhi_device_create(&dd, &dev);
-    uint32_t draws = 0;
-    uint64_t eng_ns = 0, raw_ns = 0, allocs = 0;
+    if (r) return r;
+    snprintf(adapter, adapter_size, "%s", hl_renderer_adapter_name(ren));
+    grid g;
+    r = grid_create(meshes, c->materials < meshes ? c->materials : meshes, &g);
+    hl_bench_replay *raw = NULL;
+    const uint64_t frame_bytes = sizeof(hl__frame_block);
+    const uint64_t upload_cap = (uint64_t)HL__OBJECT_STRIDE * (meshes + 1u) + HL__FRAME_STRIDE;
+    float *staging = calloc(upload_cap / sizeof(float), sizeof(float));
+    if (!staging) r = HL_ERR_OUT_OF_MEMORY;
+    if (!r) r = hl_bench_replay_create(ren->dev, upload_cap, &raw);
+    hl_rhi_stats rs0 = {0};
     for (uint32_t f = 0; !r && f < c->warmup + c->frames; f++) {
         bool measured = f >= c->warmup;
+        if ((r = grid_mutate(&g, which, f))) break;
+        bool capture = f == 1;
+        if (capture) hl_bench_replay_capture_begin(raw);
+        if (f == c->warmup) rs0 = *hl_rhi_device_stats(ren->dev);
         uint64_t a0 = hl_alloc_count();
-        r = hl_renderer_render(ren, stage, cam);
+        r = hl_renderer_render(ren, g.stage, g.cam);
         uint64_t a1 = hl_alloc_count();
         if (r) break;
-        draws = hl_renderer_stats(ren)->draws;
-        if (measured) {
-            eng_ns += hl_renderer_stats(ren)->cpu_ns;
-            allocs += a1 - a0;
-        }
-        r = hl_renderer_wait_idle(ren);
-        if (!r && !raw) r = hl_bench_draws_create(dev, draws, &raw);
-        uint64_t enc = 0;
-        if (!r) r = hl_bench_draws_raw_frame(raw, &enc);
-        if (measured) raw_ns += enc;
-    }
-    int rc = 0;
-    if (r) {
-        fprintf(stderr, "scene_draws: %s: %s: %s\n", hl_backend_name(backend), hl_result_name(r), hl_last_error());
-        rc = 1;
-    } else {
-        double eng = (double)eng_ns / c->frames, rw = (double)raw_ns / c->frames;
         const hl_render_stats *st = hl_renderer_stats(ren);
-        if (c->json)
-            printf("{\"backend\":\"%s\",\"adapter\":\"%s\",\"meshes\":%u,\"materials\":%u,\"draws\":%u,\"frames\":%u,"
-                   "\"engine_ms_per_frame\":%.3f,\"engine_ns_per_draw\":%.1f,\"raw_ns_per_draw\":%.1f,\"ratio\":%.3f,"
-                   "\"allocs_per_frame\":%.2f,\"pipeline_switches\":%llu,\"bind_group_switches\":%llu}\n",
-                   hl_backend_name(hl_renderer_backend(ren)), hl_renderer_adapter_name(ren), c->meshes, c->materials,
-                   draws, c->frames, eng / 1e6, eng / draws, rw / draws, eng / rw, (double)allocs / c->frames,
-                   (unsigned long long)st->pipeline_switches, (unsigned long long)st->bind_group_switches);
-        else
-            printf("%-7s %u meshes, %u draws: engine %.3f ms/frame (%.1f ns/draw), raw %.1f ns/draw, ratio %.2f, "
-                   "allocs/frame %.2f\n",
-                   hl_backend_name(hl_renderer_backend(ren)), c->meshes, draws, eng / 1e6, eng / draws, rw / draws,
-                   eng / rw, (double)allocs / c->frames);
+        out->draws = st->draws;
+        if (measured) {
+            out->eng_ns += (double)st->cpu_ns;
+            out->update += (double)st->update_ns;
+            out->cull += (double)st->cull_ns;
+            out->build += (double)st->build_ns;
+            out->sort += (double)st->sort_ns;
+            out->other_record += (double)(st->record_ns - st->update_ns - st->cull_ns - st->build_ns - st->sort_ns);
+            out->compile += (double)st->graph_compile_ns;
+            out->prepare += (double)st->prepare_ns;
+            out->execute += (double)st->execute_ns;
+            out->submit += (double)st->submit_ns;
+            out->allocs += (double)(a1 - a0);
+            out->upload_bytes += st->upload_bytes;
+            out->prepared_rebuilt += st->prepared_rebuilt;
+            out->prepared_reused += st->prepared_reused;
+        }
+        if ((r = hl_renderer_wait_idle(ren))) break;
+        if (capture && (r = hl_bench_replay_capture_end(raw))) break;
+        if (f < 1) continue;
+        /* the raw frame */
+        if ((r = hl_bench_replay_begin(raw))) break;
+        uint64_t t0 = hl_bench_now_ns();
+        memset(staging, 0, frame_bytes); /* the view's constants: the application fills its block */
+        staging[0] = (float)f;
+        r = hl_bench_replay_upload(raw, 0, staging, frame_bytes);
+        if (!r && which == CASE_MOVING) {
+            for (uint32_t i = 0; i < meshes; i++) {
+                hl_vec3 p = g.pos[i];
+                p.y = wobble(i, f);
+                object_block(p, staging + (HL__FRAME_STRIDE + (size_t)i * HL__OBJECT_STRIDE) / sizeof(float));
+            }
+            r = hl_bench_replay_upload(raw, HL__FRAME_STRIDE, staging + HL__FRAME_STRIDE / sizeof(float),
+                                       (uint64_t)meshes * HL__OBJECT_STRIDE);
+        } else if (!r && which == CASE_CHURN) {
+            uint32_t k = meshes / 100 ? meshes / 100 : 1;
+            for (uint32_t j = 0; !r && j < k; j++) {
+                uint32_t i = (uint32_t)(((uint64_t)f * 7919u + (uint64_t)j * 104729u) % meshes);
+                float *blk = staging + (HL__FRAME_STRIDE + (size_t)i * HL__OBJECT_STRIDE) / sizeof(float);
+                object_block(g.pos[i], blk);
+                r = hl_bench_replay_upload(raw, HL__FRAME_STRIDE + (uint64_t)i * HL__OBJECT_STRIDE, blk, 32 * sizeof(float));
+            }
+        }
+        if (!r) r = hl_bench_replay_submit(raw);
+        uint64_t t1 = hl_bench_now_ns();
+        if (!r) r = hl_bench_replay_wait(raw);
+        if (measured) out->raw_ns += (double)(t1 - t0);
     }
-    hl_bench_draws_destroy(raw);
-    if (dev) hl_rhi_device_destroy(dev);
-    hl_stage_destroy(stage);
+    /* the raw loop draws what the engine draws: in the static case the image is the same */
+    if (!r && which == CASE_STATIC) {
+        size_t size = (size_t)rd.width * rd.height * 4u;
+        uint8_t *a = malloc(size), *b = malloc(size);
+        if (!a || !b) r = HL_ERR_OUT_OF_MEMORY;
+        if (!r) r = hl_renderer_render(ren, g.stage, g.cam);
+        if (!r) r = hl_renderer_read_pixels(ren, a, size);
+        if (!r) r = hl_bench_replay_begin(raw);
+        if (!r) r = hl_bench_replay_submit(raw);
+        if (!r) r = hl_bench_replay_wait(raw);
+        if (!r) r = hl_renderer_read_pixels(ren, b, size);
+        out->image_checked = !r;
+        for (size_t i = 0; !r && i < size; i++) {
+            int dd = abs((int)a[i] - (int)b[i]);
+            if (dd > out->image_max_diff) out->image_max_diff = dd;
+        }
+        free(a);
+        free(b);
+    }
+    if (!r) {
+        const hl_rhi_stats *rs1 = hl_rhi_device_stats(ren->dev);
+        out->objects_created = rs1->objects_created - rs0.objects_created;
+        out->raw_draws = hl_bench_replay_draws(raw);
+        out->raw_passes = hl_bench_replay_passes(raw);
+        double n = c->frames;
+        double *v[] = {&out->eng_ns, &out->raw_ns, &out->update, &out->cull, &out->build, &out->sort, &out->other_record,
+                       &out->compile, &out->prepare, &out->execute, &out->submit, &out->allocs};
+        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) *v[i] /= n;
+    } else {
+        fprintf(stderr, "scene_draws: %s %s %u meshes: %s: %s\n", hl_backend_name(backend), k_case_names[which], meshes,
+                hl_result_name(r), hl_last_error());
+    }
+    hl_bench_replay_destroy(raw);
+    free(staging);
+    grid_destroy(&g);
     hl_renderer_destroy(ren);
-    return rc;
+    return r;
+}
+
+static void print_result(hl_backend backend, const char *adapter, uint32_t meshes, int which, const result *x, const cfg *c) {
+    double d = x->draws ? x->draws : 1;
+    if (c->json) {
+        printf("{\"backend\":\"%s\",\"adapter\":\"%s\",\"case\":\"%s\",\"meshes\":%u,\"materials\":%u,\"draws\":%u,"
+               "\"raw_draws\":%u,\"raw_passes\":%u,\"raw_image_max_diff\":%d,\"frames\":%u,\"engine_ms_per_frame\":%.4f,\"raw_ms_per_frame\":%.4f,"
+               "\"engine_ns_per_draw\":%.1f,\"raw_ns_per_draw\":%.1f,\"ratio\":%.3f,\"allocs_per_frame\":%.2f,"
+               "\"engine_breakdown_us\":{\"update\":%.1f,\"cull\":%.1f,\"build\":%.1f,\"sort\":%.1f,\"record_other\":%.1f,"
+               "\"graph_compile\":%.1f,\"prepare\":%.1f,\"execute\":%.1f,\"submit\":%.1f},"
+               "\"per_frame\":{\"upload_bytes\":%.0f,\"prepared_rebuilt\":%.1f,\"prepared_reused\":%.1f,"
+               "\"rhi_objects_created\":%.2f}}\n",
+               hl_backend_name(backend), adapter, k_case_names[which], meshes, c->materials, x->draws, x->raw_draws,
+               x->raw_passes, x->image_checked ? x->image_max_diff : -1, c->frames, x->eng_ns / 1e6, x->raw_ns / 1e6, x->eng_ns / d, x->raw_ns / d,
+               x->eng_ns / x->raw_ns, x->allocs, x->update / 1e3, x->cull / 1e3, x->build / 1e3, x->sort / 1e3,
+               x->other_record / 1e3, x->compile / 1e3, x->prepare / 1e3, x->execute / 1e3, x->submit / 1e3,
+               (double)x->upload_bytes / c->frames, (double)x->prepared_rebuilt / c->frames,
+               (double)x->prepared_reused / c->frames, (double)x->objects_created / c->frames);
+    } else {
+        printf("%-7s %-6s %6u meshes %6u draws: engine %8.3f ms (%6.1f ns/draw)  raw %8.3f ms (%6.1f ns/draw)  ratio %5.2f  "
+               "allocs %.2f | us: update %.0f cull %.0f build %.0f sort %.0f rec %.0f compile %.0f prep %.0f exec %.0f "
+               "submit %.0f\n",
+               hl_backend_name(backend), k_case_names[which], meshes, x->draws, x->eng_ns / 1e6, x->eng_ns / d,
+               x->raw_ns / 1e6, x->raw_ns / d, x->eng_ns / x->raw_ns, x->allocs, x->update / 1e3, x->cull / 1e3,
+               x->build / 1e3, x->sort / 1e3, x->other_record / 1e3, x->compile / 1e3, x->prepare / 1e3,
+               x->execute / 1e3, x->submit / 1e3);
+    }
+    fflush(stdout);
+}
+
+static int usage(void) {
+    fprintf(stderr, "usage: scene_draws [--json] [--backend webgpu|gles3] [--meshes N[,N...]] "
+                    "[--cases static,moving,churn] [--materials M] [--frames F] [--warmup W]\n");
+    return 2;
 }
 
 int main(int argc, char **argv) {
-    cfg c = {10000, 100, 100, 10, false};
+    cfg c = {{10000}, 1, (1u << CASE_COUNT) - 1u, 100, 100, 10, false};
     int only = -1;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json")) c.json = true;
-        else if (i + 1 < argc && !strcmp(argv[i], "--meshes")) c.meshes = (uint32_t)strtoul(argv[++i], NULL, 10);
-        else if (i + 1 < argc && !strcmp(argv[i], "--frames")) c.frames = (uint32_t)strtoul(argv[++i], NULL, 10);
-        else if (i + 1 < argc && !strcmp(argv[i], "--warmup")) c.warmup = (uint32_t)strtoul(argv[++i], NULL, 10);
-        else if (i + 1 < argc && !strcmp(argv[i], "--backend")) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--json")) {
+            c.json = true;
+            continue;
+        }
+        if (!v) return usage();
+        i++;
+        if (!strcmp(a, "--frames")) c.frames = (uint32_t)strtoul(v, NULL, 10);
+        else if (!strcmp(a, "--warmup")) c.warmup = (uint32_t)strtoul(v, NULL, 10);
+        else if (!strcmp(a, "--materials")) c.materials = (uint32_t)strtoul(v, NULL, 10);
+        else if (!strcmp(a, "--meshes")) {
+            c.mesh_sets = 0;
+            for (const char *p = v; *p && c.mesh_sets < 8;) {
+                char *end;
+                unsigned long n = strtoul(p, &end, 10);
+                if (end == p || !n || n > 1000000) {
+                    fprintf(stderr, "scene_draws: --meshes takes counts 1..1000000\n");
+                    return 2;
+                }
+                c.meshes[c.mesh_sets++] = (uint32_t)n;
+                p = *end == ',' ? end + 1 : end;
+            }
+        } else if (!strcmp(a, "--cases")) {
+            c.cases = 0;
+            for (int k = 0; k < CASE_COUNT; k++)
+                if (strstr(v, k_case_names[k])) c.cases |= 1u << k;
+            if (!c.cases) return usage();
+        } else if (!strcmp(a, "--backend")) {
             hl_backend b;
-            if (hl_backend_parse(argv[++i], &b) || b == HL_BACKEND_AUTO) {
+            if (hl_backend_parse(v, &b) || b == HL_BACKEND_AUTO) {
                 fprintf(stderr, "scene_draws: --backend must be webgpu or gles3\n");
                 return 2;
             }
             only = (int)b;
         } else {
-            fprintf(stderr, "usage: scene_draws [--json] [--backend webgpu|gles3] [--meshes N] [--frames F] [--warmup W]\n");
-            return 2;
+            return usage();
         }
     }
-    if (!c.meshes || !c.frames || c.meshes > 1000000) {
-        fprintf(stderr, "scene_draws: --meshes must be 1..1000000 and --frames > 0\n");
+    if (!c.frames || c.warmup < 2 || !c.materials) {
+        fprintf(stderr, "scene_draws: --frames must be > 0, --warmup >= 2, --materials > 0\n");
         return 2;
     }
-    if (c.materials > c.meshes) c.materials = c.meshes;
     int rc = 0;
-    if (only < 0 || only == HL_BACKEND_WEBGPU) rc |= run(HL_BACKEND_WEBGPU, &c);
-    if (only < 0 || only == HL_BACKEND_GLES3) rc |= run(HL_BACKEND_GLES3, &c);
+    for (int b = 0; b < 2; b++) {
+        hl_backend backend = b ? HL_BACKEND_GLES3 : HL_BACKEND_WEBGPU;
+        if (only >= 0 && only != (int)backend) continue;
+        for (uint32_t s = 0; s < c.mesh_sets; s++)
+            for (int k = 0; k < CASE_COUNT; k++) {
+                if (!(c.cases & (1u << k))) continue;
+                result x;
+                char adapter[256];
+                hl_result r = run_case(backend, c.meshes[s], k, &c, &x, adapter, sizeof adapter);
+                if (r == HL_ERR_UNSUPPORTED && !x.draws) {
+                    printf(c.json ? "{\"backend\":\"%s\",\"available\":false}\n" : "%s: not available\n",
+                           hl_backend_name(backend));
+                    break;
+                }
+                if (r) {
+                    rc = 1;
+                    continue;
+                }
+                if (x.image_checked && x.image_max_diff) {
+                    fprintf(stderr, "scene_draws: %s %u meshes: the raw frame's image differs from the engine's (max %d)\n",
+                            hl_backend_name(backend), c.meshes[s], x.image_max_diff);
+                    rc = 1;
+                }
+                if (x.raw_draws != x.draws) {
+                    fprintf(stderr, "scene_draws: the raw loop replays %u draws, the engine drew %u\n", x.raw_draws, x.draws);
+                    rc = 1;
+                }
+                print_result(backend, adapter, c.meshes[s], k, &x, &c);
+            }
+    }
     return rc;
 }

@@ -243,6 +243,11 @@ typedef struct hl_render_stats {
      * graph's validation, order, culling, lifetimes and transient allocation), prepare (passes'
      * programs, pipelines and bind groups), execute (command encoding and uploads), submit. */
     uint64_t record_ns, graph_compile_ns, prepare_ns, execute_ns, submit_ns;
+    /* Parts of record_ns, summed over the frame's views (the direct recorder and a pipeline's
+     * culling calls): update (scene and camera transforms, the view's constants), cull (the
+     * traversal against the frustum, shadow casters, light planning), build (draws prepared or
+     * rebuilt, per-object uploads queued), sort (the queues' order). */
+    uint64_t update_ns, cull_ns, build_ns, sort_ns;
     /* what the renderer holds after the last frame (bounded: see hl_renderer_desc) */
     uint32_t programs, pipelines; /* shader programs and render pipelines */
     uint32_t mirrors;             /* GPU mirrors of scene objects: geometry, textures, materials,

@@ -956,15 +956,23 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, 
     hl__view *v = &r->views[r->view_count];
     hl_aabb box;
     r->recording_target = t;
+    uint64_t t0 = hl__now_ns();
     hl_result res = view_begin(r, v, t, stage, camera);
+    uint64_t t1 = hl__now_ns();
+    r->stats.update_ns += t1 - t0;
     if (!res) res = view_cull(r, v, &box);
     if (!res) {
         plan_lights(r, v, stage, &r->frame_blocks[v->frame_slot], &box);
         r->stats.lights = (uint32_t)r->frame_blocks[v->frame_slot].light_info[0];
         r->stats.shadow_tiles += v->shadow_count;
+        t0 = hl__now_ns();
+        r->stats.cull_ns += t0 - t1;
         res = view_build_draws(r, v);
+        t1 = hl__now_ns();
+        r->stats.build_ns += t1 - t0;
     }
     if (!res) res = view_sort(r, v);
+    r->stats.sort_ns += hl__now_ns() - t1;
     if (!res) res = view_add_passes(r, v);
     r->recording_target = NULL;
     if (res) return res;
@@ -986,7 +994,10 @@ hl_result hl__view_prepare(hl_renderer *r, hl_render_target *t, hl_render_target
     hl__view *v = &r->views[r->view_count];
     hl_aabb box;
     r->recording_target = output; /* a material sampling the invocation's output is refused, layouts or not */
+    uint64_t t0 = hl__now_ns();
     hl_result res = view_begin(r, v, t, stage, camera);
+    uint64_t t1 = hl__now_ns();
+    r->stats.update_ns += t1 - t0;
     if (!res) {
         v->gbuffer = gbuffer;
         res = view_cull(r, v, &box);
@@ -996,6 +1007,7 @@ hl_result hl__view_prepare(hl_renderer *r, hl_render_target *t, hl_render_target
         r->stats.lights = (uint32_t)r->frame_blocks[v->frame_slot].light_info[0];
         r->stats.shadow_tiles += v->shadow_count;
     }
+    r->stats.cull_ns += hl__now_ns() - t1;
     for (uint32_t i = 0; !res && i < v->shadow_count; i++)
         res = hl_graph_upload_buffer(r->graph, r->shadow_ubo, (uint64_t)(v->shadow_first + i) * HL__SHADOW_STRIDE,
                                      r->tiles[v->shadow_first + i].render_vp, 64, NULL, 0);
@@ -1107,9 +1119,23 @@ static int list_cmp_back_to_front(const void *a, const void *b) {
     return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
+static hl_result list_create(hl_renderer *r, uint32_t view, hl__list_queue queue, hl__list_sort sort, bool casters_only,
+                             hl__list_materials materials, uint32_t layer_mask, hl_material *override,
+                             uint32_t *out_list);
+
+/* A renderer list: its draws built and sorted (stats.build_ns). */
 hl_result hl__list_create(hl_renderer *r, uint32_t view, hl__list_queue queue, hl__list_sort sort, bool casters_only,
                           hl__list_materials materials, uint32_t layer_mask, hl_material *override,
                           uint32_t *out_list) {
+    uint64_t t0 = hl__now_ns();
+    hl_result res = list_create(r, view, queue, sort, casters_only, materials, layer_mask, override, out_list);
+    r->stats.build_ns += hl__now_ns() - t0;
+    return res;
+}
+
+static hl_result list_create(hl_renderer *r, uint32_t view, hl__list_queue queue, hl__list_sort sort, bool casters_only,
+                             hl__list_materials materials, uint32_t layer_mask, hl_material *override,
+                             uint32_t *out_list) {
     hl__view *v = &r->views[view];
     uint64_t need = (uint64_t)r->list_item_count + v->draw_count + 1u;
     if (need > UINT32_MAX / 2) return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: renderer lists too long");

@@ -265,6 +265,7 @@ hl_result hl_rhi_cmd_begin_render_pass(hl_rhi_cmd *cmd, const hl_rhi_render_pass
     r = dev->fns->begin_render_pass(cmd, &cmd->rp);
     if (r) return r;
     cmd->pass = HL__PASS_RENDER;
+    if (dev->tap && dev->tap->render_pass) dev->tap->render_pass(dev->tap->user, desc);
     float vp[6] = {0.0f, 0.0f, (float)rp.width, (float)rp.height, 0.0f, 1.0f};
     memcpy(cmd->viewport, vp, sizeof vp);
     uint32_t sc[4] = {0, 0, rp.width, rp.height};
@@ -752,7 +753,12 @@ hl_result hl_rhi_cmd_draw_packets(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *pac
         if (failed_index) *failed_index = i;
         return r;
     }
+    if (cmd->dev->tap && cmd->dev->tap->packets) cmd->dev->tap->packets(cmd->dev->tap->user, packets, count);
     return HL_OK;
+}
+
+void hl__rhi_set_tap(hl_rhi_device *dev, const hl__rhi_tap *tap) {
+    if (dev) dev->tap = tap;
 }
 
 /* ---- compute ------------------------------------------------------------------------------- */

@@ -388,7 +388,23 @@ struct hl_rhi_device {
     /* Owner thread (hl__thread_id), 0 = detached; owner_tid is its OS thread id (messages). */
     _Atomic uint64_t owner;
     _Atomic long owner_tid;
+
+    /* Benchmarks' capture of what the device is asked to draw (hl__rhi_set_tap); NULL = off. */
+    const struct hl__rhi_tap *tap;
 };
+
+/* ---- capture for benchmarks ---------------------------------------------------------------------
+ * bench/scene_draws replays, straight against webgpu.h or GLES, the render passes and draw
+ * packets the engine recorded in one frame, on the engine's own native objects: the raw loop then
+ * does exactly the engine's API work. The taps see each render pass as it begins and each packet
+ * list as it is drawn (after validation); they must not call back into the device. Costs one
+ * branch per pass and per packet list when unset. */
+typedef struct hl__rhi_tap {
+    void (*render_pass)(void *user, const hl_rhi_render_pass_desc *desc);
+    void (*packets)(void *user, const hl_rhi_draw_packet *packets, uint32_t count);
+    void *user;
+} hl__rhi_tap;
+void hl__rhi_set_tap(hl_rhi_device *dev, const hl__rhi_tap *tap);
 
 #define HL__NATIVE(dev) ((dev)->stats.native_calls++)
 

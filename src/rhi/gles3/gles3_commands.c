@@ -182,14 +182,7 @@ void hl__gl_caches_release(hl_rhi_device *dev) {
 }
 
 /* ---- vertex input ---------------------------------------------------------------------------- */
-typedef struct hl__vfmt {
-    GLint size;
-    GLenum type;
-    GLboolean normalized;
-    bool integer;
-} hl__vfmt;
-
-static hl__vfmt hl__vertex_format(uint32_t f) {
+hl__vfmt hl__vertex_format(uint32_t f) {
     switch ((hl_rhi_vertex_format)f) {
     case HL_RHI_VERTEX_FLOAT32: return (hl__vfmt){1, GL_FLOAT, GL_FALSE, false};
     case HL_RHI_VERTEX_FLOAT32X2: return (hl__vfmt){2, GL_FLOAT, GL_FALSE, false};

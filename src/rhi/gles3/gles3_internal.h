@@ -102,6 +102,15 @@ typedef struct hl__gl_vertex_layout {
     struct { uint32_t format, offset, location, buffer; } attr[HL_RHI_MAX_VERTEX_ATTRIBUTES];
 } hl__gl_vertex_layout;
 
+/* A vertex format's glVertexAttrib(I)Pointer arguments (integer: the I form). */
+typedef struct hl__vfmt {
+    GLint size;
+    GLenum type;
+    GLboolean normalized;
+    bool integer;
+} hl__vfmt;
+hl__vfmt hl__vertex_format(uint32_t f);
+
 typedef struct hl__gl_pipeline {
     hl__gl_program *prog;
     uint32_t layout_id; /* interned vertex layout */
