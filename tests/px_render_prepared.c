@@ -1,6 +1,11 @@
-/* PreparedDraw reuse: a static scene's second frame reuses every draw; moving a mesh reuses
- * its draw too (only its object block uploads) and the pixel follows; a material variant
- * change rebuilds exactly that draw. Pixel tolerance +-1. */
+/* PreparedDraw reuse and the kept view: a static scene's second frame takes the whole sorted list
+ * of the first (no culling, building or sorting: retained_draws, nothing rebuilt, uploaded or
+ * created, the same image); moving a mesh reuses its draw (only its object block uploads) and the
+ * pixel follows; a material variant change rebuilds exactly that draw; render order, another
+ * camera, a resize, mesh events and instancing each end the kept list for that frame. Pixel
+ * tolerance +-1; kept frames' images equal the built ones exactly. */
+#include <string.h>
+
 #include "hilo3d/renderer.h"
 #include "hl_test.h"
 
@@ -21,6 +26,12 @@ static hl_mesh *add_quad(hl_stage *s, hl_geometry *g, hl_color c, float x, float
     hl_node_set_translation(hl_mesh_node(mesh), (hl_vec3){x, y, 0});
     HL_CHECK_OK(hl_stage_add(s, hl_mesh_node(mesh)));
     return mesh;
+}
+
+static int events_called;
+static void count_event(hl_mesh *m, void *user) {
+    (void)m;
+    ++*(int *)user;
 }
 
 int main(int argc, char **argv) {
@@ -49,17 +60,32 @@ int main(int argc, char **argv) {
     HL_CHECK_OK(hl_stage_add(s, hl_camera_node(cam)));
     static uint8_t img[W * H * 4];
 
+    static uint8_t built[W * H * 4];
     HL_CHECK_OK(hl_renderer_render(r, s, cam));
     const hl_render_stats *st = hl_renderer_stats(r);
     HL_CHECK_EQ(st->prepared_rebuilt, 3);
-    HL_CHECK_OK(hl_renderer_render(r, s, cam));
-    HL_CHECK_EQ(st->prepared_reused, 3);
-    HL_CHECK_EQ(st->prepared_rebuilt, 0);
+    HL_CHECK_EQ(st->retained_draws, 0);
+    HL_CHECK_OK(hl_renderer_read_pixels(r, built, sizeof built));
+    uint32_t objects = st->gpu_objects;
+    for (int f = 0; f < 3; f++) { /* static: the kept list, nothing rebuilt, uploaded or created */
+        HL_CHECK_OK(hl_renderer_render(r, s, cam));
+        HL_CHECK_EQ(st->retained_draws, 3);
+        HL_CHECK_EQ(st->draws, 3);
+        HL_CHECK_EQ(st->prepared_reused, 0);
+        HL_CHECK_EQ(st->prepared_rebuilt, 0);
+        HL_CHECK_EQ(st->upload_bytes, 0);
+        HL_CHECK_EQ(st->cache_misses, 0);
+        HL_CHECK_EQ(st->meshes_visible, 3);
+        HL_CHECK_EQ(st->gpu_objects, objects);
+        HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
+        HL_CHECK(memcmp(img, built, sizeof img) == 0);
+    }
 
     /* move the red quad to the lower left: reused draw, new object block */
     hl_node_set_translation(hl_mesh_node(a), (hl_vec3){-0.5f, -0.5f, 0});
     HL_CHECK_OK(hl_renderer_render(r, s, cam));
     HL_CHECK_EQ(st->prepared_reused, 3);
+    HL_CHECK_EQ(st->retained_draws, 0);
     HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
     HL_CHECK_PIXEL(img + (48 * W + 16) * 4, 255, 0, 0, 255, 1); /* lower left: red now */
     HL_CHECK_PIXEL(img + (16 * W + 16) * 4, 0, 0, 0, 255, 1);   /* upper left: cleared */
@@ -71,6 +97,75 @@ int main(int argc, char **argv) {
     HL_CHECK_EQ(st->prepared_reused, 2);
     HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
     HL_CHECK_PIXEL(img + (48 * W + 48) * 4, 0, 0, 255, 255, 1);
+
+    /* kept again once nothing changes (at most one more built frame: uploads settle) */
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK_EQ(st->retained_draws, 3);
+    HL_CHECK_OK(hl_renderer_read_pixels(r, built, sizeof built));
+    HL_CHECK_PIXEL(built + (48 * W + 16) * 4, 255, 0, 0, 255, 1);
+
+    /* render order: the sort runs again (and the next frame keeps the new order) */
+    hl_node_set_render_order(hl_mesh_node(a), 5);
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK_EQ(st->retained_draws, 0);
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK_EQ(st->retained_draws, 3);
+
+    /* another camera, then the first one again: both built */
+    hl_camera *cam2 = NULL;
+    HL_CHECK_OK(hl_camera_create(&cd, &cam2));
+    hl_node_set_translation(hl_camera_node(cam2), (hl_vec3){0.5f, 0, 5});
+    HL_CHECK_OK(hl_stage_add(s, hl_camera_node(cam2)));
+    HL_CHECK_OK(hl_renderer_render(r, s, cam)); /* the stage changed (a camera added) */
+    HL_CHECK_EQ(st->retained_draws, 0);
+    HL_CHECK_OK(hl_renderer_render(r, s, cam2));
+    HL_CHECK_EQ(st->retained_draws, 0);
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
+    HL_CHECK_PIXEL(img + (48 * W + 16) * 4, 0, 0, 0, 255, 1); /* shifted: red quad out of that pixel */
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK_EQ(st->retained_draws, 0);
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK_EQ(st->retained_draws, 3);
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
+    HL_CHECK(memcmp(img, built, sizeof img) == 0);
+
+    /* mesh events: called every frame, so never kept */
+    hl_mesh_events ev = {0};
+    ev.before_render = count_event;
+    ev.user = &events_called;
+    HL_CHECK_OK(hl_mesh_set_events(c, &ev));
+    for (int f = 0; f < 3; f++) HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK_EQ(st->retained_draws, 0);
+    HL_CHECK_EQ(events_called, 3);
+    HL_CHECK_OK(hl_mesh_set_events(c, NULL));
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK_EQ(st->retained_draws, 3);
+
+    /* a resize: the output is new */
+    HL_CHECK_OK(hl_renderer_resize(r, W, H));
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK_OK(hl_renderer_resize(r, W + 2, H));
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK_EQ(st->retained_draws, 0);
+    HL_CHECK_OK(hl_renderer_resize(r, W, H));
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK_EQ(st->retained_draws, 0);
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK_EQ(st->retained_draws, 3);
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
+    HL_CHECK(memcmp(img, built, sizeof img) == 0);
+
+    /* a device loss: rebuilt after recovery, kept again after */
+    HL_CHECK_OK(hl_renderer_simulate_device_loss(r));
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK_EQ(st->retained_draws, 0);
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK_OK(hl_renderer_render(r, s, cam));
+    HL_CHECK_EQ(st->retained_draws, 3);
+    HL_CHECK_OK(hl_renderer_read_pixels(r, img, sizeof img));
+    HL_CHECK(memcmp(img, built, sizeof img) == 0);
 
     hl_stage_destroy(s);
     hl_geometry_release(quad);

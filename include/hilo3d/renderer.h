@@ -235,6 +235,11 @@ typedef struct hl_render_stats {
     uint64_t pipeline_switches, bind_group_switches; /* last frame */
     uint64_t cache_hits, cache_misses;                /* renderer caches, last frame */
     uint64_t prepared_reused, prepared_rebuilt;       /* prepared draws, last frame */
+    /* Draws of the last frame taken from the kept list of the frame before (no culling, draw
+     * building or sorting ran for them): the direct recorder keeps its first view's list while
+     * that view's stage, camera, target and environment stay and nothing changes anywhere
+     * (hl_revision_now); views with instanced meshes or mesh events are rebuilt every frame. */
+    uint32_t retained_draws;
     uint64_t upload_bytes;                            /* last frame */
     uint64_t cpu_ns;                                  /* last hl_renderer_render / render_frame */
     /* cpu_ns by phase (ns), the rest being event callbacks and cache eviction: record (scene

@@ -44,6 +44,13 @@ typedef struct hl_dirty_range {
     uint32_t size;
 } hl_dirty_range;
 
+/* The counter's current value: the last revision handed out. Two equal reads mean that nothing
+ * with a revision changed in between, anywhere in the process; the setters of state without a
+ * revision of its own that decides what is drawn (render order, layers, mesh events, stage fog,
+ * environment and exposure) advance it too. hl_stage_update skips its walk and renderers keep
+ * their sorted draw lists while it stands still. */
+uint64_t hl_revision_now(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -770,6 +770,7 @@ static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
         hl_mesh *m = meshes[r->order[i]];
         const hl_mesh_events *ev = hl_mesh_get_events(m);
         if (!ev) continue;
+        r->view_events = true;
         r->after_events |= ev->after_render != NULL; /* instanced batches then keep their meshes */
         if (ev->before_render && !before_seen(r, m)) {
             ev->before_render(m, ev->user);
@@ -949,6 +950,81 @@ static hl_result view_add_passes(hl_renderer *r, hl__view *v) {
     return HL_OK;
 }
 
+/* ---- the kept view (hl__retained) ----------------------------------------------------------------- */
+static uint32_t mirror_count(const hl_renderer *r) {
+    return r->geometry_map.count + r->texture_map.count + r->material_map.count + r->ubuf_map.count +
+           r->mesh_map.count;
+}
+
+/* The shared groups the view's packets name: a new one (a grown buffer, a new atlas) changes this. */
+static uint64_t shared_groups(const hl_renderer *r) {
+    const hl__owned_group *g[] = {&r->frame_group,       &r->object_group, &r->skin_group,    &r->atlas_group,
+                                  &r->env_group,         &r->env_atlas_group, &r->shadow_frame_group,
+                                  &r->shadow_object_group, &r->shadow_skin_group};
+    uint64_t h = 0;
+    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) h = hl__hash_mix(h ^ g[i]->group.id);
+    return h;
+}
+
+static bool retained_matches(const hl_renderer *r, const hl__view *v) {
+    const hl__retained *k = &r->retained;
+    return k->valid && r->view_count == 0 && k->stage == v->stage && k->camera == v->camera && k->target == v->target &&
+           k->target_generation == v->target->generation && k->env == v->env && k->revision == hl_revision_now() &&
+           k->evict_epoch == r->evict_epoch && k->device_generation == hl_rhi_device_generation(r->dev) &&
+           k->mirrors == mirror_count(r) && k->view.frame_slot == v->frame_slot && k->revision != 0 &&
+           k->device_generation != 0 && k->built_serial < r->frame_serial && k->view.draw_first == 0 &&
+           shared_groups(r) == k->revision_groups;
+}
+
+static void retained_use(hl_renderer *r, hl__view *v) {
+    hl__retained *k = &r->retained;
+    *v = k->view;
+    r->frame_blocks[v->frame_slot] = k->frame_block;
+    r->draw_count = k->draw_count;
+    r->tile_count = k->tile_count;
+    r->stats.meshes_visible += k->meshes_visible;
+    r->stats.meshes_culled += k->meshes_culled;
+    r->stats.lights = k->lights;
+    r->stats.shadow_tiles += k->shadow_tiles;
+    r->stats.retained_draws += v->draw_count + v->shadow_only_count;
+    k->used_serial = r->frame_serial;
+}
+
+/* After a view was built: keep it when nothing in it needs per-frame work of the building steps. */
+static void retained_keep(hl_renderer *r, const hl__view *v, uint32_t visible0, uint32_t culled0) {
+    hl__retained *k = &r->retained;
+    k->valid = false;
+    if (r->view_count != 0 || r->view_events || r->instance_count || v->draw_first != 0) return;
+    k->stage = v->stage;
+    k->camera = v->camera;
+    k->target = v->target;
+    k->target_generation = v->target->generation;
+    k->env = v->env;
+    k->revision = hl_revision_now();
+    k->evict_epoch = r->evict_epoch;
+    k->device_generation = hl_rhi_device_generation(r->dev);
+    k->mirrors = mirror_count(r);
+    k->revision_groups = shared_groups(r);
+    k->view = *v;
+    k->draw_count = r->draw_count;
+    k->tile_count = r->tile_count;
+    k->meshes_visible = r->stats.meshes_visible - visible0;
+    k->meshes_culled = r->stats.meshes_culled - culled0;
+    k->lights = r->stats.lights;
+    k->shadow_tiles = v->shadow_count;
+    k->frame_block = r->frame_blocks[v->frame_slot];
+    k->built_serial = r->frame_serial;
+    k->used_serial = 0;
+    k->valid = true;
+}
+
+void hl__retained_drop(hl_renderer *r) { r->retained.valid = false; }
+
+uint64_t hl__evict_horizon(const hl_renderer *r, uint64_t old) {
+    const hl__retained *k = &r->retained;
+    return k->valid && k->used_serial == r->frame_serial && k->built_serial < old ? k->built_serial : old;
+}
+
 hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, hl_camera *camera) {
     if (r->view_count >= HL__MAX_VIEWS)
         return hl__fail(HL_ERR_VALIDATION, "renderer: more than %u render calls in one frame", HL__MAX_VIEWS);
@@ -960,19 +1036,27 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, 
     hl_result res = view_begin(r, v, t, stage, camera);
     uint64_t t1 = hl__now_ns();
     r->stats.update_ns += t1 - t0;
-    if (!res) res = view_cull(r, v, &box);
-    if (!res) {
-        plan_lights(r, v, stage, &r->frame_blocks[v->frame_slot], &box);
-        r->stats.lights = (uint32_t)r->frame_blocks[v->frame_slot].light_info[0];
-        r->stats.shadow_tiles += v->shadow_count;
-        t0 = hl__now_ns();
-        r->stats.cull_ns += t0 - t1;
-        res = view_build_draws(r, v);
-        t1 = hl__now_ns();
-        r->stats.build_ns += t1 - t0;
+    if (!res && retained_matches(r, v)) {
+        retained_use(r, v);
+    } else if (!res) {
+        uint32_t visible0 = r->stats.meshes_visible, culled0 = r->stats.meshes_culled;
+        if (r->view_count == 0) r->retained.valid = false; /* its draws are about to be overwritten */
+        r->view_events = false;
+        res = view_cull(r, v, &box);
+        if (!res) {
+            plan_lights(r, v, stage, &r->frame_blocks[v->frame_slot], &box);
+            r->stats.lights = (uint32_t)r->frame_blocks[v->frame_slot].light_info[0];
+            r->stats.shadow_tiles += v->shadow_count;
+            t0 = hl__now_ns();
+            r->stats.cull_ns += t0 - t1;
+            res = view_build_draws(r, v);
+            t1 = hl__now_ns();
+            r->stats.build_ns += t1 - t0;
+        }
+        if (!res) res = view_sort(r, v);
+        r->stats.sort_ns += hl__now_ns() - t1;
+        if (!res) retained_keep(r, v, visible0, culled0);
     }
-    if (!res) res = view_sort(r, v);
-    r->stats.sort_ns += hl__now_ns() - t1;
     if (!res) res = view_add_passes(r, v);
     r->recording_target = NULL;
     if (res) return res;

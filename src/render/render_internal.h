@@ -461,6 +461,27 @@ typedef enum hl__gpu_state {
     HL__GPU_LOST,      /* the device was lost: render calls recover first, others fail */
 } hl__gpu_state;
 
+/* The direct recorder's kept view (hl__record_view): a frame whose first view has the stage,
+ * camera, target and environment of the view that built the list, with nothing changed anywhere
+ * since (hl_revision_now), no mirror, program or pipeline released and no device loss, reuses that
+ * view's culling, draws, order and lights: only the view's constants are uploaded and its passes
+ * recorded. Views with instanced batches or mesh events are never kept. */
+typedef struct hl__retained {
+    bool valid;
+    hl_stage *stage;
+    hl_camera *camera;
+    hl_render_target *target;
+    const struct hl__gpu_env *env;
+    uint64_t target_generation, revision, evict_epoch, device_generation, revision_groups;
+    uint32_t mirrors;
+    hl__view view;
+    uint32_t draw_count, tile_count;
+    uint32_t meshes_visible, meshes_culled, lights, shadow_tiles;
+    uint64_t built_serial; /* the frame that built the list: what it uses was touched then */
+    uint64_t used_serial;  /* the last frame that reused it */
+    hl__frame_block frame_block;
+} hl__retained;
+
 struct hl_renderer {
     hl_renderer_desc desc;
     hl_rhi_device *dev;
@@ -517,6 +538,8 @@ struct hl_renderer {
     uint32_t pipeline_count, pipeline_capacity, pipeline_hint;
     uint64_t next_object_id; /* program and pipeline ids */
     uint64_t evict_epoch;    /* bumped when a program or pipeline is released (prepared draws) */
+    hl__retained retained;   /* the direct recorder's kept view */
+    bool view_events;        /* the view being built met a mesh with events */
 
     /* shared GPU objects */
     hl_rhi_buffer frame_ubo, object_ubo, shadow_ubo, instance_vbo;
@@ -662,6 +685,11 @@ hl_result hl__gpu_mesh_skin(hl_renderer *r, hl__gpu_mesh *gm);
 /* Makes room for `extra` more mesh slots before a view records (at most one growth a view). */
 hl_result hl__reserve_object_slots(hl_renderer *r, uint32_t extra);
 void hl__render_evict(hl_renderer *r);
+/* The eviction threshold `old` (records last used before it go) lowered to the frame that built
+ * the kept view when this frame reused it: what the view draws was last touched then. */
+uint64_t hl__evict_horizon(const hl_renderer *r, uint64_t old);
+/* Forgets the kept view (a failed frame, a loss, released GPU objects). */
+void hl__retained_drop(hl_renderer *r);
 /* Objects a frame being recorded may still name: destroyed when the frame ends. */
 hl_result hl__retire_buffer(hl_renderer *r, hl_rhi_buffer b);
 /* Retires g's group (and its layout when with_layout) to the frame's end; g keeps the rest. */

@@ -372,7 +372,7 @@ hl_result hl__pipeline_get(hl_renderer *r, hl__program *p, const hl__pipeline_ke
 
 void hl__render_programs_evict(hl_renderer *r) {
     if (r->frame_serial <= HL__PROGRAM_KEEP_FRAMES) return;
-    uint64_t old = r->frame_serial - HL__PROGRAM_KEEP_FRAMES;
+    uint64_t old = hl__evict_horizon(r, r->frame_serial - HL__PROGRAM_KEEP_FRAMES);
     bool evicted = false;
     for (uint32_t i = 0; i < r->pipeline_count; i++) {
         hl__pipeline_entry *e = r->pipelines[i];

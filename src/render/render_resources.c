@@ -787,7 +787,7 @@ hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *mesh, hl__gpu_mesh **
  * drops its references to textures and uniform buffers, whose mirrors then go in the same pass. */
 void hl__render_evict(hl_renderer *r) {
     bool aged = r->frame_serial % 60u == 0;
-    uint64_t old = aged && r->frame_serial > 120 ? r->frame_serial - 120 : 0;
+    uint64_t old = hl__evict_horizon(r, aged && r->frame_serial > 120 ? r->frame_serial - 120 : 0);
     if (aged) {
         for (uint32_t i = 0; i < r->mesh_count; i++) {
             hl__gpu_mesh *m = r->meshes[i];

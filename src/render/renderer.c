@@ -635,6 +635,7 @@ static hl_result frame_finish(hl_renderer *r, hl_result res) {
     }
     r->graph_ok = !res;
     r->graph_read = false;
+    if (res) hl__retained_drop(r);
     if (!res) {
         const hl_graph_stats *gs = hl_graph_get_stats(r->graph);
         r->stats.graph_compile_ns = gs->compile_ns;

@@ -13,6 +13,7 @@ struct hl_stage {
     hl_camera **cameras;
     uint32_t camera_count, camera_cap;
     uint64_t structure_revision;
+    uint64_t walked_at; /* hl_revision_now() after the last full walk (hl_stage_update) */
     hl_fog fog;
     hl_color clear_color;
     hl_environment *environment; /* retained */
@@ -179,22 +180,30 @@ hl_node *hl_node_find(hl_node *n, const char *name) {
     return NULL;
 }
 
+/* A local transform changed: the next stage update recomputes the world matrix. The first change
+ * after a clean state advances the revision counter, so an update that sees it unchanged knows no
+ * node anywhere changed (hl_stage_update skips its walk; renderers keep their draw lists). */
+static void hl__node_dirty(hl_node *n) {
+    if (!n->local_dirty) hl__next_revision();
+    n->local_dirty = true;
+}
+
 void hl_node_set_translation(hl_node *n, hl_vec3 t) {
     if (!n) return;
     n->translation = t;
-    n->local_dirty = true;
+    hl__node_dirty(n);
 }
 
 void hl_node_set_rotation(hl_node *n, hl_quat r) {
     if (!n) return;
     n->rotation = hl_quat_normalize(r);
-    n->local_dirty = true;
+    hl__node_dirty(n);
 }
 
 void hl_node_set_scale(hl_node *n, hl_vec3 s) {
     if (!n) return;
     n->scale = s;
-    n->local_dirty = true;
+    hl__node_dirty(n);
 }
 
 hl_vec3 hl_node_translation(const hl_node *n) { return n ? n->translation : (hl_vec3){0, 0, 0}; }
@@ -239,7 +248,9 @@ void hl_node_set_visible(hl_node *n, bool visible) {
 
 bool hl_node_visible(const hl_node *n) { return n && n->visible; }
 void hl_node_set_render_order(hl_node *n, int32_t order) {
-    if (n) n->render_order = order;
+    if (!n || n->render_order == order) return;
+    n->render_order = order;
+    hl__next_revision(); /* the draw order changed (renderers' kept lists) */
 }
 int32_t hl_node_render_order(const hl_node *n) { return n ? n->render_order : 0; }
 void hl_node_set_user_data(hl_node *n, void *user) {
@@ -326,6 +337,9 @@ hl_result hl_stage_add(hl_stage *s, hl_node *n) {
 
 hl_result hl_stage_update(hl_stage *s) {
     if (!s) return hl__fail(HL_ERR_VALIDATION, "hl_stage_update: stage is NULL");
+    /* nothing anywhere changed since the last walk (every change of a node, of the structure or of
+       visibility advances the revision counter): the world matrices and lists stand */
+    if (s->walked_at && s->walked_at == hl_revision_now()) return HL_OK;
     s->mesh_count = s->light_count = s->camera_count = 0;
     hl_node *root = &s->root;
     if (hl__stale(root)) hl__compute_world(root);
@@ -343,6 +357,7 @@ hl_result hl_stage_update(hl_stage *s) {
         default: break;
         }
     }
+    s->walked_at = hl_revision_now();
     return HL_OK;
 }
 
@@ -370,6 +385,7 @@ void hl_stage_set_fog(hl_stage *s, const hl_fog *fog) {
     if (f.end == 0) f.end = 100.0f;
     if (f.density == 0) f.density = 0.01f;
     s->fog = f;
+    hl__next_revision(); /* programs and constants of the stage's views */
 }
 
 const hl_fog *hl_stage_fog(const hl_stage *s) { return s ? &s->fog : NULL; }
@@ -383,10 +399,14 @@ void hl_stage_set_environment(hl_stage *s, hl_environment *env) {
     hl_environment_retain(env);
     hl_environment_release(s->environment);
     s->environment = env;
+    hl__next_revision();
 }
 hl_environment *hl_stage_environment(const hl_stage *s) { return s ? s->environment : NULL; }
 void hl_stage_set_exposure(hl_stage *s, float exposure) {
-    if (s && isfinite(exposure) && exposure > 0.0f) s->exposure = exposure;
+    if (s && isfinite(exposure) && exposure > 0.0f && exposure != s->exposure) {
+        s->exposure = exposure;
+        hl__next_revision();
+    }
 }
 float hl_stage_exposure(const hl_stage *s) { return s ? s->exposure : 1.0f; }
 
@@ -520,7 +540,9 @@ void hl_mesh_set_shadows(hl_mesh *m, bool cast, bool receive) {
 bool hl_mesh_cast_shadows(const hl_mesh *m) { return HL__MESH(m) && m->cast_shadows; }
 
 void hl_mesh_set_layers(hl_mesh *m, uint32_t layers) {
-    if (HL__MESH(m)) m->layers = layers;
+    if (!HL__MESH(m) || m->layers == layers) return;
+    m->layers = layers;
+    m->revision = hl__next_revision();
 }
 
 uint32_t hl_mesh_layers(const hl_mesh *m) { return HL__MESH(m) ? m->layers : 0u; }
@@ -529,6 +551,7 @@ hl_result hl_mesh_set_events(hl_mesh *m, const hl_mesh_events *events) {
     if (!HL__MESH(m)) return hl__fail(HL_ERR_VALIDATION, "hl_mesh_set_events: m is not a mesh");
     if (events) m->events = *events;
     else memset(&m->events, 0, sizeof m->events);
+    hl__next_revision(); /* renderers call the events of meshes they draw: lists are rebuilt */
     return HL_OK;
 }
 

@@ -19,6 +19,7 @@ bool hl__set_string(char **dst, const char *src);
  * increasing): every revision of every scene object and texture comes from here, so no two
  * states of any two objects share a revision (revision.h). */
 uint64_t hl__next_revision(void);
+
 static inline void hl__range_merge(hl_dirty_range *r, uint32_t lo, uint32_t hi) {
     if (hi <= lo) return;
     if (r->size == 0) {
