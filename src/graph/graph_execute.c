@@ -243,12 +243,28 @@ static hl_result hl__graph_allocate(hl_graph *g) {
     return HL_OK;
 }
 
+/* In recording order; buffer uploads that continue the previous one (same buffer, the next bytes,
+ * their copies adjacent in the frame arena) go as one write: a renderer's per-object blocks of
+ * consecutive slots become one copy, as an application would write them. */
 static hl_result hl__graph_flush_uploads(hl_graph *g) {
-    for (uint32_t i = 0; i < g->uploads_count; i++) {
+    for (uint32_t i = 0; i < g->uploads_count;) {
         const hl__gupload *u = &g->uploads[i];
+        uint32_t j = i + 1;
+        uint64_t size = u->size;
+        if (!u->is_texture) {
+            while (j < g->uploads_count) {
+                const hl__gupload *n = &g->uploads[j];
+                if (n->is_texture || n->buf.id != u->buf.id || n->offset != u->offset + size ||
+                    (const uint8_t *)n->data != (const uint8_t *)u->data + size)
+                    break;
+                size += n->size;
+                j++;
+            }
+        }
         hl_result r = u->is_texture ? hl_rhi_texture_write(g->dev, u->tex, &u->region, u->data, u->row_pitch)
-                                    : hl_rhi_buffer_write(g->dev, u->buf, u->offset, u->data, u->size);
+                                    : hl_rhi_buffer_write(g->dev, u->buf, u->offset, u->data, size);
         if (r) return hl__fail(r, "hl_graph_execute: upload %u: %s", i, hl_last_error());
+        i = j;
     }
     return HL_OK;
 }

@@ -607,10 +607,9 @@ static hl_result exec_color(hl_graph_ctx *ctx, hl__view *v, bool transparent) {
     hl_result res = hl_graph_ctx_begin_render_pass(ctx);
     uint32_t first = v->draw_first + (transparent ? v->opaque_count : 0);
     uint32_t count = transparent ? v->draw_count - v->opaque_count : v->opaque_count;
-    /* packets sit in hl__draw records: one call each; the RHI's command-state cache carries
-       the bound state from one to the next */
-    for (uint32_t i = 0; !res && i < count; i++)
-        res = hl_rhi_cmd_draw_packets(cmd, &r->draws[r->draw_order[first + i]].packet, 1, NULL);
+    /* the view's packets in execution order (view_sort): one call for the pass; the RHI's
+       command-state cache carries the bound state from one to the next */
+    if (!res && count) res = hl_rhi_cmd_draw_packets(cmd, &r->sorted_packets[first], count, NULL);
     if (!res) res = hl_rhi_cmd_end_render_pass(cmd);
     return res;
 }
@@ -880,7 +879,9 @@ static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
  * The draws stay where they were built; r->draw_order lists them in execution order. */
 static hl_result view_sort(hl_renderer *r, hl__view *v) {
     if (!hl__reserve((void **)&r->sort_items, &r->sort_capacity, v->draw_count + 1u, sizeof(sort_item)) ||
-        !hl__reserve((void **)&r->draw_order, &r->draw_order_capacity, r->draw_count + 1u, sizeof(uint32_t)))
+        !hl__reserve((void **)&r->draw_order, &r->draw_order_capacity, r->draw_count + 1u, sizeof(uint32_t)) ||
+        !hl__reserve((void **)&r->sorted_packets, &r->sorted_packet_capacity, r->draw_count + 1u,
+                     sizeof(hl_rhi_draw_packet)))
         return HL_ERR_OUT_OF_MEMORY;
     sort_item *si = r->sort_items;
     for (uint32_t i = 0; i < v->draw_count; i++) {
@@ -912,6 +913,7 @@ static hl_result view_sort(hl_renderer *r, hl__view *v) {
     for (uint32_t i = 0; i < v->draw_count; i++) {
         uint32_t k = v->draw_first + sc->order[i];
         r->draw_order[v->draw_first + i] = k;
+        r->sorted_packets[v->draw_first + i] = r->draws[k].packet;
         if (!r->draws[k].transparent) v->opaque_count++;
     }
     v->has_transparent = v->opaque_count < v->draw_count;

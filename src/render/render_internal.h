@@ -108,6 +108,7 @@ typedef struct hl__owned_group {
     hl_rhi_bind_group_layout_entry entries[HL_RHI_MAX_BINDINGS]; /* zero-padded: compared with memcmp */
     hl_rhi_bind_group_entry bound[HL_RHI_MAX_BINDINGS];          /* what the group binds (exact key) */
     uint32_t bound_count;
+    uint64_t layout_program; /* a program id whose group layout was found equal to `layout` (0 = none) */
 } hl__owned_group;
 
 typedef struct hl__gpu_material {
@@ -539,6 +540,13 @@ struct hl_renderer {
     uint64_t next_object_id; /* program and pipeline ids */
     uint64_t evict_epoch;    /* bumped when a program or pipeline is released (prepared draws) */
     hl__retained retained;   /* the direct recorder's kept view */
+    /* hl__program_get's memo of engine programs by (kind, defines): valid while evict_epoch holds
+       (programs are released only where the epoch is bumped) */
+    struct {
+        hl__program *p;
+        uint64_t defines, epoch;
+        uint32_t kind;
+    } program_memo[16];
     bool view_events;        /* the view being built met a mesh with events */
 
     /* shared GPU objects */
@@ -588,6 +596,8 @@ struct hl_renderer {
     uint32_t seen_table_capacity, seen_mask, seen_count;
     uint32_t *draw_order; /* per view: its draws in execution order (indices into draws) */
     uint32_t draw_order_capacity;
+    hl_rhi_draw_packet *sorted_packets; /* per view: the packets of draw_order, in that order */
+    uint32_t sorted_packet_capacity;
     /* per view slot: the sort keys and order of the last frame; equal keys reuse the order */
     struct hl__sort_cache {
         uint64_t *keys;

@@ -244,8 +244,23 @@ hl_result hl__program_add(hl_renderer *r, hl__program *p) {
 }
 
 hl_result hl__program_get(hl_renderer *r, hl__program_kind kind, uint64_t defines, hl__program **out) {
+    uint32_t mi = (uint32_t)hl__hash_mix(defines ^ ((uint64_t)kind << 56)) & 15u;
+    if (r->program_memo[mi].p && r->program_memo[mi].epoch == r->evict_epoch && r->program_memo[mi].defines == defines &&
+        r->program_memo[mi].kind == (uint32_t)kind) {
+        hl__program *p = r->program_memo[mi].p;
+        r->stats.cache_hits++;
+        p->last_frame = r->frame_serial;
+        *out = p;
+        return HL_OK;
+    }
     uint64_t h = hl__program_hash(kind, defines, NULL, 0);
-    if ((*out = hl__program_find(r, kind, defines, NULL, 0, h))) return HL_OK;
+    if ((*out = hl__program_find(r, kind, defines, NULL, 0, h))) {
+        r->program_memo[mi].p = *out;
+        r->program_memo[mi].defines = defines;
+        r->program_memo[mi].kind = (uint32_t)kind;
+        r->program_memo[mi].epoch = r->evict_epoch;
+        return HL_OK;
+    }
     r->stats.cache_misses++;
     hl__program *p = hl__calloc(1, sizeof *p);
     if (!p) return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: out of memory for a program");

@@ -590,7 +590,10 @@ hl_result hl__owned_group_get(hl_renderer *r, hl__owned_group *og, const hl__pro
                               const hl_rhi_bind_group_entry *bound, uint32_t bound_count, const char *label) {
     const hl_rhi_bind_group_layout_entry *le = p->entries[g];
     uint32_t lc = p->entry_count[g];
-    bool same_layout = og->layout.id && og->entry_count == lc && memcmp(og->entries, le, lc * sizeof *le) == 0;
+    /* program ids are never reused: one found to match stays matching while the layout stands */
+    bool same_layout = og->layout.id && ((p->id && og->layout_program == p->id) ||
+                                         (og->entry_count == lc && memcmp(og->entries, le, lc * sizeof *le) == 0));
+    if (same_layout) og->layout_program = p->id;
     bool same_bound = og->group.id && og->bound_count == bound_count &&
                       (!bound_count || memcmp(og->bound, bound, bound_count * sizeof *bound) == 0);
     if (same_layout && same_bound) return HL_OK;
@@ -605,6 +608,7 @@ hl_result hl__owned_group_get(hl_renderer *r, hl__owned_group *og, const hl__pro
         memset(og->entries, 0, sizeof og->entries);
         memcpy(og->entries, le, lc * sizeof *le);
         og->entry_count = lc;
+        og->layout_program = p->id;
         hl_rhi_bind_group_layout_desc ld = {og->entries, lc, label};
         if ((res = hl_rhi_bind_group_layout_create(r->dev, &ld, &og->layout))) {
             og->layout = (hl_rhi_bind_group_layout){0};
@@ -763,18 +767,24 @@ hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *mesh, hl__gpu_mesh **
     bool fresh = gm->last_frame + 1 < r->frame_serial || gm->last_frame == 0;
     gm->last_frame = r->frame_serial;
     if (fresh || gm->world_revision != wrev) {
-        hl__object_block b;
+        /* the whole slot (the block and its zero padding): consecutive slots are then consecutive
+           bytes, which the graph writes as one copy */
+        union {
+            hl__object_block b;
+            uint8_t slot[HL__OBJECT_STRIDE];
+        } u;
+        memset(u.slot + sizeof u.b, 0, sizeof u.slot - sizeof u.b);
         const hl_mat4 *w = hl_node_world_matrix(node);
-        memcpy(b.model, w->m, sizeof b.model);
+        memcpy(u.b.model, w->m, sizeof u.b.model);
         hl_mat4 inv;
         hl_mat4_inverse(w, &inv);
         /* normal matrix = transpose(inverse(model)), upper 3x3 used */
         for (int c = 0; c < 4; c++)
-            for (int rr = 0; rr < 4; rr++) b.normal_matrix[c * 4 + rr] = inv.m[rr * 4 + c];
-        hl_result res = hl_graph_upload_buffer(r->graph, r->object_ubo, (uint64_t)gm->slot * HL__OBJECT_STRIDE, &b,
-                                               sizeof b, &gm->world_revision, wrev);
+            for (int rr = 0; rr < 4; rr++) u.b.normal_matrix[c * 4 + rr] = inv.m[rr * 4 + c];
+        hl_result res = hl_graph_upload_buffer(r->graph, r->object_ubo, (uint64_t)gm->slot * HL__OBJECT_STRIDE, u.slot,
+                                               sizeof u.slot, &gm->world_revision, wrev);
         if (res) return res;
-        r->stats.upload_bytes += sizeof b;
+        r->stats.upload_bytes += sizeof u.b;
     }
     *out = gm;
     return HL_OK;

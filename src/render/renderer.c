@@ -477,6 +477,7 @@ void hl_renderer_destroy(hl_renderer *r) {
     hl__free(r->seen_table);
     hl__free(r->mip_scratch);
     hl__free(r->draw_order);
+    hl__free(r->sorted_packets);
     hl__free(r->lists);
     hl__free(r->list_items);
     hl__free(r->draw_counted);
@@ -607,6 +608,10 @@ static hl_result frame_finish(hl_renderer *r, hl_result res) {
                    (prepared draws are never instanced, so no record keeps the old one) */
                 for (uint32_t i = 0; i < r->draw_count; i++) {
                     hl_rhi_draw_packet *pk = &r->draws[i].packet;
+                    for (uint32_t k = 0; k < pk->vertex_buffer_count; k++)
+                        if (pk->vertex_buffers[k].id == r->instance_vbo.id) pk->vertex_buffers[k] = nb;
+                    if (i >= r->sorted_packet_capacity) continue;
+                    pk = &r->sorted_packets[i];
                     for (uint32_t k = 0; k < pk->vertex_buffer_count; k++)
                         if (pk->vertex_buffers[k].id == r->instance_vbo.id) pk->vertex_buffers[k] = nb;
                 }
