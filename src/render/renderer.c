@@ -588,8 +588,12 @@ static void count_live(hl_renderer *r) {
     for (uint32_t i = 0; i < r->pipeline_count; i++) st->pipelines += r->pipelines[i] != NULL;
     for (const hl_render_target *t = r->targets; t; t = t->next_target) st->targets++;
     st->gpu_objects = hl_rhi_device_live_objects(r->dev);
-    st->mirrors = r->geometry_map.count + r->texture_map.count + r->material_map.count + r->ubuf_map.count +
-                  r->mesh_map.count;
+    st->mirrors = hl__mirror_count(r);
+}
+
+static void repoint_instances(hl_rhi_draw_packet *pk, hl_rhi_buffer old, hl_rhi_buffer nb) {
+    for (uint32_t k = 0; k < pk->vertex_buffer_count; k++)
+        if (pk->vertex_buffers[k].id == old.id) pk->vertex_buffers[k] = nb;
 }
 
 static hl_result frame_finish(hl_renderer *r, hl_result res) {
@@ -606,15 +610,12 @@ static hl_result frame_finish(hl_renderer *r, hl_result res) {
             if (!res) {
                 /* packets recorded this frame name the old buffer: point them at the new one
                    (prepared draws are never instanced, so no record keeps the old one) */
-                for (uint32_t i = 0; i < r->draw_count; i++) {
-                    hl_rhi_draw_packet *pk = &r->draws[i].packet;
-                    for (uint32_t k = 0; k < pk->vertex_buffer_count; k++)
-                        if (pk->vertex_buffers[k].id == r->instance_vbo.id) pk->vertex_buffers[k] = nb;
-                    if (i >= r->sorted_packet_capacity) continue;
-                    pk = &r->sorted_packets[i];
-                    for (uint32_t k = 0; k < pk->vertex_buffer_count; k++)
-                        if (pk->vertex_buffers[k].id == r->instance_vbo.id) pk->vertex_buffers[k] = nb;
-                }
+                for (uint32_t i = 0; i < r->draw_count; i++) repoint_instances(&r->draws[i].packet, r->instance_vbo, nb);
+                /* the views' sorted copies (view_sort): only a view's colour draws have one, the
+                   shadow-only draws after them do not */
+                for (uint32_t v = 0; v < r->view_count; v++)
+                    for (uint32_t i = 0; i < r->views[v].draw_count; i++)
+                        repoint_instances(&r->sorted_packets[r->views[v].draw_first + i], r->instance_vbo, nb);
                 res = hl__retire_buffer(r, r->instance_vbo);
                 if (res) hl_rhi_buffer_destroy(r->dev, nb);
                 else r->instance_vbo = nb;
