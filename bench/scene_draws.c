@@ -33,6 +33,7 @@
 #include "bench_draws.h"
 #include "bench_replay.h"
 #include "hilo3d/renderer.h"
+#include "hl_scene_demo.h"
 #include "render_internal.h"
 
 enum { CASE_STATIC, CASE_MOVING, CASE_CHURN, CASE_COUNT };
@@ -45,79 +46,55 @@ typedef struct cfg {
     bool json;
 } cfg;
 
+/* The grid of hl_scene_grid_create, with the application's own list of its meshes. */
 typedef struct grid {
     hl_stage *stage;
     hl_camera *cam;
-    hl_geometry *box;
-    hl_material **mats;
-    uint32_t mat_count;
     hl_mesh **meshes; /* [n] */
     hl_vec3 *pos;     /* [n] */
-    uint32_t n, side, next_material;
+    uint32_t n;
 } grid;
 
 static void grid_destroy(grid *g) {
     hl_stage_destroy(g->stage);
-    for (uint32_t i = 0; g->mats && i < g->mat_count; i++) hl_material_release(g->mats[i]);
-    hl_geometry_release(g->box);
-    free(g->mats);
     free(g->meshes);
     free(g->pos);
     memset(g, 0, sizeof *g);
 }
 
-static hl_result grid_mesh(grid *g, uint32_t i) {
+static hl_result grid_create(uint32_t n, uint32_t materials, grid *g) {
+    memset(g, 0, sizeof *g);
+    hl_result r = hl_scene_grid_create(n, materials, &g->stage, &g->cam);
+    if (!r) r = hl_stage_update(g->stage);
+    uint32_t count = 0;
+    hl_mesh *const *meshes = r ? NULL : hl_stage_meshes(g->stage, &count);
+    if (!r && count != n) r = hl__fail(HL_ERR_BACKEND, "scene_draws: the grid has %u meshes, not %u", count, n);
+    g->n = n;
+    g->meshes = calloc(n, sizeof *g->meshes);
+    g->pos = calloc(n, sizeof *g->pos);
+    if (!r && (!g->meshes || !g->pos)) r = HL_ERR_OUT_OF_MEMORY;
+    for (uint32_t i = 0; !r && i < n; i++) {
+        g->meshes[i] = meshes[i];
+        g->pos[i] = hl_node_translation(hl_mesh_node(meshes[i]));
+    }
+    return r;
+}
+
+/* Mesh i replaced by a new one of the same geometry and material at the same place (churn). */
+static hl_result grid_replace(grid *g, uint32_t i) {
     hl_mesh_desc md = {0};
-    md.geometry = g->box;
-    md.material = g->mats[g->next_material++ % g->mat_count];
+    md.geometry = hl_mesh_geometry(g->meshes[i]);
+    md.material = hl_mesh_material(g->meshes[i]);
+    hl_geometry_retain(md.geometry);
+    hl_material_retain(md.material);
+    hl_node_destroy(hl_mesh_node(g->meshes[i]));
+    g->meshes[i] = NULL;
     hl_result r = hl_mesh_create(&md, &g->meshes[i]);
+    hl_geometry_release(md.geometry);
+    hl_material_release(md.material);
     if (r) return r;
     hl_node_set_translation(hl_mesh_node(g->meshes[i]), g->pos[i]);
     return hl_stage_add(g->stage, hl_mesh_node(g->meshes[i]));
-}
-
-static hl_result grid_create(uint32_t n, uint32_t materials, grid *g) {
-    memset(g, 0, sizeof *g);
-    g->n = n;
-    g->mat_count = materials;
-    g->side = (uint32_t)ceilf(sqrtf((float)n));
-    g->mats = calloc(materials, sizeof *g->mats);
-    g->meshes = calloc(n, sizeof *g->meshes);
-    g->pos = calloc(n, sizeof *g->pos);
-    if (!g->mats || !g->meshes || !g->pos) return HL_ERR_OUT_OF_MEMORY;
-    hl_result r = hl_stage_create(&g->stage);
-    hl_box_desc bd = {0.6f, 0.6f, 0.6f};
-    if (!r) r = hl_geometry_create_box(&bd, &g->box);
-    for (uint32_t i = 0; !r && i < materials; i++) {
-        hl_pbr_material_desc pd = {0};
-        pd.base_color = (hl_color){(float)(i % 10) / 9.0f, (float)(i / 10 % 10) / 9.0f, 0.5f, 1.0f};
-        pd.metallic = (float)(i % 4) / 3.0f;
-        pd.roughness = 0.2f + 0.8f * (float)(i % 7) / 6.0f;
-        r = hl_material_create_pbr(&pd, &g->mats[i]);
-    }
-    for (uint32_t i = 0; !r && i < n; i++) {
-        g->pos[i] = (hl_vec3){(float)(i % g->side) - (float)g->side * 0.5f, 0.0f, (float)(i / g->side) - (float)g->side * 0.5f};
-        r = grid_mesh(g, i);
-    }
-    hl_light_desc ld = {0};
-    ld.kind = HL_LIGHT_DIRECTIONAL;
-    hl_light *l = NULL;
-    if (!r) r = hl_light_create(&ld, &l);
-    if (!r) {
-        hl_node_look_at(hl_light_node(l), (hl_vec3){-1, -2, -1}, (hl_vec3){0, 1, 0});
-        r = hl_stage_add(g->stage, hl_light_node(l));
-    }
-    hl_camera_desc cd = {0};
-    cd.fov_y_deg = 60.0f;
-    cd.aspect = 16.0f / 9.0f;
-    cd.far_plane = 10000.0f;
-    if (!r) r = hl_camera_create(&cd, &g->cam);
-    if (!r) {
-        hl_node_set_translation(hl_camera_node(g->cam), (hl_vec3){0, (float)g->side * 0.9f, (float)g->side * 0.75f});
-        hl_node_look_at(hl_camera_node(g->cam), (hl_vec3){0, 0, 0}, (hl_vec3){0, 1, 0});
-        r = hl_stage_add(g->stage, hl_camera_node(g->cam));
-    }
-    return r;
 }
 
 static float wobble(uint32_t i, uint32_t frame) { return 0.05f * sinf(0.1f * (float)frame + 0.37f * (float)i); }
@@ -133,10 +110,7 @@ static hl_result grid_mutate(grid *g, int which, uint32_t frame) {
     } else if (which == CASE_CHURN) {
         uint32_t k = g->n / 100 ? g->n / 100 : 1;
         for (uint32_t j = 0; j < k; j++) {
-            uint32_t i = (uint32_t)(((uint64_t)frame * 7919u + (uint64_t)j * 104729u) % g->n);
-            hl_node_destroy(hl_mesh_node(g->meshes[i]));
-            g->meshes[i] = NULL;
-            hl_result r = grid_mesh(g, i);
+            hl_result r = grid_replace(g, (uint32_t)(((uint64_t)frame * 7919u + (uint64_t)j * 104729u) % g->n));
             if (r) return r;
         }
     }

@@ -210,6 +210,18 @@ static void raw_wgpu_done(uint32_t status, WGPUStringView message, void *userdat
     *(volatile int *)userdata1 = 1;
 }
 
+void hl_bench_wgpu_submit(hl_rhi_device *dev, void *encoder, volatile int *done) {
+    hl__wgpu_device *be = hl__wgpu_be(dev);
+    WGPUCommandEncoder enc = encoder;
+    WGPUCommandBuffer cb = hl__wgpu.CommandEncoderFinish(enc, NULL);
+    hl__wgpu.QueueSubmit(be->queue, 1, &cb);
+    hl__wgpu.CommandBufferRelease(cb);
+    hl__wgpu.CommandEncoderRelease(enc);
+    *done = 0;
+    hl__wgpu.QueueOnSubmittedWorkDone(be->queue, (WGPUCallbackInfo){NULL, WGPUCallbackMode_AllowProcessEvents,
+                                                                     (void (*)(void))raw_wgpu_done, (void *)done, NULL});
+}
+
 static hl_result raw_webgpu_setup(scene *s, raw_state *raw) {
     hl_rhi_device *dev = s->dev;
     raw->pipe = ((hl__render_pipeline *)hl__pool_get(dev, HL__POOL_RENDER_PIPELINE, s->pipe.id))->be.ptr;
@@ -244,14 +256,8 @@ static hl_result raw_webgpu_frame(scene *s, raw_state *raw, uint32_t draws, uint
     }
     hl__wgpu.RenderPassEncoderEnd(pass);
     hl__wgpu.RenderPassEncoderRelease(pass);
-    WGPUCommandBuffer cb = hl__wgpu.CommandEncoderFinish(enc, NULL);
-    hl__wgpu.QueueSubmit(be->queue, 1, &cb);
-    hl__wgpu.CommandBufferRelease(cb);
-    hl__wgpu.CommandEncoderRelease(enc);
     volatile int done = 0;
-    hl__wgpu.QueueOnSubmittedWorkDone(be->queue, (WGPUCallbackInfo){NULL, WGPUCallbackMode_AllowProcessEvents,
-                                                                     (void (*)(void))raw_wgpu_done, (void *)&done,
-                                                                     NULL});
+    hl_bench_wgpu_submit(s->dev, enc, &done);
     *encode_ns = hl_bench_now_ns() - t0;
     TRY(hl__wgpu_wait_flag(s->dev, &done, "raw frame"));
     return hl__wgpu_take_error(s->dev, "raw webgpu loop");

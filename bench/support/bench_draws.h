@@ -13,6 +13,9 @@ uint64_t hl_bench_now_ns(void);
 double hl_bench_now_ms(void);
 /* The median of v[0..n) (sorts v); 0 for n = 0. */
 double hl_bench_median(double *v, uint32_t n);
+/* webgpu: finishes and submits the encoder (a WGPUCommandEncoder, released here) on dev's queue;
+ * *done becomes 1 when the queue has done that work (hl__wgpu_wait_flag waits for it). */
+void hl_bench_wgpu_submit(hl_rhi_device *dev, void *encoder, volatile int *done);
 hl_result hl_bench_draws_create(hl_rhi_device *dev, uint32_t draws, hl_bench_draws **out);
 void hl_bench_draws_destroy(hl_bench_draws *b);
 /* encode_ns: CPU time to record and submit; the call also waits for the frame. */

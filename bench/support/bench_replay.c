@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_draws.h"
 #include "gles3_internal.h"
 #include "rhi_internal.h"
 #include "webgpu_internal.h"
@@ -247,11 +248,6 @@ static hl_result w_resolve(hl_bench_replay *rp) {
     return HL_OK;
 }
 
-static void w_done(uint32_t status, WGPUStringView message, void *userdata1, void *userdata2) {
-    (void)status, (void)message, (void)userdata2;
-    *(volatile int *)userdata1 = 1;
-}
-
 static hl_result w_submit(hl_bench_replay *rp) {
     hl__wgpu_device *be = hl__wgpu_be(rp->dev);
     WGPUCommandEncoder enc = hl__wgpu.DeviceCreateCommandEncoder(be->device, NULL);
@@ -298,13 +294,7 @@ static hl_result w_submit(hl_bench_replay *rp) {
         hl__wgpu.RenderPassEncoderEnd(pass);
         hl__wgpu.RenderPassEncoderRelease(pass);
     }
-    WGPUCommandBuffer cb = hl__wgpu.CommandEncoderFinish(enc, NULL);
-    hl__wgpu.QueueSubmit(be->queue, 1, &cb);
-    hl__wgpu.CommandBufferRelease(cb);
-    hl__wgpu.CommandEncoderRelease(enc);
-    rp->done = 0;
-    hl__wgpu.QueueOnSubmittedWorkDone(be->queue, (WGPUCallbackInfo){NULL, WGPUCallbackMode_AllowProcessEvents,
-                                                                     (void (*)(void))w_done, (void *)&rp->done, NULL});
+    hl_bench_wgpu_submit(rp->dev, enc, &rp->done);
     return HL_OK;
 }
 

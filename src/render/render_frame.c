@@ -953,29 +953,25 @@ static hl_result view_add_passes(hl_renderer *r, hl__view *v) {
 }
 
 /* ---- the kept view (hl__retained) ----------------------------------------------------------------- */
-static uint32_t mirror_count(const hl_renderer *r) {
-    return r->geometry_map.count + r->texture_map.count + r->material_map.count + r->ubuf_map.count +
-           r->mesh_map.count;
-}
-
-/* The shared groups the view's packets name: a new one (a grown buffer, a new atlas) changes this. */
-static uint64_t shared_groups(const hl_renderer *r) {
-    const hl__owned_group *g[] = {&r->frame_group,       &r->object_group, &r->skin_group,    &r->atlas_group,
-                                  &r->env_group,         &r->env_atlas_group, &r->shadow_frame_group,
-                                  &r->shadow_object_group, &r->shadow_skin_group};
-    uint64_t h = 0;
-    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) h = hl__hash_mix(h ^ g[i]->group.id);
-    return h;
+/* The ids of the shared groups the view's packets name (a grown buffer or a new atlas changes one). */
+static void shared_groups(const hl_renderer *r, uint64_t ids[HL__RETAINED_GROUPS]) {
+    const hl__owned_group *g[HL__RETAINED_GROUPS] = {&r->frame_group,        &r->object_group,   &r->skin_group,
+                                                     &r->atlas_group,        &r->env_group,      &r->env_atlas_group,
+                                                     &r->shadow_frame_group, &r->shadow_object_group,
+                                                     &r->shadow_skin_group};
+    for (uint32_t i = 0; i < HL__RETAINED_GROUPS; i++) ids[i] = g[i]->group.id;
 }
 
 static bool retained_matches(const hl_renderer *r, const hl__view *v) {
     const hl__retained *k = &r->retained;
-    return k->valid && r->view_count == 0 && k->stage == v->stage && k->camera == v->camera && k->target == v->target &&
-           k->target_generation == v->target->generation && k->env == v->env && k->revision == hl_revision_now() &&
-           k->evict_epoch == r->evict_epoch && k->device_generation == hl_rhi_device_generation(r->dev) &&
-           k->mirrors == mirror_count(r) && k->view.frame_slot == v->frame_slot && k->revision != 0 &&
-           k->device_generation != 0 && k->built_serial < r->frame_serial && k->view.draw_first == 0 &&
-           shared_groups(r) == k->revision_groups;
+    if (!k->valid || r->view_count != 0 || k->stage != v->stage || k->camera != v->camera || k->target != v->target ||
+        k->target_generation != v->target->generation || k->env != v->env || k->revision != hl_revision_now() ||
+        k->evict_epoch != r->evict_epoch || k->mirror_epoch != r->mirror_epoch ||
+        k->device_generation != hl_rhi_device_generation(r->dev))
+        return false;
+    uint64_t ids[HL__RETAINED_GROUPS];
+    shared_groups(r, ids);
+    return memcmp(ids, k->group_ids, sizeof ids) == 0;
 }
 
 static void retained_use(hl_renderer *r, hl__view *v) {
@@ -1005,8 +1001,8 @@ static void retained_keep(hl_renderer *r, const hl__view *v, uint32_t visible0, 
     k->revision = hl_revision_now();
     k->evict_epoch = r->evict_epoch;
     k->device_generation = hl_rhi_device_generation(r->dev);
-    k->mirrors = mirror_count(r);
-    k->revision_groups = shared_groups(r);
+    k->mirror_epoch = r->mirror_epoch;
+    shared_groups(r, k->group_ids);
     k->view = *v;
     k->draw_count = r->draw_count;
     k->tile_count = r->tile_count;

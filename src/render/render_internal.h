@@ -467,14 +467,15 @@ typedef enum hl__gpu_state {
  * since (hl_revision_now), no mirror, program or pipeline released and no device loss, reuses that
  * view's culling, draws, order and lights: only the view's constants are uploaded and its passes
  * recorded. Views with instanced batches or mesh events are never kept. */
+#define HL__RETAINED_GROUPS 9
 typedef struct hl__retained {
     bool valid;
     hl_stage *stage;
     hl_camera *camera;
     hl_render_target *target;
     const struct hl__gpu_env *env;
-    uint64_t target_generation, revision, evict_epoch, device_generation, revision_groups;
-    uint32_t mirrors;
+    uint64_t target_generation, revision, evict_epoch, mirror_epoch, device_generation;
+    uint64_t group_ids[HL__RETAINED_GROUPS]; /* the shared groups its packets name */
     hl__view view;
     uint32_t draw_count, tile_count;
     uint32_t meshes_visible, meshes_culled, lights, shadow_tiles;
@@ -540,6 +541,7 @@ struct hl_renderer {
     uint64_t next_object_id; /* program and pipeline ids */
     uint64_t evict_epoch;    /* bumped when a program or pipeline is released (prepared draws) */
     hl__retained retained;   /* the direct recorder's kept view */
+    uint64_t mirror_epoch;   /* bumped when hl__render_evict released a mirror (the kept view) */
     /* hl__program_get's memo of engine programs by (kind, defines): valid while evict_epoch holds
        (programs are released only where the epoch is bumped) */
     struct {
@@ -695,6 +697,8 @@ hl_result hl__gpu_mesh_skin(hl_renderer *r, hl__gpu_mesh *gm);
 /* Makes room for `extra` more mesh slots before a view records (at most one growth a view). */
 hl_result hl__reserve_object_slots(hl_renderer *r, uint32_t extra);
 void hl__render_evict(hl_renderer *r);
+/* Mirrors held: geometry, textures, materials, uniform buffers, mesh slots (stats.mirrors). */
+uint32_t hl__mirror_count(const hl_renderer *r);
 /* The eviction threshold `old` (records last used before it go) lowered to the frame that built
  * the kept view when this frame reused it: what the view draws was last touched then. */
 uint64_t hl__evict_horizon(const hl_renderer *r, uint64_t old);

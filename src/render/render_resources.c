@@ -795,7 +795,20 @@ hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *mesh, hl__gpu_mesh **
  * references (the application released it and nothing else holds it: no draw can name it
  * again), and every 60 frames those unused for 120 frames. Materials go first: releasing one
  * drops its references to textures and uniform buffers, whose mirrors then go in the same pass. */
+uint32_t hl__mirror_count(const hl_renderer *r) {
+    return r->geometry_map.count + r->texture_map.count + r->material_map.count + r->ubuf_map.count +
+           r->mesh_map.count;
+}
+
+static void evict_mirrors(hl_renderer *r);
+
 void hl__render_evict(hl_renderer *r) {
+    uint32_t before = hl__mirror_count(r);
+    evict_mirrors(r);
+    if (hl__mirror_count(r) != before) r->mirror_epoch++; /* nothing is created here: only releases */
+}
+
+static void evict_mirrors(hl_renderer *r) {
     bool aged = r->frame_serial % 60u == 0;
     uint64_t old = hl__evict_horizon(r, aged && r->frame_serial > 120 ? r->frame_serial - 120 : 0);
     if (aged) {
