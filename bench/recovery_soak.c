@@ -13,13 +13,14 @@
  * rebuild mirrors, programs and pipelines), a readback compared with the reference exactly (max
  * difference 0: the same device kind, recipes and commands), then process RSS (/proc/self/statm),
  * the process's malloc heap in use (glibc mallinfo2: what the drivers and Dawn hold, unlike RSS,
- * which keeps freed pages too), hilo3d's live heap (allocator hook) and stats.gpu_objects are
- * sampled.
+ * which keeps freed pages too), the process's anonymous executable memory (/proc/self/smaps: code
+ * a driver compiles at run time, e.g. lavapipe's LLVM JIT), hilo3d's live heap (allocator hook)
+ * and stats.gpu_objects are sampled.
  *
  * Reports recovery ms (median, p95, max), the first frame after recovery (median) against a
  * steady frame before any loss, RSS at start (after the warm-up cycle), after each quarter of the
  * cycles, at end and at most, RSS growth per 100 losses (least-squares slope) and between the two
- * halves' means, hilo3d's live heap at start and end, gpu_objects at start and end, and the pixel
+ * halves' means, the executable memory's growth and RSS's growth without it, hilo3d's live heap at start and end, gpu_objects at start and end, and the pixel
  * verdict. Text: one table; --json: one line per backend. Exits 1 when any image differed,
  * gpu_objects changed, hilo3d's live heap grew, the recovery counters were wrong or any call
  * failed (with hl_last_error()); 2 on a usage error. */
@@ -103,6 +104,8 @@ typedef struct result {
     double rss_quarter[3]; /* after 25, 50 and 75 % of the cycles */
     double heap_start, heap_end; /* hilo3d's live heap, KiB */
     double malloc_start, malloc_end, malloc_slope100; /* the process's malloc heap in use, KiB */
+    /* anonymous executable memory (a driver's JIT code), KiB, and RSS without it per 100 losses */
+    double exec_start, exec_end, exec_slope100, rss_other_slope100;
     double allocs_per_cycle;
     uint32_t objects_start, objects_end, objects_min, objects_max;
     uint32_t mismatches;
@@ -185,11 +188,12 @@ static void run_backend(hl_backend backend, const options *o, result *res) {
     size_t n = (size_t)o->width * o->height * 4;
     uint8_t *ref = malloc(n), *img = malloc(n);
     double *recover = calloc(N, sizeof(double)), *first = calloc(N, sizeof(double)),
-           *loss = calloc(N, sizeof(double)), *rss = calloc(N, sizeof(double)), *heap = calloc(N, sizeof(double));
+           *loss = calloc(N, sizeof(double)), *rss = calloc(N, sizeof(double)), *heap = calloc(N, sizeof(double)),
+           *exec = calloc(N, sizeof(double));
     events ev = {0};
     hl_renderer *r = NULL;
     hl_scene_demo demo = {0};
-    if (!ref || !img || !recover || !first || !loss || !rss || !heap) {
+    if (!ref || !img || !recover || !first || !loss || !rss || !heap || !exec) {
         fail(res, "out of memory", HL_ERR_OUT_OF_MEMORY);
         goto out;
     }
@@ -231,6 +235,7 @@ static void run_backend(hl_backend backend, const options *o, result *res) {
     res->worst_diff = diff;
     res->rss_start = (double)hl_gen_rss_kb();
     res->malloc_start = malloc_in_use_kib();
+    res->exec_start = (double)hl_gen_exec_anon_kb();
     res->heap_start = (double)hl_gen_live_bytes() / 1024.0;
     res->objects_start = res->objects_min = res->objects_max = hl_renderer_stats(r)->gpu_objects;
     uint64_t allocs0 = hl_alloc_count();
@@ -245,6 +250,7 @@ static void run_backend(hl_backend backend, const options *o, result *res) {
 #endif
         rss[i] = (double)hl_gen_rss_kb();
         heap[i] = malloc_in_use_kib();
+        exec[i] = (double)hl_gen_exec_anon_kb();
         uint32_t objs = hl_renderer_stats(r)->gpu_objects;
         if (objs < res->objects_min) res->objects_min = objs;
         if (objs > res->objects_max) res->objects_max = objs;
@@ -259,6 +265,10 @@ static void run_backend(hl_backend backend, const options *o, result *res) {
     res->rss_slope100 = slope(rss, m) * 100.0;
     res->malloc_end = m ? heap[m - 1] : res->malloc_start;
     res->malloc_slope100 = slope(heap, m) * 100.0;
+    res->exec_end = m ? exec[m - 1] : res->exec_start;
+    res->exec_slope100 = slope(exec, m) * 100.0;
+    for (uint32_t i = 0; i < m; i++) exec[i] = rss[i] - exec[i]; /* RSS outside executable memory */
+    res->rss_other_slope100 = slope(exec, m) * 100.0;
     res->rss_max = res->rss_start;
     for (uint32_t i = 0; i < m; i++)
         if (rss[i] > res->rss_max) res->rss_max = rss[i];
@@ -288,6 +298,7 @@ out:
     free(loss);
     free(rss);
     free(heap);
+    free(exec);
     res->wall_s = (hl_bench_now_ms() - wall0) / 1000.0;
 }
 
@@ -304,13 +315,16 @@ static void print_json(const result *r, const options *o) {
            "\"rss_kib\":{\"start\":%.0f,\"q1\":%.0f,\"mid\":%.0f,\"q3\":%.0f,\"end\":%.0f,\"max\":%.0f,"
            "\"growth_per_100_losses\":%.1f,\"halves_growth\":%.1f},"
            "\"malloc_kib\":{\"start\":%.0f,\"end\":%.0f,\"growth_per_100_losses\":%.1f},"
+           "\"exec_anon_kib\":{\"start\":%.0f,\"end\":%.0f,\"growth_per_100_losses\":%.1f},"
+           "\"rss_without_exec_growth_per_100_losses\":%.1f,"
            "\"heap_kib\":{\"start\":%.1f,\"end\":%.1f},\"allocations_per_cycle\":%.1f,"
            "\"gpu_objects\":{\"start\":%u,\"end\":%u,\"min\":%u,\"max\":%u},\"all_pixels_match\":%s,"
            "\"mismatching_cycles\":%u,\"worst_diff\":%d,\"wall_s\":%.2f,\"ok\":%s",
            hl_backend_name(r->backend), r->adapter, o->width, o->height, o->samples, o->frames_between, r->losses,
            r->loss_ms, r->recover_med, r->recover_p95, r->recover_max, r->first_med, r->first_p95, r->steady_ms,
            r->rss_start, r->rss_quarter[0], r->rss_quarter[1], r->rss_quarter[2], r->rss_end, r->rss_max,
-           r->rss_slope100, r->rss_halves, r->malloc_start, r->malloc_end, r->malloc_slope100, r->heap_start,
+           r->rss_slope100, r->rss_halves, r->malloc_start, r->malloc_end, r->malloc_slope100, r->exec_start,
+           r->exec_end, r->exec_slope100, r->rss_other_slope100, r->heap_start,
            r->heap_end, r->allocs_per_cycle,
            r->objects_start, r->objects_end, r->objects_min, r->objects_max,
            r->mismatches == 0 && r->losses ? "true" : "false", r->mismatches, r->worst_diff, r->wall_s,
@@ -360,6 +374,10 @@ static void print_table(const result *rs, int nb, const options *o) {
     ROW("malloc heap in use KiB at start", ".0f", r->malloc_start);
     ROW("malloc heap in use KiB at end", ".0f", r->malloc_end);
     ROW("malloc heap growth KiB / 100 losses", ".1f", r->malloc_slope100);
+    ROW("executable anon KiB at start (JIT)", ".0f", r->exec_start);
+    ROW("executable anon KiB at end", ".0f", r->exec_end);
+    ROW("executable anon growth KiB / 100", ".1f", r->exec_slope100);
+    ROW("RSS without it, growth KiB / 100", ".1f", r->rss_other_slope100);
     ROW("hilo3d live heap KiB at start", ".1f", r->heap_start);
     ROW("hilo3d live heap KiB at end", ".1f", r->heap_end);
     ROW("hilo3d allocations per loss cycle", ".1f", r->allocs_per_cycle);

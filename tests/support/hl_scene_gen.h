@@ -212,6 +212,9 @@ uint64_t hl_gen_live_blocks(void);
 uint64_t hl_gen_live_bytes(void);
 /* Resident set size from /proc/self/statm, in KiB (0 when unknown). */
 uint64_t hl_gen_rss_kb(void);
+/* Resident KiB of the process's anonymous executable mappings (/proc/self/smaps): code a driver
+ * generated at run time (a JIT such as Mesa's LLVM-based lavapipe/llvmpipe); 0 where unreadable. */
+uint64_t hl_gen_exec_anon_kb(void);
 
 typedef struct hl_soak_desc {
     hl_backend backend;

@@ -77,6 +77,27 @@ uint64_t hl_gen_rss_kb(void) {
     return resident * (uint64_t)(page > 0 ? page : 4096) / 1024u;
 }
 
+uint64_t hl_gen_exec_anon_kb(void) {
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f) return 0;
+    char line[512];
+    bool exec_anon = false;
+    uint64_t kb = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long lo, hi, rss;
+        char perms[8];
+        int name_at = 0;
+        if (sscanf(line, "%llx-%llx %7s %*s %*s %*s %n", &lo, &hi, perms, &name_at) == 3 && name_at > 0) {
+            const char *name = line + name_at;
+            exec_anon = perms[2] == 'x' && (*name == '\n' || *name == '\0'); /* no file, no [stack] etc. */
+        } else if (exec_anon && sscanf(line, "Rss: %llu kB", &rss) == 1) {
+            kb += rss;
+        }
+    }
+    fclose(f);
+    return kb;
+}
+
 /* ---- the soak --------------------------------------------------------------------------------- */
 static const char *k_soak_vs = "#version 300 es\n"
                                "layout(std140) uniform Frame { mat4 u_viewProj; vec4 u_cameraPos; };\n"
