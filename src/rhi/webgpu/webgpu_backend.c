@@ -43,12 +43,13 @@ static bool dir_of(char *path) {
  *   1. beside the hilo3d shared library: <its folder>/hilo3d/libwebgpu_wrapper.so (an install
  *      tree, wherever it was installed or moved to);
  *   2. for the running program: <its folder>/../<libdir>/hilo3d/libwebgpu_wrapper.so (a program
- *      installed in <prefix>/bin beside an installed hilo3d, static library included);
+ *      in <prefix>/bin beside an installed hilo3d, linked with the static library too);
  *   3. the install location configured at build time (<CMAKE_INSTALL_PREFIX>/<libdir>/hilo3d/);
- *   4. the build tree's bootstrap copy (.deps/dawn).
+ *   4. the build tree's bootstrap copy (.deps/dawn; left out with -DHL_DAWN_SEARCH_BUILD_TREE=OFF).
  * paths receives up to 4 candidates of PATH_MAX bytes each; returns how many. */
 static int dawn_candidates(char paths[4][PATH_MAX]) {
     int n = 0;
+    /* candidate n is written only when it fits; %s of a too long path is truncated, not used */
     char exe[PATH_MAX], mod[PATH_MAX];
     bool have_exe = realpath("/proc/self/exe", exe) != NULL;
     Dl_info info;
@@ -57,11 +58,11 @@ static int dawn_candidates(char paths[4][PATH_MAX]) {
         (!have_exe || strcmp(mod, exe) != 0) && dir_of(mod) &&
         snprintf(paths[n], PATH_MAX, "%s/hilo3d/%s", mod, HL_DAWN_FILE) < PATH_MAX)
         n++;
-    if (have_exe && dir_of(exe) &&
-        snprintf(paths[n], PATH_MAX, "%s/../%s/hilo3d/%s", exe, HL_DAWN_INSTALL_LIBDIR, HL_DAWN_FILE) < PATH_MAX)
+    if (have_exe && dir_of(exe) && dir_of(exe) && /* <prefix>/bin/program -> <prefix> */
+        snprintf(paths[n], PATH_MAX, "%s/%s/hilo3d/%s", exe, HL_DAWN_INSTALL_LIBDIR, HL_DAWN_FILE) < PATH_MAX)
         n++;
     if (HL_DAWN_INSTALL_PATH[0] && snprintf(paths[n], PATH_MAX, "%s", HL_DAWN_INSTALL_PATH) < PATH_MAX) n++;
-    if (snprintf(paths[n], PATH_MAX, "%s", HL_DAWN_DEFAULT_PATH) < PATH_MAX) n++;
+    if (HL_DAWN_DEFAULT_PATH[0] && snprintf(paths[n], PATH_MAX, "%s", HL_DAWN_DEFAULT_PATH) < PATH_MAX) n++;
     return n;
 }
 
