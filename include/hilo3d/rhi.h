@@ -537,8 +537,9 @@ typedef struct hl_rhi_binding_plan_entry {
     uint32_t sampler_binding; /* HL_RHI_PLAN_SAMPLER only: binding of the sampler object */
 } hl_rhi_binding_plan_entry;
 
-/* One stage's module: the field of the device's backend is required (the others may be set
- * too and are ignored), strings are read during the call only. */
+/* One stage's module: the source of the device's backend is required (webgpu: spirv, else
+ * wgsl; gles3: glsl, and wgsl must be NULL there since it means a compute kernel, which gles3
+ * refuses with HL_ERR_UNSUPPORTED). Strings and arrays are read during the call only. */
 typedef struct hl_rhi_shader_desc {
     hl_rhi_shader_stage stage;
     const uint32_t *spirv; /* webgpu */

@@ -67,7 +67,7 @@ if [ "$mode" = shared ]; then
   step "configuring the shared variant in $sb"
   "$cmake" -S "$src" -B "$sb" -DBUILD_SHARED_LIBS=ON -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG=-O0 \
     -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" -DHL_DAWN_SEARCH_BUILD_TREE=OFF \
-    -DCMAKE_INSTALL_PREFIX=/nonexistent/hilo3d -DCMAKE_INSTALL_LIBDIR=lib >"$tmp/configure.log" 2>&1 \
+    -DCMAKE_INSTALL_PREFIX=/nonexistent/hilo3d -DCMAKE_INSTALL_LIBDIR="$libdir" >"$tmp/configure.log" 2>&1 \
     || { cat "$tmp/configure.log"; bad "configure the shared variant"; echo "0 passed, $fail failed"; exit 1; }
   step "building libhilo3d.so and the CLI"
   "$cmake" --build "$sb" --target hilo3d hilo3d_cli --parallel 2 >"$tmp/build.log" 2>&1 \
