@@ -37,6 +37,7 @@ if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}" OR IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDE
   set(HL_PC_INCLUDEDIR "${CMAKE_INSTALL_FULL_INCLUDEDIR}")
 else()
   file(RELATIVE_PATH hl_pc_up "/hl_root/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/hl_root")
+  string(REGEX REPLACE "/$" "" hl_pc_up "${hl_pc_up}")
   set(HL_PC_PREFIX "\${pcfiledir}/${hl_pc_up}")
   set(HL_PC_LIBDIR "\${prefix}/${CMAKE_INSTALL_LIBDIR}")
   set(HL_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")

@@ -26,6 +26,11 @@
  *
  * Descriptors are zero-initialised structs: 0 means the documented default.
  *
+ * Coordinates, the same on every backend: clip-space +y is up and lands in the top rows of the
+ * image; viewport, scissor and read-back rows count from the top left; front faces are
+ * counter-clockwise as seen in the image. Clip-space depth is [0, 1] on webgpu and [-1, 1] on
+ * gles3 (hl_rhi_caps.clip_depth_negative_one).
+ *
  * Waits: every call that blocks (hl_rhi_device_wait_idle, hl_rhi_buffer_read,
  * hl_rhi_texture_read, device creation, a full queue of frames in flight, and the wait inside
  * hl_rhi_device_destroy) gives up after the device's wait timeout (hl_rhi_device_desc.
