@@ -37,7 +37,10 @@ static hl_mesh *add_mesh(hl_stage *stage, hl_geometry *g, hl_material *m, hl_vec
     hl_mesh *mesh = NULL;
     if (hl_mesh_create(&md, &mesh) != HL_OK) return NULL;
     hl_node_set_translation(hl_mesh_node(mesh), p);
-    hl_stage_add(stage, hl_mesh_node(mesh)); /* the stage owns the node from now on */
+    if (hl_stage_add(stage, hl_mesh_node(mesh)) != HL_OK) { /* on success the stage owns the node */
+        hl_node_destroy(hl_mesh_node(mesh));
+        return NULL;
+    }
     return mesh;
 }
 

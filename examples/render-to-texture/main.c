@@ -48,7 +48,11 @@ static hl_mesh *add_mesh(hl_stage *stage, hl_geometry *g, hl_material *m) {
     md.geometry = g;
     md.material = m;
     hl_mesh *mesh = NULL;
-    if (hl_mesh_create(&md, &mesh) == HL_OK) hl_stage_add(stage, hl_mesh_node(mesh));
+    if (hl_mesh_create(&md, &mesh) != HL_OK) return NULL;
+    if (hl_stage_add(stage, hl_mesh_node(mesh)) != HL_OK) { /* on success the stage owns the node */
+        hl_node_destroy(hl_mesh_node(mesh));
+        return NULL;
+    }
     return mesh;
 }
 
