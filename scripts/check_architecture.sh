@@ -22,12 +22,15 @@ inc src/rhi/*/*.[ch] | grep -E 'hl_shader\.h|hl_graph|hilo3d/scene|hl_render' &&
 inc src/shader/*.[ch] | grep -E 'hl_graph|hilo3d/scene|hl_render' && bad "src/shader includes an upper layer"
 # graph knows no scene, mesh or material; scene knows no RHI, graph or renderer.
 inc src/graph/*.[ch] | grep -E 'hilo3d/(scene|geometry|material|renderer)\.h|src/render|render_internal' && bad "src/graph includes the scene or the renderer"
-inc src/scene/*.[ch] | grep -E 'hl_rhi\.h|rhi_internal\.h|hl_graph\.h|hilo3d/renderer\.h|render_internal' && bad "src/scene includes the RHI, the graph or the renderer"
+inc src/scene/*.[ch] | grep -E 'hl_rhi\.h|hilo3d/(rhi|hilo3d)\.h|rhi_internal\.h|hl_graph\.h|hilo3d/renderer\.h|render_internal' && bad "src/scene includes the RHI, the graph or the renderer"
+# The public RHI (hilo3d/rhi.h) is reached only through its own name or the umbrella header:
+# no other public header includes it, so the scene's public headers never bring it in.
+inc include/hilo3d/*.h | grep -vE '^include/hilo3d/hilo3d\.h:' | grep -E 'include\s*[<"]hilo3d/rhi\.h' && bad "a public header other than hilo3d.h includes hilo3d/rhi.h"
 # Render pipelines sit above the renderer: nothing below src/pipeline includes their header.
 inc src/base/*.[ch] src/rhi/*/*.[ch] src/shader/*.[ch] src/scene/*.[ch] src/graph/*.[ch] src/render/*.[ch] include/hilo3d/*.h \
   | grep -vE '^include/hilo3d/(pipeline|hilo3d)\.h' | grep -E 'hilo3d/pipeline\.h' && bad "a layer below src/pipeline includes hilo3d/pipeline.h"
-# src/base is below every layer: it includes only the public result header.
-inc src/base/*.[ch] | grep '"' | grep -vE '"(hl_base\.h|hilo3d/result\.h)"' && bad "src/base includes a layer header"
+# src/base is below every layer: it includes only the public result and version headers.
+inc src/base/*.[ch] | grep '"' | grep -vE '"(hl_base\.h|hilo3d/(result|version)\.h)"' && bad "src/base includes a layer header"
 # RHI internals stay inside src/rhi (bench and the RHI's white-box test may look inside).
 for f in $(grep -rlE '#\s*include\s*"(rhi_internal|core_private)\.h"' src tools 2>/dev/null); do
   case "$f" in src/rhi/*) ;; *) bad "$f includes RHI internals";; esac

@@ -25,6 +25,7 @@
 
 #include <stdint.h>
 
+#include "hilo3d/export.h"
 #include "hilo3d/renderer.h"
 #include "hilo3d/result.h"
 
@@ -44,7 +45,7 @@ typedef enum hl_compute_binding_type {
     HL_COMPUTE_BINDING_TYPE_COUNT
 } hl_compute_binding_type;
 
-const char *hl_compute_binding_type_name(hl_compute_binding_type type); /* "read-write storage buffer", ... */
+HL_API const char *hl_compute_binding_type_name(hl_compute_binding_type type); /* "read-write storage buffer", ... */
 
 #define HL_COMPUTE_MAX_GROUPS 4   /* groups 0..3 */
 #define HL_COMPUTE_MAX_BINDINGS 16 /* bindings 0..15 in each group */
@@ -72,11 +73,11 @@ typedef struct hl_compute_shader hl_compute_shader;
 /* HL_ERR_VALIDATION for a bad descriptor or an ABI that disagrees with the source (the message
  * names the binding and the line), HL_ERR_SHADER for a source the scanner or Dawn refuses,
  * HL_ERR_UNSUPPORTED on gles3 and for a workgroup size above the device's limits. */
-hl_result hl_compute_shader_create(hl_renderer *r, const hl_compute_shader_desc *desc, hl_compute_shader **out);
+HL_API hl_result hl_compute_shader_create(hl_renderer *r, const hl_compute_shader_desc *desc, hl_compute_shader **out);
 /* NULL s is a no-op; another renderer's shader is HL_ERR_VALIDATION. */
-hl_result hl_compute_shader_destroy(hl_renderer *r, hl_compute_shader *s);
+HL_API hl_result hl_compute_shader_destroy(hl_renderer *r, hl_compute_shader *s);
 /* The workgroup size the shader was made with (after defaults). */
-void hl_compute_shader_workgroup_size(const hl_compute_shader *s, uint32_t size[3]);
+HL_API void hl_compute_shader_workgroup_size(const hl_compute_shader *s, uint32_t size[3]);
 
 /* ---- kernels: a shader with its override constants fixed --------------------------------------
  * Each constant names an `override` of the source with an explicit scalar type; its value must
@@ -103,9 +104,9 @@ typedef struct hl_compute_kernel_desc {
 typedef struct hl_compute_kernel hl_compute_kernel;
 
 /* HL_ERR_VALIDATION naming the constant or the binding; HL_ERR_UNSUPPORTED on gles3. */
-hl_result hl_compute_kernel_create(hl_renderer *r, const hl_compute_kernel_desc *desc, hl_compute_kernel **out);
+HL_API hl_result hl_compute_kernel_create(hl_renderer *r, const hl_compute_kernel_desc *desc, hl_compute_kernel **out);
 /* NULL k is a no-op; another renderer's kernel is HL_ERR_VALIDATION. */
-hl_result hl_compute_kernel_destroy(hl_renderer *r, hl_compute_kernel *k);
+HL_API hl_result hl_compute_kernel_destroy(hl_renderer *r, hl_compute_kernel *k);
 
 /* ---- storage buffers ---------------------------------------------------------------------------
  * A renderer-owned buffer that keeps its contents from frame to frame (stable identity: the same
@@ -163,21 +164,21 @@ typedef struct hl_storage_buffer_info {
 
 /* HL_ERR_VALIDATION for a bad descriptor (the message names the field); HL_ERR_UNSUPPORTED on
  * gles3 or above the device's storage binding size. */
-hl_result hl_storage_buffer_create(hl_renderer *r, const hl_storage_buffer_desc *desc, hl_storage_buffer **out);
+HL_API hl_result hl_storage_buffer_create(hl_renderer *r, const hl_storage_buffer_desc *desc, hl_storage_buffer **out);
 /* NULL b is a no-op; another renderer's buffer is HL_ERR_VALIDATION; refused while a read of it
  * is pending (HL_ERR_INVALID_STATE). The GPU object goes once the frames using it are done. */
-hl_result hl_storage_buffer_destroy(hl_renderer *r, hl_storage_buffer *b);
+HL_API hl_result hl_storage_buffer_destroy(hl_renderer *r, hl_storage_buffer *b);
 /* offset and size multiples of 4 within the buffer (HL_ERR_VALIDATION naming the range). Not
  * inside a frame's record (HL_ERR_INVALID_STATE). */
-hl_result hl_storage_buffer_write(hl_renderer *r, hl_storage_buffer *b, uint64_t offset, const void *data, uint64_t size);
-hl_result hl_storage_buffer_info_get(const hl_renderer *r, const hl_storage_buffer *b, hl_storage_buffer_info *out);
+HL_API hl_result hl_storage_buffer_write(hl_renderer *r, hl_storage_buffer *b, uint64_t offset, const void *data, uint64_t size);
+HL_API hl_result hl_storage_buffer_info_get(const hl_renderer *r, const hl_storage_buffer *b, hl_storage_buffer_info *out);
 /* Starts the read of [offset, offset + size) (multiples of 4, within the buffer). */
-hl_result hl_storage_buffer_read(hl_renderer *r, hl_storage_buffer *b, uint64_t offset, uint64_t size);
+HL_API hl_result hl_storage_buffer_read(hl_renderer *r, hl_storage_buffer *b, uint64_t offset, uint64_t size);
 /* *done: the pending read's submission has finished (HL_ERR_INVALID_STATE: no read pending). */
-hl_result hl_storage_buffer_read_poll(hl_renderer *r, bool *done);
+HL_API hl_result hl_storage_buffer_read_poll(hl_renderer *r, bool *done);
 /* Waits at most timeout_ms (0: the device's wait timeout) and copies the bytes into dst
  * (dst_size at least the read's size, else HL_ERR_VALIDATION and the read stays pending). */
-hl_result hl_storage_buffer_read_wait(hl_renderer *r, void *dst, uint64_t dst_size, uint32_t timeout_ms);
+HL_API hl_result hl_storage_buffer_read_wait(hl_renderer *r, void *dst, uint64_t dst_size, uint32_t timeout_ms);
 
 /* ---- storage graphics shaders -------------------------------------------------------------------
  * GLSL ES 3.10 vertex and fragment shaders (`#version 310 es`) for GPU-driven draws
@@ -203,9 +204,9 @@ typedef struct hl_storage_shader hl_storage_shader;
 /* HL_ERR_SHADER for a source glslang or the toolchain refuses (the message names the stage and
  * line), HL_ERR_VALIDATION for a uniform block other than Params, a sampler other than a
  * sampler2D or more than 4 of them. */
-hl_result hl_storage_shader_create(hl_renderer *r, const hl_storage_shader_desc *desc, hl_storage_shader **out);
+HL_API hl_result hl_storage_shader_create(hl_renderer *r, const hl_storage_shader_desc *desc, hl_storage_shader **out);
 /* NULL s is a no-op; another renderer's shader is HL_ERR_VALIDATION. */
-hl_result hl_storage_shader_destroy(hl_renderer *r, hl_storage_shader *s);
+HL_API hl_result hl_storage_shader_destroy(hl_renderer *r, hl_storage_shader *s);
 
 /* The most bytes a compute pass's uniform binding takes (hl_pipeline_compute_resource.data). */
 #define HL_COMPUTE_MAX_UNIFORM_DATA 4096u

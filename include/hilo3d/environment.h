@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hilo3d/export.h"
 #include "hilo3d/result.h"
 
 #ifdef __cplusplus
@@ -50,35 +51,35 @@ typedef struct hl_environment_desc {
 } hl_environment_desc;
 
 /* HL_ERR_VALIDATION naming the field for a bad desc. The pixels are copied. */
-hl_result hl_environment_create(const hl_environment_desc *desc, hl_environment **out);
+HL_API hl_result hl_environment_create(const hl_environment_desc *desc, hl_environment **out);
 /* The built-in neutral studio environment (128 x 64, generated; intensity 1). */
-hl_result hl_environment_create_default(hl_environment **out);
+HL_API hl_result hl_environment_create_default(hl_environment **out);
 /* A Radiance .hdr file (RGBE, "-Y H +X W"), equirectangular. Errors as hl_texture_load_file:
  * HL_ERR_IO (path and reason), HL_ERR_PARSE (corrupt or truncated), HL_ERR_UNSUPPORTED (not an
  * HDR image: the message names what it is), HL_ERR_VALIDATION (too large). */
-hl_result hl_environment_load_hdr(const char *path, hl_environment **out);
+HL_API hl_result hl_environment_load_hdr(const char *path, hl_environment **out);
 /* The same from memory (data only read during the call). */
-hl_result hl_environment_load_hdr_memory(const void *data, size_t size, hl_environment **out);
+HL_API hl_result hl_environment_load_hdr_memory(const void *data, size_t size, hl_environment **out);
 
-void hl_environment_retain(hl_environment *e);
-void hl_environment_release(hl_environment *e); /* NULL is a no-op */
-uint32_t hl_environment_ref_count(const hl_environment *e);
+HL_API void hl_environment_retain(hl_environment *e);
+HL_API void hl_environment_release(hl_environment *e); /* NULL is a no-op */
+HL_API uint32_t hl_environment_ref_count(const hl_environment *e);
 
 /* Radiance scale (finite, >= 0; other values are ignored). Changing it does not rebuild. */
-void hl_environment_set_intensity(hl_environment *e, float intensity);
-float hl_environment_intensity(const hl_environment *e);
+HL_API void hl_environment_set_intensity(hl_environment *e, float intensity);
+HL_API float hl_environment_intensity(const hl_environment *e);
 /* Rotation about +Y in radians (finite; other values are ignored). Does not rebuild. */
-void hl_environment_set_rotation(hl_environment *e, float radians);
-float hl_environment_rotation(const hl_environment *e);
+HL_API void hl_environment_set_rotation(hl_environment *e, float radians);
+HL_API float hl_environment_rotation(const hl_environment *e);
 
 /* The kept image (after any reduction): width, height, and width * height * 3 floats. */
-const float *hl_environment_pixels(const hl_environment *e, uint32_t *width, uint32_t *height);
-uint32_t hl_environment_specular_size(const hl_environment *e);
+HL_API const float *hl_environment_pixels(const hl_environment *e, uint32_t *width, uint32_t *height);
+HL_API uint32_t hl_environment_specular_size(const hl_environment *e);
 /* Bumped when the pixels change (a renderer rebuilds its GPU maps then). */
-uint64_t hl_environment_revision(const hl_environment *e);
+HL_API uint64_t hl_environment_revision(const hl_environment *e);
 /* The radiance arriving from direction (x, y, z) (any length > 0), bilinear in the kept image,
  * rotation and intensity applied: what the renderer's mirror reflection sees at roughness 0. */
-void hl_environment_sample(const hl_environment *e, float x, float y, float z, float rgb[3]);
+HL_API void hl_environment_sample(const hl_environment *e, float x, float y, float z, float rgb[3]);
 
 #ifdef __cplusplus
 }

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hilo3d/export.h"
 #include "hilo3d/math3d.h"
 #include "hilo3d/result.h"
 #include "hilo3d/revision.h"
@@ -55,8 +56,8 @@ typedef enum hl_attribute {
 } hl_attribute;
 
 /* "POSITION", "TEXCOORD_0"... (glTF spelling); HL_ATTR_COUNT when unknown. */
-const char *hl_attribute_name(hl_attribute a);
-hl_attribute hl_attribute_from_name(const char *name);
+HL_API const char *hl_attribute_name(hl_attribute a);
+HL_API hl_attribute hl_attribute_from_name(const char *name);
 
 typedef enum hl_component_type {
     HL_COMPONENT_FLOAT32 = 0, /* default */
@@ -69,7 +70,7 @@ typedef enum hl_component_type {
     HL_COMPONENT_TYPE_COUNT
 } hl_component_type;
 
-uint32_t hl_component_size(hl_component_type t); /* bytes: 4, 1 or 2; 0 if invalid */
+HL_API uint32_t hl_component_size(hl_component_type t); /* bytes: 4, 1 or 2; 0 if invalid */
 
 typedef enum hl_index_format {
     HL_INDEX_FORMAT_DEFAULT = 0, /* = HL_INDEX_UINT32 */
@@ -133,12 +134,12 @@ typedef struct hl_geometry_layout {
 
 typedef struct hl_geometry hl_geometry;
 
-hl_result hl_geometry_create(const hl_geometry_desc *desc, hl_geometry **out);
-void hl_geometry_retain(hl_geometry *g);
-void hl_geometry_release(hl_geometry *g); /* NULL is a no-op */
+HL_API hl_result hl_geometry_create(const hl_geometry_desc *desc, hl_geometry **out);
+HL_API void hl_geometry_retain(hl_geometry *g);
+HL_API void hl_geometry_release(hl_geometry *g); /* NULL is a no-op */
 /* References held (the creator's, and those of meshes, materials and renderers that use it);
  * 0 for NULL. A renderer releases its GPU copy once only its own reference is left. */
-uint32_t hl_geometry_ref_count(const hl_geometry *g);
+HL_API uint32_t hl_geometry_ref_count(const hl_geometry *g);
 
 /* ---- generators (all indexed, with POSITION, NORMAL, TEXCOORD_0, TANGENT; centred at the
  * origin; UINT16 indices when they fit). Zero fields take the defaults listed. ---- */
@@ -163,10 +164,10 @@ typedef struct hl_cylinder_desc {
 } hl_cylinder_desc;
 
 /* desc may be NULL for all defaults. */
-hl_result hl_geometry_create_box(const hl_box_desc *desc, hl_geometry **out);
-hl_result hl_geometry_create_sphere(const hl_sphere_desc *desc, hl_geometry **out);
-hl_result hl_geometry_create_plane(const hl_plane_desc *desc, hl_geometry **out);
-hl_result hl_geometry_create_cylinder(const hl_cylinder_desc *desc, hl_geometry **out);
+HL_API hl_result hl_geometry_create_box(const hl_box_desc *desc, hl_geometry **out);
+HL_API hl_result hl_geometry_create_sphere(const hl_sphere_desc *desc, hl_geometry **out);
+HL_API hl_result hl_geometry_create_plane(const hl_plane_desc *desc, hl_geometry **out);
+HL_API hl_result hl_geometry_create_cylinder(const hl_cylinder_desc *desc, hl_geometry **out);
 
 /* ---- content updates ---- */
 
@@ -175,28 +176,28 @@ hl_result hl_geometry_create_cylinder(const hl_cylinder_desc *desc, hl_geometry 
  * merges the touched bytes into the vertex dirty range, bumps the revision and, for POSITION,
  * recomputes the bounds. HL_ERR_VALIDATION when [first_vertex, first_vertex + count) is not
  * inside the vertex count (computed without wrapping). */
-hl_result hl_geometry_update_attribute(hl_geometry *g, hl_attribute attr, uint32_t first_vertex, uint32_t count,
+HL_API hl_result hl_geometry_update_attribute(hl_geometry *g, hl_attribute attr, uint32_t first_vertex, uint32_t count,
                                        const void *data);
 /* Overwrites count indices from first (values < vertex_count, in the index format; count *
  * index size bytes are read). HL_ERR_VALIDATION when the range is not inside index_count. */
-hl_result hl_geometry_update_indices(hl_geometry *g, uint32_t first, uint32_t count, const void *data);
+HL_API hl_result hl_geometry_update_indices(hl_geometry *g, uint32_t first, uint32_t count, const void *data);
 
 /* ---- what the renderer reads ---- */
 
-const hl_geometry_layout *hl_geometry_get_layout(const hl_geometry *g);
-const void *hl_geometry_vertex_data(const hl_geometry *g);
-const void *hl_geometry_index_data(const hl_geometry *g); /* NULL when not indexed */
+HL_API const hl_geometry_layout *hl_geometry_get_layout(const hl_geometry *g);
+HL_API const void *hl_geometry_vertex_data(const hl_geometry *g);
+HL_API const void *hl_geometry_index_data(const hl_geometry *g); /* NULL when not indexed */
 /* Reads vertex i of attr as floats (normalised types decoded; missing components 0, w 1).
  * HL_ERR_VALIDATION for an absent attribute or i out of range. */
-hl_result hl_geometry_read_vertex(const hl_geometry *g, hl_attribute attr, uint32_t i, float out[4]);
-uint64_t hl_geometry_revision(const hl_geometry *g); /* process-unique (revision.h); 0 for NULL */
-hl_upload_kind hl_geometry_vertex_upload(const hl_geometry *g, uint64_t uploaded_revision, hl_dirty_range *range);
-hl_upload_kind hl_geometry_index_upload(const hl_geometry *g, uint64_t uploaded_revision, hl_dirty_range *range);
-void hl_geometry_clear_dirty(hl_geometry *g);
+HL_API hl_result hl_geometry_read_vertex(const hl_geometry *g, hl_attribute attr, uint32_t i, float out[4]);
+HL_API uint64_t hl_geometry_revision(const hl_geometry *g); /* process-unique (revision.h); 0 for NULL */
+HL_API hl_upload_kind hl_geometry_vertex_upload(const hl_geometry *g, uint64_t uploaded_revision, hl_dirty_range *range);
+HL_API hl_upload_kind hl_geometry_index_upload(const hl_geometry *g, uint64_t uploaded_revision, hl_dirty_range *range);
+HL_API void hl_geometry_clear_dirty(hl_geometry *g);
 /* Local-space bounds of POSITION. */
-hl_aabb hl_geometry_aabb(const hl_geometry *g);
-hl_sphere hl_geometry_bounding_sphere(const hl_geometry *g);
-const char *hl_geometry_label(const hl_geometry *g); /* "" when none */
+HL_API hl_aabb hl_geometry_aabb(const hl_geometry *g);
+HL_API hl_sphere hl_geometry_bounding_sphere(const hl_geometry *g);
+HL_API const char *hl_geometry_label(const hl_geometry *g); /* "" when none */
 
 #ifdef __cplusplus
 }

@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hilo3d/export.h"
 #include "hilo3d/math3d.h"
 #include "hilo3d/result.h"
 #include "hilo3d/scene.h"
@@ -79,25 +80,25 @@ typedef struct hl_gltf_asset hl_gltf_asset;
 
 /* Reads and builds the file (.gltf or .glb, told apart by content). HL_ERR_IO naming the path
  * when it cannot be read. */
-hl_result hl_gltf_load_file(const char *path, const hl_gltf_load_desc *desc, hl_gltf_asset **out);
+HL_API hl_result hl_gltf_load_file(const char *path, const hl_gltf_load_desc *desc, hl_gltf_asset **out);
 /* The same from memory (data only read during the call). */
-hl_result hl_gltf_load_memory(const void *data, size_t size, const hl_gltf_load_desc *desc, hl_gltf_asset **out);
+HL_API hl_result hl_gltf_load_memory(const void *data, size_t size, const hl_gltf_load_desc *desc, hl_gltf_asset **out);
 /* Destroys the asset and its root node with everything under it, unless the root was given a
  * parent (hl_stage_add): the tree then belongs to that parent, and the asset must be destroyed
  * while that parent still exists (before hl_stage_destroy). NULL is a no-op. */
-void hl_gltf_asset_destroy(hl_gltf_asset *a);
+HL_API void hl_gltf_asset_destroy(hl_gltf_asset *a);
 /* The group node holding the built scene (add it to a stage to draw it). */
-hl_node *hl_gltf_asset_root(hl_gltf_asset *a);
-const hl_gltf_report *hl_gltf_asset_report(const hl_gltf_asset *a);
+HL_API hl_node *hl_gltf_asset_root(hl_gltf_asset *a);
+HL_API const hl_gltf_report *hl_gltf_asset_report(const hl_gltf_asset *a);
 /* The cameras built, in document order of their nodes (NULL past the count). */
-uint32_t hl_gltf_asset_camera_count(const hl_gltf_asset *a);
-hl_camera *hl_gltf_asset_camera(hl_gltf_asset *a, uint32_t index);
+HL_API uint32_t hl_gltf_asset_camera_count(const hl_gltf_asset *a);
+HL_API hl_camera *hl_gltf_asset_camera(hl_gltf_asset *a, uint32_t index);
 /* The node built for glTF node `index` (NULL when it is not in the built scene). */
-hl_node *hl_gltf_asset_node(hl_gltf_asset *a, uint32_t index);
+HL_API hl_node *hl_gltf_asset_node(hl_gltf_asset *a, uint32_t index);
 /* World-space bounds of every mesh under the root (hl_mesh_world_aabb: posed for skinned
  * meshes; the world matrices are brought up to date first); an empty box (min > max) when
  * there is none. */
-hl_aabb hl_gltf_asset_bounds(hl_gltf_asset *a);
+HL_API hl_aabb hl_gltf_asset_bounds(hl_gltf_asset *a);
 
 /* ---- animations -------------------------------------------------------------------------------
  * The document's animations, parsed at load: channels targeting the translation, rotation or
@@ -116,20 +117,20 @@ typedef enum hl_animation_wrap {
     HL_ANIMATION_LOOP       /* t taken modulo the duration (t < 0 too) */
 } hl_animation_wrap;
 
-uint32_t hl_gltf_asset_animation_count(const hl_gltf_asset *a);
+HL_API uint32_t hl_gltf_asset_animation_count(const hl_gltf_asset *a);
 /* NULL past the count. */
-hl_animation *hl_gltf_asset_animation(hl_gltf_asset *a, uint32_t index);
+HL_API hl_animation *hl_gltf_asset_animation(hl_gltf_asset *a, uint32_t index);
 /* The animation named `name` (the first of that name), else NULL. */
-hl_animation *hl_gltf_asset_find_animation(hl_gltf_asset *a, const char *name);
-const char *hl_animation_name(const hl_animation *anim); /* "" when unnamed or NULL */
-float hl_animation_duration(const hl_animation *anim);   /* seconds: the last key's time; 0 for NULL */
-uint32_t hl_animation_channel_count(const hl_animation *anim);
+HL_API hl_animation *hl_gltf_asset_find_animation(hl_gltf_asset *a, const char *name);
+HL_API const char *hl_animation_name(const hl_animation *anim); /* "" when unnamed or NULL */
+HL_API float hl_animation_duration(const hl_animation *anim);   /* seconds: the last key's time; 0 for NULL */
+HL_API uint32_t hl_animation_channel_count(const hl_animation *anim);
 /* Sets every target of anim to its value at time t (seconds). HL_ERR_VALIDATION for a NULL
  * animation or a t that is not finite. */
-hl_result hl_animation_apply(hl_animation *anim, float t, hl_animation_wrap wrap);
+HL_API hl_result hl_animation_apply(hl_animation *anim, float t, hl_animation_wrap wrap);
 /* Several animations at the same time t, in order (a later one wins where two animate the same
  * property); each wraps by its own duration. */
-hl_result hl_animations_apply(hl_animation *const *anims, uint32_t count, float t, hl_animation_wrap wrap);
+HL_API hl_result hl_animations_apply(hl_animation *const *anims, uint32_t count, float t, hl_animation_wrap wrap);
 
 /* ---- morph targets ------------------------------------------------------------------------------
  * Primitives with targets (POSITION, NORMAL and TANGENT deltas; at most 64 targets) keep their
@@ -142,10 +143,10 @@ hl_result hl_animations_apply(hl_animation *const *anims, uint32_t count, float 
  * map, tangents generated again from those; their targets' NORMAL deltas (and TANGENT deltas
  * where tangents are generated) are ignored. */
 /* The weights of glTF node `node`'s mesh (count values; the targets past count get 0). */
-hl_result hl_gltf_asset_set_morph_weights(hl_gltf_asset *a, uint32_t node, const float *weights, uint32_t count);
+HL_API hl_result hl_gltf_asset_set_morph_weights(hl_gltf_asset *a, uint32_t node, const float *weights, uint32_t count);
 /* The current weights of node `node`'s first morphed primitive into out (at most max); returns
  * its target count (0: the node has no morph targets). */
-uint32_t hl_gltf_asset_morph_weights(const hl_gltf_asset *a, uint32_t node, float *out, uint32_t max);
+HL_API uint32_t hl_gltf_asset_morph_weights(const hl_gltf_asset *a, uint32_t node, float *out, uint32_t max);
 
 #ifdef __cplusplus
 }

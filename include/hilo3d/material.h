@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hilo3d/export.h"
 #include "hilo3d/geometry.h"
 #include "hilo3d/math3d.h"
 #include "hilo3d/result.h"
@@ -188,52 +189,52 @@ typedef struct hl_material_factors {
 
 typedef struct hl_material hl_material;
 
-hl_result hl_material_create_basic(const hl_basic_material_desc *desc, hl_material **out); /* desc may be NULL */
-hl_result hl_material_create_pbr(const hl_pbr_material_desc *desc, hl_material **out);     /* desc may be NULL */
-hl_result hl_material_create_shader(const hl_shader_material_desc *desc, hl_material **out);
-void hl_material_retain(hl_material *m);
-void hl_material_release(hl_material *m); /* NULL is a no-op */
+HL_API hl_result hl_material_create_basic(const hl_basic_material_desc *desc, hl_material **out); /* desc may be NULL */
+HL_API hl_result hl_material_create_pbr(const hl_pbr_material_desc *desc, hl_material **out);     /* desc may be NULL */
+HL_API hl_result hl_material_create_shader(const hl_shader_material_desc *desc, hl_material **out);
+HL_API void hl_material_retain(hl_material *m);
+HL_API void hl_material_release(hl_material *m); /* NULL is a no-op */
 /* References held (the creator's, and those of meshes, materials and renderers that use it);
  * 0 for NULL. A renderer releases its GPU copy once only its own reference is left. */
-uint32_t hl_material_ref_count(const hl_material *m);
+HL_API uint32_t hl_material_ref_count(const hl_material *m);
 
 /* ---- setters (HL_ERR_VALIDATION when the kind has no such property) ---- */
-hl_result hl_material_set_color(hl_material *m, hl_color c);                         /* basic, PBR */
-hl_result hl_material_set_metallic_roughness(hl_material *m, float metallic, float roughness); /* PBR, [0, 1] */
-hl_result hl_material_set_emissive(hl_material *m, hl_vec3 e);                       /* PBR */
+HL_API hl_result hl_material_set_color(hl_material *m, hl_color c);                         /* basic, PBR */
+HL_API hl_result hl_material_set_metallic_roughness(hl_material *m, float metallic, float roughness); /* PBR, [0, 1] */
+HL_API hl_result hl_material_set_emissive(hl_material *m, hl_vec3 e);                       /* PBR */
 /* texture NULL removes the map; texcoord 0 or 1. Basic: BASE_COLOR only. */
-hl_result hl_material_set_texture(hl_material *m, hl_texture_slot slot, hl_texture *texture, uint32_t texcoord);
+HL_API hl_result hl_material_set_texture(hl_material *m, hl_texture_slot slot, hl_texture *texture, uint32_t texcoord);
 /* The UV transform of a map slot (basic: BASE_COLOR only); NULL = the identity. Values must be
  * finite; a non-identity transform takes a shader variant of its own. */
-hl_result hl_material_set_uv_transform(hl_material *m, hl_texture_slot slot, const hl_uv_transform *t);
-hl_result hl_material_set_alpha_mode(hl_material *m, hl_alpha_mode mode, float cutoff); /* cutoff 0 = 0.5 */
-hl_result hl_material_set_double_sided(hl_material *m, bool double_sided);
-hl_result hl_material_set_state(hl_material *m, const hl_material_state *state); /* NULL = defaults */
+HL_API hl_result hl_material_set_uv_transform(hl_material *m, hl_texture_slot slot, const hl_uv_transform *t);
+HL_API hl_result hl_material_set_alpha_mode(hl_material *m, hl_alpha_mode mode, float cutoff); /* cutoff 0 = 0.5 */
+HL_API hl_result hl_material_set_double_sided(hl_material *m, bool double_sided);
+HL_API hl_result hl_material_set_state(hl_material *m, const hl_material_state *state); /* NULL = defaults */
 /* Shader material: replaces (or adds) the buffer bound to block `name` (name rules and the
  * block limit as at creation). */
-hl_result hl_material_set_uniform_block(hl_material *m, const char *name, hl_uniform_buffer *buffer);
+HL_API hl_result hl_material_set_uniform_block(hl_material *m, const char *name, hl_uniform_buffer *buffer);
 /* Shader material: replaces (or adds) the texture of sampler `name` (name rules and the
  * texture limit as at creation). */
-hl_result hl_material_set_named_texture(hl_material *m, const char *name, hl_texture *texture);
+HL_API hl_result hl_material_set_named_texture(hl_material *m, const char *name, hl_texture *texture);
 
 /* ---- what the renderer reads ---- */
-hl_material_kind hl_material_get_kind(const hl_material *m);
-const hl_material_variant *hl_material_get_variant(const hl_material *m);
-const hl_material_factors *hl_material_get_factors(const hl_material *m);
+HL_API hl_material_kind hl_material_get_kind(const hl_material *m);
+HL_API const hl_material_variant *hl_material_get_variant(const hl_material *m);
+HL_API const hl_material_factors *hl_material_get_factors(const hl_material *m);
 /* The map in slot (NULL when none); *texcoord optional. */
-hl_texture *hl_material_get_texture(const hl_material *m, hl_texture_slot slot, uint32_t *texcoord);
+HL_API hl_texture *hl_material_get_texture(const hl_material *m, hl_texture_slot slot, uint32_t *texcoord);
 /* Process-unique values (revision.h); 0 for NULL. */
-uint64_t hl_material_revision(const hl_material *m);
-uint64_t hl_material_variant_revision(const hl_material *m);
-const char *hl_material_label(const hl_material *m); /* "" when none */
-bool hl_material_is_transparent(const hl_material *m); /* alpha mode BLEND */
+HL_API uint64_t hl_material_revision(const hl_material *m);
+HL_API uint64_t hl_material_variant_revision(const hl_material *m);
+HL_API const char *hl_material_label(const hl_material *m); /* "" when none */
+HL_API bool hl_material_is_transparent(const hl_material *m); /* alpha mode BLEND */
 /* Shader material sources and bindings (NULL / count 0 for other kinds). Arrays and names are
  * owned by the material and valid until the next set_* call on it. */
-const char *hl_material_shader_vs(const hl_material *m);
-const char *hl_material_shader_fs(const hl_material *m);
-const hl_material_attribute *hl_material_shader_attributes(const hl_material *m, uint32_t *count);
-const hl_material_uniform_block *hl_material_shader_uniform_blocks(const hl_material *m, uint32_t *count);
-const hl_material_texture *hl_material_shader_textures(const hl_material *m, uint32_t *count);
+HL_API const char *hl_material_shader_vs(const hl_material *m);
+HL_API const char *hl_material_shader_fs(const hl_material *m);
+HL_API const hl_material_attribute *hl_material_shader_attributes(const hl_material *m, uint32_t *count);
+HL_API const hl_material_uniform_block *hl_material_shader_uniform_blocks(const hl_material *m, uint32_t *count);
+HL_API const hl_material_texture *hl_material_shader_textures(const hl_material *m, uint32_t *count);
 
 #ifdef __cplusplus
 }

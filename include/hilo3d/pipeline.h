@@ -42,6 +42,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hilo3d/export.h"
 #include "hilo3d/compute.h"
 #include "hilo3d/renderer.h"
 #include "hilo3d/result.h"
@@ -93,18 +94,18 @@ typedef struct hl_pipeline_limits {
 /* The immutable capability snapshot of a renderer's device, frozen at creation. */
 typedef struct hl_pipeline_caps hl_pipeline_caps;
 
-const hl_pipeline_limits *hl_pipeline_caps_limits(const hl_pipeline_caps *caps);
+HL_API const hl_pipeline_limits *hl_pipeline_caps_limits(const hl_pipeline_caps *caps);
 /* true when every HL_PIPELINE_CAP_* bit in `capabilities` is available */
-bool hl_pipeline_caps_has(const hl_pipeline_caps *caps, uint32_t capabilities);
+HL_API bool hl_pipeline_caps_has(const hl_pipeline_caps *caps, uint32_t capabilities);
 /* samples: 0 or 1 = single-sampled, 4 = 4x MSAA (attachment uses only; other counts: false).
  * Copies are supported for every colour format that can be sampled; depth formats cannot be
  * copied. Out-of-range arguments answer false. */
-bool hl_pipeline_caps_supports_texture_format(const hl_pipeline_caps *caps, hl_pipeline_format format,
+HL_API bool hl_pipeline_caps_supports_texture_format(const hl_pipeline_caps *caps, hl_pipeline_format format,
                                               hl_pipeline_texture_use use, uint32_t samples);
-const char *hl_pipeline_format_name(hl_pipeline_format format);   /* "rgba16f", ...; "?" if unknown */
-const char *hl_pipeline_use_name(hl_pipeline_texture_use use);    /* "filterable-sampled", ... */
+HL_API const char *hl_pipeline_format_name(hl_pipeline_format format);   /* "rgba16f", ...; "?" if unknown */
+HL_API const char *hl_pipeline_use_name(hl_pipeline_texture_use use);    /* "filterable-sampled", ... */
 /* "compute", "storage-buffers", "independent-blend" for one bit; "?" otherwise */
-const char *hl_pipeline_capability_name(uint32_t capability);
+HL_API const char *hl_pipeline_capability_name(uint32_t capability);
 
 /* ---- requirements ------------------------------------------------------------------------------------ */
 typedef struct hl_pipeline_texture_requirement {
@@ -142,10 +143,10 @@ typedef struct hl_pipeline_runtime_desc {
 } hl_pipeline_runtime_desc;
 
 /* For factories: makes a runtime (not yet attached to a renderer). */
-hl_result hl_pipeline_runtime_create(const hl_pipeline_runtime_desc *desc, hl_pipeline_runtime **out);
+HL_API hl_result hl_pipeline_runtime_create(const hl_pipeline_runtime_desc *desc, hl_pipeline_runtime **out);
 /* Destroys a runtime no renderer took (its destroy callback runs); an attached runtime is
  * destroyed by its renderer: here that is HL_ERR_INVALID_STATE. NULL is a no-op (HL_OK). */
-hl_result hl_pipeline_runtime_destroy(hl_pipeline_runtime *rt);
+HL_API hl_result hl_pipeline_runtime_destroy(hl_pipeline_runtime *rt);
 
 typedef struct hl_pipeline_factory {
     const char *name; /* for messages; default "pipeline" */
@@ -159,10 +160,10 @@ typedef struct hl_pipeline_factory {
 
 /* The built-in Forward pipeline (process-wide, immutable): what a renderer uses when
  * hl_renderer_desc.pipeline is NULL. */
-const hl_pipeline_factory *hl_forward_pipeline_factory(void);
+HL_API const hl_pipeline_factory *hl_forward_pipeline_factory(void);
 
 /* The name of the renderer's pipeline runtime ("forward" for the built-in one). */
-const char *hl_renderer_pipeline_name(const hl_renderer *r);
+HL_API const char *hl_renderer_pipeline_name(const hl_renderer *r);
 
 /* ---- inside record ------------------------------------------------------------------------------------ */
 typedef enum hl_pipeline_output_kind {
@@ -182,13 +183,13 @@ typedef struct hl_pipeline_output {
 
 /* Every call below: HL_ERR_INVALID_STATE when ctx is not the invocation being recorded on this
  * thread (kept past its record call, or made up); HL_ERR_VALIDATION for a NULL out. */
-hl_result hl_pipeline_context_frame_index(hl_pipeline_context ctx, uint64_t *out); /* frame being built: last + 1 */
-hl_result hl_pipeline_context_invocation(hl_pipeline_context ctx, uint32_t *out);  /* 0, 1, ... within the frame */
-hl_result hl_pipeline_context_output(hl_pipeline_context ctx, hl_pipeline_output *out);
-hl_result hl_pipeline_context_caps(hl_pipeline_context ctx, const hl_pipeline_caps **out);
+HL_API hl_result hl_pipeline_context_frame_index(hl_pipeline_context ctx, uint64_t *out); /* frame being built: last + 1 */
+HL_API hl_result hl_pipeline_context_invocation(hl_pipeline_context ctx, uint32_t *out);  /* 0, 1, ... within the frame */
+HL_API hl_result hl_pipeline_context_output(hl_pipeline_context ctx, hl_pipeline_output *out);
+HL_API hl_result hl_pipeline_context_caps(hl_pipeline_context ctx, const hl_pipeline_caps **out);
 /* The stage and camera of the render call (read them; changing the scene inside record is the
  * application's business, not the pipeline's). Either out may be NULL. */
-hl_result hl_pipeline_context_scene(hl_pipeline_context ctx, hl_stage **stage, hl_camera **camera);
+HL_API hl_result hl_pipeline_context_scene(hl_pipeline_context ctx, hl_stage **stage, hl_camera **camera);
 
 /* ---- culling results, renderer lists, passes (inside record) ------------------------------------------
  * A culling result is one traversal of the invocation's stage through a camera: visible meshes,
@@ -263,7 +264,7 @@ typedef struct hl_pipeline_cull_desc {
 } hl_pipeline_cull_desc;
 
 /* desc may be NULL. */
-hl_result hl_pipeline_cull(hl_pipeline_context ctx, const hl_pipeline_cull_desc *desc, hl_pipeline_culling *out);
+HL_API hl_result hl_pipeline_cull(hl_pipeline_context ctx, const hl_pipeline_cull_desc *desc, hl_pipeline_culling *out);
 
 typedef struct hl_pipeline_culling_info {
     uint32_t visible_meshes, culled_meshes;
@@ -272,12 +273,12 @@ typedef struct hl_pipeline_culling_info {
     uint32_t draws; /* prepared draws (instanced batches count once) */
 } hl_pipeline_culling_info;
 
-hl_result hl_pipeline_culling_info_get(hl_pipeline_context ctx, hl_pipeline_culling culling, hl_pipeline_culling_info *out);
+HL_API hl_result hl_pipeline_culling_info_get(hl_pipeline_context ctx, hl_pipeline_culling culling, hl_pipeline_culling_info *out);
 
 /* The shadow maps of a culling result's lights (the renderer's shadow atlas); nothing when no
  * light casts shadows. Once per culling result, before a scene pass draws it (else that scene
  * pass is HL_ERR_INVALID_STATE). */
-hl_result hl_pipeline_record_shadows(hl_pipeline_context ctx, hl_pipeline_culling culling);
+HL_API hl_result hl_pipeline_record_shadows(hl_pipeline_context ctx, hl_pipeline_culling culling);
 
 typedef enum hl_pipeline_queue {
     HL_PIPELINE_QUEUE_OPAQUE = 0,
@@ -318,9 +319,9 @@ typedef struct hl_pipeline_renderer_list {
     uint32_t index;
 } hl_pipeline_renderer_list;
 
-hl_result hl_pipeline_create_renderer_list(hl_pipeline_context ctx, const hl_pipeline_renderer_list_desc *desc,
+HL_API hl_result hl_pipeline_create_renderer_list(hl_pipeline_context ctx, const hl_pipeline_renderer_list_desc *desc,
                                            hl_pipeline_renderer_list *out);
-hl_result hl_pipeline_renderer_list_count(hl_pipeline_context ctx, hl_pipeline_renderer_list list, uint32_t *draws);
+HL_API hl_result hl_pipeline_renderer_list_count(hl_pipeline_context ctx, hl_pipeline_renderer_list list, uint32_t *draws);
 
 /* The commands of a scene pass's execute callback (valid during that call only: afterwards,
  * or on another thread, every function below is HL_ERR_INVALID_STATE). */
@@ -371,19 +372,19 @@ typedef struct hl_pipeline_scene_pass_desc {
  * pass the graph runs (a list drawn twice counts twice, a culled pass not at all); faces count
  * each mesh (an instanced batch as one) once per render call, however many passes, culls or
  * override lists draw it. */
-hl_result hl_pipeline_add_scene_pass(hl_pipeline_context ctx, const hl_pipeline_scene_pass_desc *desc);
+HL_API hl_result hl_pipeline_add_scene_pass(hl_pipeline_context ctx, const hl_pipeline_scene_pass_desc *desc);
 
 /* Inside execute. Viewport and scissor in pixels of the attachments, (0, 0) at the top left on
  * both backends, within the attachment (else HL_ERR_VALIDATION; the viewport's size > 0, depth
  * range 0..1); they hold until set again or the pass ends. */
-hl_result hl_pipeline_pass_set_viewport(hl_pipeline_pass_encoder enc, float x, float y, float width, float height);
-hl_result hl_pipeline_pass_set_scissor(hl_pipeline_pass_encoder enc, uint32_t x, uint32_t y, uint32_t width,
+HL_API hl_result hl_pipeline_pass_set_viewport(hl_pipeline_pass_encoder enc, float x, float y, float width, float height);
+HL_API hl_result hl_pipeline_pass_set_scissor(hl_pipeline_pass_encoder enc, uint32_t x, uint32_t y, uint32_t width,
                                        uint32_t height);
 /* The stencil reference of later draws (no engine material tests stencil today). */
-hl_result hl_pipeline_pass_set_stencil_reference(hl_pipeline_pass_encoder enc, uint32_t reference);
+HL_API hl_result hl_pipeline_pass_set_stencil_reference(hl_pipeline_pass_encoder enc, uint32_t reference);
 /* Draws renderer list `slot` (0: the pass's list, 1..3: more_lists[slot - 1]) with its prepared
  * draws; statistics count every draw executed. */
-hl_result hl_pipeline_pass_draw_list(hl_pipeline_pass_encoder enc, uint32_t slot);
+HL_API hl_result hl_pipeline_pass_draw_list(hl_pipeline_pass_encoder enc, uint32_t slot);
 
 /* ---- graph textures and fullscreen passes (inside record) ---------------------------------------------
  * Textures of the frame: transient ones made by the runtime (pooled by the renderer's graph,
@@ -411,7 +412,7 @@ typedef struct hl_pipeline_texture_desc {
     uint32_t mip_count; /* 0 or 1: one level; see above */
 } hl_pipeline_texture_desc;
 
-hl_result hl_pipeline_create_texture(hl_pipeline_context ctx, const hl_pipeline_texture_desc *desc,
+HL_API hl_result hl_pipeline_create_texture(hl_pipeline_context ctx, const hl_pipeline_texture_desc *desc,
                                      hl_pipeline_texture *out);
 /* Colour attachment `index` of the invocation's output as a single-sample texture (for a
  * multisampled output, the texture the samples resolve into: a fullscreen pass writing it
@@ -420,8 +421,8 @@ hl_result hl_pipeline_create_texture(hl_pipeline_context ctx, const hl_pipeline_
  * once per frame and only if a pass using it survives graph culling; a record that writes it
  * with nothing, or only with culled passes, leaves it untouched and unacquired
  * (hl_render_stats.output_acquires). */
-hl_result hl_pipeline_output_texture(hl_pipeline_context ctx, uint32_t index, hl_pipeline_texture *out);
-hl_result hl_pipeline_texture_size(hl_pipeline_context ctx, hl_pipeline_texture tex, uint32_t *width, uint32_t *height);
+HL_API hl_result hl_pipeline_output_texture(hl_pipeline_context ctx, uint32_t index, hl_pipeline_texture *out);
+HL_API hl_result hl_pipeline_texture_size(hl_pipeline_context ctx, hl_pipeline_texture tex, uint32_t *width, uint32_t *height);
 /* A pass that makes levels 1.. of tex (made by hl_pipeline_create_texture with mip_count > 1)
  * from its level 0, in place, after the passes that wrote it: each texel of level k is one
  * linear sample of level k - 1 at its centre (the 2x2 average for even sides), the same on both
@@ -429,7 +430,7 @@ hl_result hl_pipeline_texture_size(hl_pipeline_context ctx, hl_pipeline_texture 
  * HL_ERR_VALIDATION; a format the device cannot filter and render (RGBA32F without
  * float32-filterable) HL_ERR_UNSUPPORTED. Culled like any pass when nothing reads the texture
  * afterwards. */
-hl_result hl_pipeline_add_mip_pass(hl_pipeline_context ctx, hl_pipeline_texture tex);
+HL_API hl_result hl_pipeline_add_mip_pass(hl_pipeline_context ctx, hl_pipeline_texture tex);
 
 #define HL_PIPELINE_FULLSCREEN_MAX_INPUTS 8
 #define HL_PIPELINE_FULLSCREEN_MAX_PARAMS 4096
@@ -465,7 +466,7 @@ typedef struct hl_pipeline_fullscreen_pass_desc {
     hl_pipeline_culling lighting;
 } hl_pipeline_fullscreen_pass_desc;
 
-hl_result hl_pipeline_add_fullscreen_pass(hl_pipeline_context ctx, const hl_pipeline_fullscreen_pass_desc *desc);
+HL_API hl_result hl_pipeline_add_fullscreen_pass(hl_pipeline_context ctx, const hl_pipeline_fullscreen_pass_desc *desc);
 
 /* ---- persistent targets (inside record) -------------------------------------------------------------------
  * A texture the runtime keeps from frame to frame under a key of its choosing (history,
@@ -484,14 +485,14 @@ typedef struct hl_pipeline_persistent_desc {
     const char *name;
 } hl_pipeline_persistent_desc;
 
-hl_result hl_pipeline_acquire_persistent_target(hl_pipeline_context ctx, uint64_t key,
+HL_API hl_result hl_pipeline_acquire_persistent_target(hl_pipeline_context ctx, uint64_t key,
                                                 const hl_pipeline_persistent_desc *desc, hl_pipeline_texture *out,
                                                 bool *fresh);
-hl_result hl_pipeline_release_persistent_target(hl_pipeline_context ctx, uint64_t key);
+HL_API hl_result hl_pipeline_release_persistent_target(hl_pipeline_context ctx, uint64_t key);
 
 /* Copies src into dst: single-sample colour textures of one format and size (the output's
  * colour textures included: RGBA8 sRGB for the renderer's output). */
-hl_result hl_pipeline_add_copy_pass(hl_pipeline_context ctx, const char *name, hl_pipeline_texture src,
+HL_API hl_result hl_pipeline_add_copy_pass(hl_pipeline_context ctx, const char *name, hl_pipeline_texture src,
                                     hl_pipeline_texture dst);
 
 /* Presents src (a single-sample colour texture of the frame: transient, persistent or imported;
@@ -500,13 +501,13 @@ hl_result hl_pipeline_add_copy_pass(hl_pipeline_context ctx, const char *name, h
  * linear filtering (clamp to edge) and converts the format (RGBA16F values are written as they
  * are: tone map first; R8 gives (r, 0, 0, 1); into an sRGB output the hardware encodes). src
  * being the output itself is HL_ERR_VALIDATION. */
-hl_result hl_pipeline_add_present_pass(hl_pipeline_context ctx, hl_pipeline_texture src);
+HL_API hl_result hl_pipeline_add_present_pass(hl_pipeline_context ctx, hl_pipeline_texture src);
 
 /* Attachment `index` of one of the renderer's render targets (not the invocation's output: use
  * hl_pipeline_output_texture) as a single-sample texture of this frame: an input of passes, or
  * their output (what is written there stays: it counts as a result of the frame). Another
  * renderer's target, a destroyed one or a bad index is HL_ERR_VALIDATION. */
-hl_result hl_pipeline_import_render_target(hl_pipeline_context ctx, hl_render_target *target, uint32_t index,
+HL_API hl_result hl_pipeline_import_render_target(hl_pipeline_context ctx, hl_render_target *target, uint32_t index,
                                            hl_pipeline_texture *out);
 
 /* ---- graph buffers and compute passes (inside record; webgpu only: gles3 refuses each call) ----------
@@ -522,14 +523,14 @@ typedef struct hl_pipeline_buffer_desc {
     const char *name; /* default "buffer" */
 } hl_pipeline_buffer_desc;
 
-hl_result hl_pipeline_create_buffer(hl_pipeline_context ctx, const hl_pipeline_buffer_desc *desc, hl_pipeline_buffer *out);
+HL_API hl_result hl_pipeline_create_buffer(hl_pipeline_context ctx, const hl_pipeline_buffer_desc *desc, hl_pipeline_buffer *out);
 /* The same handle for every import of one buffer within a frame. */
-hl_result hl_pipeline_import_storage_buffer(hl_pipeline_context ctx, hl_storage_buffer *b, hl_pipeline_buffer *out);
+HL_API hl_result hl_pipeline_import_storage_buffer(hl_pipeline_context ctx, hl_storage_buffer *b, hl_pipeline_buffer *out);
 /* Zero-fills [offset, offset + size) of buf (size 0: to the end); ranges are checked here. */
-hl_result hl_pipeline_add_buffer_clear_pass(hl_pipeline_context ctx, const char *name, hl_pipeline_buffer buf,
+HL_API hl_result hl_pipeline_add_buffer_clear_pass(hl_pipeline_context ctx, const char *name, hl_pipeline_buffer buf,
                                             uint64_t offset, uint64_t size);
 /* Copies size bytes between two different buffers (offsets and size multiples of 4, in range). */
-hl_result hl_pipeline_add_buffer_copy_pass(hl_pipeline_context ctx, const char *name, hl_pipeline_buffer src,
+HL_API hl_result hl_pipeline_add_buffer_copy_pass(hl_pipeline_context ctx, const char *name, hl_pipeline_buffer src,
                                            uint64_t src_offset, hl_pipeline_buffer dst, uint64_t dst_offset,
                                            uint64_t size);
 
@@ -567,7 +568,7 @@ typedef struct hl_pipeline_compute_pass_desc {
  * Every binding is resolved here: a missing or unknown name, a wrong kind of resource, a range
  * outside the buffer or below min_binding_size is HL_ERR_VALIDATION naming the binding.
  * Pipelines and layouts are the kernel's; bind groups are cached by the renderer. */
-hl_result hl_pipeline_add_compute_pass(hl_pipeline_context ctx, const hl_pipeline_compute_pass_desc *desc);
+HL_API hl_result hl_pipeline_add_compute_pass(hl_pipeline_context ctx, const hl_pipeline_compute_pass_desc *desc);
 
 /* A GPU-driven draw: a storage shader (hl_storage_shader_create) drawing into colour textures
  * (and optionally a DEPTH24_PLUS texture) of one size, its vertices pulled from storage buffers
@@ -645,7 +646,7 @@ typedef struct hl_pipeline_gpu_draw_pass_desc {
     uint64_t indirect_offset;        /* a multiple of 4 */
 } hl_pipeline_gpu_draw_pass_desc;
 
-hl_result hl_pipeline_add_gpu_draw_pass(hl_pipeline_context ctx, const hl_pipeline_gpu_draw_pass_desc *desc);
+HL_API hl_result hl_pipeline_add_gpu_draw_pass(hl_pipeline_context ctx, const hl_pipeline_gpu_draw_pass_desc *desc);
 
 /* ---- parameter pools -------------------------------------------------------------------------------------
  * Storage for the parameters a runtime keeps per recorded pass (whatever its record or its
@@ -669,12 +670,12 @@ typedef struct hl_pipeline_param_pool_desc {
     void *user;
 } hl_pipeline_param_pool_desc;
 
-hl_result hl_pipeline_param_pool_create(const hl_pipeline_param_pool_desc *desc, hl_pipeline_param_pool **out);
-void hl_pipeline_param_pool_destroy(hl_pipeline_param_pool *pool); /* NULL: no-op */
+HL_API hl_result hl_pipeline_param_pool_create(const hl_pipeline_param_pool_desc *desc, hl_pipeline_param_pool **out);
+HL_API void hl_pipeline_param_pool_destroy(hl_pipeline_param_pool *pool); /* NULL: no-op */
 /* Slots made so far (the high water); 0 for NULL. */
-uint32_t hl_pipeline_param_pool_high_water(const hl_pipeline_param_pool *pool);
+HL_API uint32_t hl_pipeline_param_pool_high_water(const hl_pipeline_param_pool *pool);
 /* The frame's next slot (inside record). A failing init fails the call with its code. */
-hl_result hl_pipeline_acquire_params(hl_pipeline_context ctx, hl_pipeline_param_pool *pool, void **out);
+HL_API hl_result hl_pipeline_acquire_params(hl_pipeline_context ctx, hl_pipeline_param_pool *pool, void **out);
 
 /* ---- the Forward pipeline with features -------------------------------------------------------------------
  * Features inject passes at fixed points of the Forward pipeline. The Forward runtime with
@@ -745,13 +746,13 @@ typedef struct hl_forward_pipeline_desc {
 
 /* A Forward factory with these features (descriptions and user data copied). Destroy it after
  * the renderers made with it are created (they keep what they need). */
-hl_result hl_forward_pipeline_factory_create(const hl_forward_pipeline_desc *desc, hl_pipeline_factory **out);
-void hl_forward_pipeline_factory_destroy(hl_pipeline_factory *factory);
+HL_API hl_result hl_forward_pipeline_factory_create(const hl_forward_pipeline_desc *desc, hl_pipeline_factory **out);
+HL_API void hl_forward_pipeline_factory_destroy(hl_pipeline_factory *factory);
 /* Turns a feature of the renderer's Forward runtime on or off (from the next frame; a disabled
  * feature records nothing, so its passes and textures are gone). HL_ERR_VALIDATION when the
  * renderer has no feature of that name. Features that sample scene colour keep the
  * intermediate while any of them is enabled. */
-hl_result hl_forward_set_feature_enabled(hl_renderer *r, const char *name, bool enabled);
+HL_API hl_result hl_forward_set_feature_enabled(hl_renderer *r, const char *name, bool enabled);
 
 /* Shipped features (POST). Each fills *out; the parameters are copied by the factory. */
 typedef struct hl_bloom_desc {
@@ -773,9 +774,9 @@ typedef struct hl_tone_map_desc {
 /* desc NULL: defaults. Bloom adds (intensity x) a blurred copy of what exceeds threshold; tone
  * mapping maps HDR to [0, 1] (the output's sRGB encoding follows); FXAA smooths edges by luma
  * (run it after tone mapping). Order them bloom, tone map, FXAA. */
-void hl_forward_bloom(const hl_bloom_desc *desc, hl_forward_feature_desc *out);
-void hl_forward_tone_map(const hl_tone_map_desc *desc, hl_forward_feature_desc *out);
-void hl_forward_fxaa(hl_forward_feature_desc *out);
+HL_API void hl_forward_bloom(const hl_bloom_desc *desc, hl_forward_feature_desc *out);
+HL_API void hl_forward_tone_map(const hl_tone_map_desc *desc, hl_forward_feature_desc *out);
+HL_API void hl_forward_fxaa(hl_forward_feature_desc *out);
 
 #ifdef __cplusplus
 }

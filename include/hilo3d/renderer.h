@@ -41,6 +41,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "hilo3d/export.h"
 #include "hilo3d/result.h"
 #include "hilo3d/scene.h"
 
@@ -54,8 +55,8 @@ typedef enum hl_backend {
     HL_BACKEND_GLES3,
 } hl_backend;
 
-const char *hl_backend_name(hl_backend b); /* "auto", "webgpu", "gles3" */
-hl_result hl_backend_parse(const char *name, hl_backend *out);
+HL_API const char *hl_backend_name(hl_backend b); /* "auto", "webgpu", "gles3" */
+HL_API hl_result hl_backend_parse(const char *name, hl_backend *out);
 
 typedef struct hl_renderer hl_renderer;
 typedef struct hl_render_target hl_render_target;
@@ -84,7 +85,15 @@ typedef struct hl_renderer_desc {
     uint32_t width, height;
     uint32_t sample_count;      /* 1 or 4 */
     uint32_t shadow_atlas_size; /* texels per side of the shadow depth atlas */
-    const char *dawn_library_path; /* default: $HL_DAWN_LIBRARY, else the bootstrap location */
+    /* webgpu: the file Dawn (libwebgpu_wrapper.so) is loaded from, once per process (the first
+     * webgpu device loads it; later paths are not read). $HL_DAWN_LIBRARY, when set, wins over
+     * this field; with neither, the first of these that exists: beside an installed shared
+     * libhilo3d (<its folder>/hilo3d/libwebgpu_wrapper.so); for a program in <prefix>/bin,
+     * <prefix>/<libdir>/hilo3d/libwebgpu_wrapper.so; the install location configured when hilo3d
+     * was built (<CMAKE_INSTALL_PREFIX>/<libdir>/hilo3d/, where `cmake --install` puts Dawn); the
+     * build tree's bootstrap copy (.deps/dawn). Not found: HL_ERR_UNSUPPORTED naming the paths
+     * tried (AUTO then takes gles3). */
+    const char *dawn_library_path;
     hl_render_event_fn before_render, after_render;
     void *event_user;
     /* How long any call waits for the GPU before it returns HL_ERR_TIMEOUT: read_pixels and
@@ -108,29 +117,29 @@ typedef struct hl_renderer_desc {
 } hl_renderer_desc;
 
 /* desc may be NULL: all defaults. */
-hl_result hl_renderer_create(const hl_renderer_desc *desc, hl_renderer **out);
+HL_API hl_result hl_renderer_create(const hl_renderer_desc *desc, hl_renderer **out);
 /* Waits for the GPU, releases every GPU resource and destroys every render target the renderer
  * still has (their pointers become invalid). NULL is a no-op. */
-void hl_renderer_destroy(hl_renderer *r);
-hl_backend hl_renderer_backend(const hl_renderer *r); /* the backend actually chosen */
-const char *hl_renderer_adapter_name(const hl_renderer *r);
-void hl_renderer_size(const hl_renderer *r, uint32_t *width, uint32_t *height);
+HL_API void hl_renderer_destroy(hl_renderer *r);
+HL_API hl_backend hl_renderer_backend(const hl_renderer *r); /* the backend actually chosen */
+HL_API const char *hl_renderer_adapter_name(const hl_renderer *r);
+HL_API void hl_renderer_size(const hl_renderer *r, uint32_t *width, uint32_t *height);
 /* Resizes the output (outside hl_renderer_render_frame). */
-hl_result hl_renderer_resize(hl_renderer *r, uint32_t width, uint32_t height);
+HL_API hl_result hl_renderer_resize(hl_renderer *r, uint32_t width, uint32_t height);
 
 /* Renders stage through camera into the output. The camera's aspect is not changed. */
-hl_result hl_renderer_render(hl_renderer *r, hl_stage *stage, hl_camera *camera);
+HL_API hl_result hl_renderer_render(hl_renderer *r, hl_stage *stage, hl_camera *camera);
 /* Reads the output as RGBA8 (width * height * 4 bytes, row 0 = top, sRGB-encoded) into rgba,
  * which holds `size` bytes: a smaller buffer is HL_ERR_VALIDATION (nothing written). */
-hl_result hl_renderer_read_pixels(hl_renderer *r, uint8_t *rgba, size_t size);
+HL_API hl_result hl_renderer_read_pixels(hl_renderer *r, uint8_t *rgba, size_t size);
 /* Waits for every submitted frame (at most wait_timeout_ms: then HL_ERR_TIMEOUT). */
-hl_result hl_renderer_wait_idle(hl_renderer *r);
+HL_API hl_result hl_renderer_wait_idle(hl_renderer *r);
 /* Thread hand-over (see "Threading" above): detach on the owning thread (not inside
  * hl_renderer_render_frame); the renderer then has no owner until a thread calls attach and
  * becomes its owner. attach on the owner itself is HL_OK without effect; while another thread
  * owns the renderer it is HL_ERR_INVALID_STATE. */
-hl_result hl_renderer_detach(hl_renderer *r);
-hl_result hl_renderer_attach(hl_renderer *r);
+HL_API hl_result hl_renderer_detach(hl_renderer *r);
+HL_API hl_result hl_renderer_attach(hl_renderer *r);
 
 /* ---- device loss ---------------------------------------------------------------------------------
  * The driver or the GPU may take the device away (webgpu: Dawn's device-lost callback; gles3: a
@@ -155,16 +164,16 @@ hl_result hl_renderer_attach(hl_renderer *r);
  * the EGL context and its surface) and notices it: HL_OK when the renderer is lost afterwards.
  * Allowed inside hl_renderer_render_frame's callback and a pipeline pass's execute callback
  * (that frame then fails with HL_ERR_DEVICE_LOST and is rolled back). */
-hl_result hl_renderer_simulate_device_loss(hl_renderer *r);
+HL_API hl_result hl_renderer_simulate_device_loss(hl_renderer *r);
 /* Polls the device for a loss (noticing it as above); true while the renderer is lost. */
-bool hl_renderer_device_lost(hl_renderer *r);
+HL_API bool hl_renderer_device_lost(hl_renderer *r);
 /* Recovers a lost renderer now (render calls do it themselves); HL_OK when not lost. */
-hl_result hl_renderer_recover(hl_renderer *r);
+HL_API hl_result hl_renderer_recover(hl_renderer *r);
 /* Drops every GPU object the renderer holds (mirrors, programs, pipelines, targets' attachments,
  * environments, compute objects, storage buffers, persistent targets with their records); the
  * device stays. The next call that needs them rebuilds them from the same recipes, as after a
  * recovery. Not inside a frame (HL_ERR_INVALID_STATE). */
-hl_result hl_renderer_release_gpu_resources(hl_renderer *r);
+HL_API hl_result hl_renderer_release_gpu_resources(hl_renderer *r);
 
 /* ---- render targets -------------------------------------------------------------------------- */
 typedef enum hl_target_format {
@@ -187,26 +196,26 @@ typedef struct hl_render_target_desc {
 /* desc may be NULL: all defaults. A target belongs to the renderer that created it: every call
  * below checks that r is its renderer (another renderer's target, or a destroyed one, is
  * HL_ERR_VALIDATION); hl_renderer_destroy destroys the targets left. */
-hl_result hl_render_target_create(hl_renderer *r, const hl_render_target_desc *desc, hl_render_target **out);
+HL_API hl_result hl_render_target_create(hl_renderer *r, const hl_render_target_desc *desc, hl_render_target **out);
 /* NULL t is a no-op. Not inside hl_renderer_render_frame (HL_ERR_INVALID_STATE); the output
  * cannot be destroyed this way. */
-hl_result hl_render_target_destroy(hl_renderer *r, hl_render_target *t);
-hl_result hl_render_target_resize(hl_renderer *r, hl_render_target *t, uint32_t width, uint32_t height);
+HL_API hl_result hl_render_target_destroy(hl_renderer *r, hl_render_target *t);
+HL_API hl_result hl_render_target_resize(hl_renderer *r, hl_render_target *t, uint32_t width, uint32_t height);
 /* Renders into t. Attachment 0 gets the shaded colour; attachments 1..3 of an MRT target
  * get, in order: world-space normal (n * 0.5 + 0.5, alpha 1), base colour, and the distance from
  * the camera / far plane (r). */
-hl_result hl_renderer_render_to_target(hl_renderer *r, hl_render_target *t, hl_stage *stage, hl_camera *camera);
+HL_API hl_result hl_renderer_render_to_target(hl_renderer *r, hl_render_target *t, hl_stage *stage, hl_camera *camera);
 /* Reads attachment `index` (resolved for MSAA) as 4 bytes per texel (RGBA8 targets) or
  * 8 bytes (RGBA16F, half floats), row 0 = top, into pixels, which holds `size` bytes (at least
  * hl_render_target_read_size(t, index), else HL_ERR_VALIDATION and nothing written). */
-hl_result hl_render_target_read(hl_renderer *r, hl_render_target *t, uint32_t index, void *pixels, size_t size);
+HL_API hl_result hl_render_target_read(hl_renderer *r, hl_render_target *t, uint32_t index, void *pixels, size_t size);
 /* Bytes hl_render_target_read writes for attachment index (0 for a bad index or NULL t). */
-size_t hl_render_target_read_size(const hl_render_target *t, uint32_t index);
+HL_API size_t hl_render_target_read_size(const hl_render_target *t, uint32_t index);
 /* A scene texture showing attachment `index` (owned by the target: do not release it). Use
  * it as a material map; it shows what the last frame rendered into the target. A material
  * that samples it while rendering into the same target fails with HL_ERR_VALIDATION (on both
  * backends, before any GPU work). */
-hl_texture *hl_render_target_texture(hl_render_target *t, uint32_t index);
+HL_API hl_texture *hl_render_target_texture(hl_render_target *t, uint32_t index);
 
 /* ---- one frame, many passes ------------------------------------------------------------------
  * Inside the callback, hl_render_frame_render_to_target and hl_render_frame_present record
@@ -215,13 +224,13 @@ hl_texture *hl_render_target_texture(hl_render_target *t, uint32_t index);
  * more is HL_ERR_VALIDATION and fails the frame). */
 #define HL_RENDER_MAX_VIEWS 16
 typedef hl_result (*hl_render_frame_fn)(hl_render_frame *f, void *user);
-hl_result hl_renderer_render_frame(hl_renderer *r, hl_render_frame_fn fn, void *user);
-hl_result hl_render_frame_render_to_target(hl_render_frame *f, hl_render_target *t, hl_stage *stage,
+HL_API hl_result hl_renderer_render_frame(hl_renderer *r, hl_render_frame_fn fn, void *user);
+HL_API hl_result hl_render_frame_render_to_target(hl_render_frame *f, hl_render_target *t, hl_stage *stage,
                                            hl_camera *camera);
 /* Draws the scene into the renderer's output. */
-hl_result hl_render_frame_render(hl_render_frame *f, hl_stage *stage, hl_camera *camera);
+HL_API hl_result hl_render_frame_render(hl_render_frame *f, hl_stage *stage, hl_camera *camera);
 /* Copies attachment 0 of t (same size as the output) into the output. */
-hl_result hl_render_frame_present(hl_render_frame *f, hl_render_target *t);
+HL_API hl_result hl_render_frame_present(hl_render_frame *f, hl_render_target *t);
 
 /* ---- diagnostics ------------------------------------------------------------------------------- */
 typedef struct hl_render_stats {
@@ -277,12 +286,12 @@ typedef struct hl_render_stats {
     uint32_t gpu_objects;
 } hl_render_stats;
 
-const hl_render_stats *hl_renderer_stats(const hl_renderer *r);
+HL_API const hl_render_stats *hl_renderer_stats(const hl_renderer *r);
 
 /* Writes the render graph of the last successful frame as Graphviz DOT (passes in execution
  * order, culled ones grey and dashed; resources; edges by access). HL_ERR_INVALID_STATE before
  * the first frame or after a failed one; HL_ERR_IO when writing fails. */
-hl_result hl_renderer_write_graph_dot(hl_renderer *r, FILE *f);
+HL_API hl_result hl_renderer_write_graph_dot(hl_renderer *r, FILE *f);
 
 #ifdef __cplusplus
 }

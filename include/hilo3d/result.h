@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hilo3d/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -37,14 +39,14 @@ typedef enum hl_result {
 } hl_result;
 
 /* "HL_ERR_VALIDATION" etc.; "HL_UNKNOWN" for values outside the list. */
-const char *hl_result_name(hl_result r);
+HL_API const char *hl_result_name(hl_result r);
 /* A sentence describing the code itself (not the last failure). */
-const char *hl_result_text(hl_result r);
+HL_API const char *hl_result_text(hl_result r);
 /* The message of the last failure on this thread ("" when none). */
-const char *hl_last_error(void);
+HL_API const char *hl_last_error(void);
 /* The code of the last failure on this thread (HL_OK when none). */
-hl_result hl_last_error_code(void);
-void hl_clear_error(void);
+HL_API hl_result hl_last_error_code(void);
+HL_API void hl_clear_error(void);
 
 /* Host allocator hook. All heap memory hilo3d owns goes through it, so tests and benchmarks
  * can count allocations per frame. alloc/realloc/free follow the C library's contracts;
@@ -57,11 +59,11 @@ typedef struct hl_allocator {
     void *user;
 } hl_allocator;
 
-void hl_set_allocator(const hl_allocator *allocator);
+HL_API void hl_set_allocator(const hl_allocator *allocator);
 
 /* Number of alloc + realloc calls made through the hook since the process started (counts
  * the default allocator too). The difference across a frame is that frame's allocations. */
-uint64_t hl_alloc_count(void);
+HL_API uint64_t hl_alloc_count(void);
 
 #ifdef __cplusplus
 }

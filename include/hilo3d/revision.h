@@ -28,6 +28,8 @@
 
 #include <stdint.h>
 
+#include "hilo3d/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -49,7 +51,7 @@ typedef struct hl_dirty_range {
  * revision of its own that decides what is drawn (render order, layers, mesh events, stage fog,
  * environment and exposure) advance it too. hl_stage_update skips its walk and renderers keep
  * their sorted draw lists while it stands still. */
-uint64_t hl_revision_now(void);
+HL_API uint64_t hl_revision_now(void);
 
 #ifdef __cplusplus
 }

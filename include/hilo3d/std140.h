@@ -18,6 +18,7 @@
 
 #include <stdint.h>
 
+#include "hilo3d/export.h"
 #include "hilo3d/result.h"
 
 #ifdef __cplusplus
@@ -53,10 +54,10 @@ typedef enum hl_std140_type {
 } hl_std140_type;
 
 /* GLSL spelling ("vec3", "mat4"...) and back (HL_STD140_INVALID when unknown). */
-const char *hl_std140_type_name(hl_std140_type t);
-hl_std140_type hl_std140_type_from_name(const char *glsl_name);
+HL_API const char *hl_std140_type_name(hl_std140_type t);
+HL_API hl_std140_type hl_std140_type_from_name(const char *glsl_name);
 /* Number of 4-byte scalars one element holds when tightly packed (mat3 = 9). 0 if invalid. */
-uint32_t hl_std140_type_scalars(hl_std140_type t);
+HL_API uint32_t hl_std140_type_scalars(hl_std140_type t);
 
 /* One schema entry. name: a GLSL identifier (the caller keeps the string alive for the
  * duration of the call only). array_count: 0 = not an array, N = `type name[N]`. */
@@ -82,7 +83,7 @@ typedef struct hl_std140_member {
  * with HL_ERR_VALIDATION naming the entry on: NULL/empty/non-identifier/duplicate name, invalid
  * type, count == 0, array_count or block size over the limits above; members and *out_size
  * may then be partly written. */
-hl_result hl_std140_compute(const hl_std140_entry *entries, uint32_t count, hl_std140_member *members,
+HL_API hl_result hl_std140_compute(const hl_std140_entry *entries, uint32_t count, hl_std140_member *members,
                             uint32_t *out_size);
 
 /* Scatters value_count tightly packed scalars (values holds value_count * 4 bytes) into block
@@ -92,7 +93,7 @@ hl_result hl_std140_compute(const hl_std140_entry *entries, uint32_t count, hl_s
  * and the strides in m, whatever produced them) lies outside block_size; nothing is written
  * then. *changed (optional) says whether any byte changed; *dirty_lo / *dirty_hi (optional)
  * get the written byte range [lo, hi). */
-hl_result hl_std140_write(void *block, uint32_t block_size, const hl_std140_member *m, hl_std140_type t,
+HL_API hl_result hl_std140_write(void *block, uint32_t block_size, const hl_std140_member *m, hl_std140_type t,
                           uint32_t array_count, const void *values, uint32_t value_count, int *changed,
                           uint32_t *dirty_lo, uint32_t *dirty_hi);
 

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hilo3d/export.h"
 #include "hilo3d/result.h"
 
 #ifdef __cplusplus
@@ -105,7 +106,7 @@ typedef struct hl_texture hl_texture;
 
 /* HL_ERR_VALIDATION (message naming the field) for a bad desc: a size outside
  * 1..HL_TEXTURE_MAX_DIMENSION, pixels_size below width * height * 4, an invalid enum. */
-hl_result hl_texture_create(const hl_texture_desc *desc, hl_texture **out);
+HL_API hl_result hl_texture_create(const hl_texture_desc *desc, hl_texture **out);
 /* Decodes a PNG, JPEG or Radiance HDR image (see the top of this file) held in memory; data is
  * only read during the call. desc is optional (sampler, mipmaps, colour space, label,
  * decode_limit; width/height/pixels/pixels_size must be 0). Results:
@@ -116,31 +117,31 @@ hl_result hl_texture_create(const hl_texture_desc *desc, hl_texture **out);
  *   HL_ERR_VALIDATION   a bad desc, or an image wider or taller than HL_TEXTURE_MAX_DIMENSION or
  *                       needing more than the decode limit (checked before decoding).
  *   HL_ERR_OUT_OF_MEMORY an allocation failed. */
-hl_result hl_texture_load_memory(const void *data, size_t size, const hl_texture_desc *desc, hl_texture **out);
+HL_API hl_result hl_texture_load_memory(const void *data, size_t size, const hl_texture_desc *desc, hl_texture **out);
 /* Reads the whole file, then decodes it exactly as hl_texture_load_memory. HL_ERR_IO, with a
  * message naming the path and the reason (strerror), when it cannot be opened, is a directory
  * or not a regular file, is empty, is longer than the decode limit, or cannot be read whole. */
-hl_result hl_texture_load_file(const char *path, const hl_texture_desc *desc, hl_texture **out);
-void hl_texture_retain(hl_texture *t);
-void hl_texture_release(hl_texture *t); /* NULL is a no-op */
+HL_API hl_result hl_texture_load_file(const char *path, const hl_texture_desc *desc, hl_texture **out);
+HL_API void hl_texture_retain(hl_texture *t);
+HL_API void hl_texture_release(hl_texture *t); /* NULL is a no-op */
 /* References held (the creator's, and those of meshes, materials and renderers that use it);
  * 0 for NULL. A renderer releases its GPU copy once only its own reference is left. */
-uint32_t hl_texture_ref_count(const hl_texture *t);
+HL_API uint32_t hl_texture_ref_count(const hl_texture *t);
 
 /* Replaces the whole content (and size when width/height differ); bumps the revision.
  * pixels: width * height * 4 bytes of RGBA8; pixels_size: the bytes readable at pixels (at least
  * width * height * 4). Sizes outside 1..HL_TEXTURE_MAX_DIMENSION or a short buffer are
  * HL_ERR_VALIDATION and leave the texture unchanged. */
-hl_result hl_texture_set_pixels(hl_texture *t, uint32_t width, uint32_t height, const void *pixels,
+HL_API hl_result hl_texture_set_pixels(hl_texture *t, uint32_t width, uint32_t height, const void *pixels,
                                 size_t pixels_size);
 /* Replaces the sampler settings; bumps the sampler revision. */
-hl_result hl_texture_set_sampler(hl_texture *t, const hl_sampler_desc *sampler);
+HL_API hl_result hl_texture_set_sampler(hl_texture *t, const hl_sampler_desc *sampler);
 
-const hl_texture_info *hl_texture_get_info(const hl_texture *t);
-const uint8_t *hl_texture_pixels(const hl_texture *t);
-uint64_t hl_texture_revision(const hl_texture *t);
-uint64_t hl_texture_sampler_revision(const hl_texture *t);
-const char *hl_texture_label(const hl_texture *t); /* "" when none */
+HL_API const hl_texture_info *hl_texture_get_info(const hl_texture *t);
+HL_API const uint8_t *hl_texture_pixels(const hl_texture *t);
+HL_API uint64_t hl_texture_revision(const hl_texture *t);
+HL_API uint64_t hl_texture_sampler_revision(const hl_texture *t);
+HL_API const char *hl_texture_label(const hl_texture *t); /* "" when none */
 
 #ifdef __cplusplus
 }

@@ -5,10 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
-
-#ifndef HL_VERSION
-#error "HL_VERSION (the project version) must be defined by the build"
-#endif
+#include "hilo3d/version.h"
 
 typedef struct subcommand {
     const char *name;
@@ -43,7 +40,7 @@ static int run(int argc, char **argv) {
         return HL_CLI_EXIT_OK;
     }
     if (strcmp(a, "--version") == 0) {
-        hl_cli_printf("hilo3d %s\n", HL_VERSION);
+        hl_cli_printf("hilo3d %s\n", hl_version_string()); /* the library's: HILO3D_VERSION_STRING */
         return HL_CLI_EXIT_OK;
     }
     for (size_t i = 0; i < COMMAND_COUNT; i++)

@@ -1,28 +1,94 @@
 /* hilo3d webgpu backend: loading Dawn, probe, device creation, capabilities, error
  * callbacks and the backend function table. */
+#define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "webgpu_internal.h"
 
+/* Dawn's search list (set by the build; see CMakeLists.txt): the build tree's bootstrap copy,
+ * the configured install location and the install tree's library folder name. */
 #ifndef HL_DAWN_DEFAULT_PATH
 #define HL_DAWN_DEFAULT_PATH "libwebgpu_wrapper.so"
 #endif
+#ifndef HL_DAWN_INSTALL_PATH
+#define HL_DAWN_INSTALL_PATH ""
+#endif
+#ifndef HL_DAWN_INSTALL_LIBDIR
+#define HL_DAWN_INSTALL_LIBDIR "lib"
+#endif
+#define HL_DAWN_FILE "libwebgpu_wrapper.so"
 
 hl__wgpu_procs hl__wgpu;
 static void *hl__wgpu_lib; /* kept for the life of the process once loaded */
 static pthread_mutex_t hl__wgpu_load_lock = PTHREAD_MUTEX_INITIALIZER; /* devices on several threads */
 
 /* ---- loading -------------------------------------------------------------------------------- */
+/* The folder of an absolute path, in place ("/a/b/c" -> "/a/b"); false when there is none. */
+static bool dir_of(char *path) {
+    char *slash = strrchr(path, '/');
+    if (!slash || slash == path) return false;
+    *slash = '\0';
+    return true;
+}
+
+/* Where Dawn is looked for when neither $HL_DAWN_LIBRARY nor the descriptor names it, in order
+ * (the first file that exists is loaded):
+ *   1. beside the hilo3d shared library: <its folder>/hilo3d/libwebgpu_wrapper.so (an install
+ *      tree, wherever it was installed or moved to);
+ *   2. for the running program: <its folder>/../<libdir>/hilo3d/libwebgpu_wrapper.so (a program
+ *      in <prefix>/bin beside an installed hilo3d, linked with the static library too);
+ *   3. the install location configured at build time (<CMAKE_INSTALL_PREFIX>/<libdir>/hilo3d/);
+ *   4. the build tree's bootstrap copy (.deps/dawn; left out with -DHL_DAWN_SEARCH_BUILD_TREE=OFF).
+ * paths receives up to 4 candidates of PATH_MAX bytes each; returns how many. */
+static int dawn_candidates(char paths[4][PATH_MAX]) {
+    int n = 0;
+    /* candidate n is written only when it fits; %s of a too long path is truncated, not used */
+    char exe[PATH_MAX], mod[PATH_MAX];
+    bool have_exe = realpath("/proc/self/exe", exe) != NULL;
+    Dl_info info;
+    memset(&info, 0, sizeof info);
+    if (dladdr((void *)&hl__wgpu_lib, &info) && info.dli_fname && info.dli_fname[0] && realpath(info.dli_fname, mod) &&
+        (!have_exe || strcmp(mod, exe) != 0) && dir_of(mod) &&
+        snprintf(paths[n], PATH_MAX, "%s/hilo3d/%s", mod, HL_DAWN_FILE) < PATH_MAX)
+        n++;
+    if (have_exe && dir_of(exe) && dir_of(exe) && /* <prefix>/bin/program -> <prefix> */
+        snprintf(paths[n], PATH_MAX, "%s/%s/hilo3d/%s", exe, HL_DAWN_INSTALL_LIBDIR, HL_DAWN_FILE) < PATH_MAX)
+        n++;
+    if (HL_DAWN_INSTALL_PATH[0] && snprintf(paths[n], PATH_MAX, "%s", HL_DAWN_INSTALL_PATH) < PATH_MAX) n++;
+    if (HL_DAWN_DEFAULT_PATH[0] && snprintf(paths[n], PATH_MAX, "%s", HL_DAWN_DEFAULT_PATH) < PATH_MAX) n++;
+    return n;
+}
+
 static hl_result load_dawn_locked(const char *desc_path) {
     if (hl__wgpu_lib) return HL_OK;
     const char *path = getenv("HL_DAWN_LIBRARY");
     if (!path || !path[0]) path = desc_path;
-    if (!path || !path[0]) path = HL_DAWN_DEFAULT_PATH;
+    static char found[PATH_MAX]; /* under the load lock */
+    if (!path || !path[0]) {
+        char paths[4][PATH_MAX];
+        char tried[1024] = "";
+        int n = dawn_candidates(paths);
+        for (int i = 0; i < n && !path; i++) {
+            if (access(paths[i], R_OK) == 0) {
+                memcpy(found, paths[i], sizeof found);
+                path = found;
+            } else {
+                size_t used = strlen(tried);
+                snprintf(tried + used, sizeof tried - used, "%s'%s'", used ? ", " : "", paths[i]);
+            }
+        }
+        if (!path)
+            return hl__fail(HL_ERR_UNSUPPORTED,
+                            "webgpu: cannot find Dawn (%s): tried %s; set HL_DAWN_LIBRARY or dawn_library_path",
+                            HL_DAWN_FILE, tried);
+    }
     void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         const char *why = dlerror();
