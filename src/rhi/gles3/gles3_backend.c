@@ -756,6 +756,7 @@ const hl__rhi_backend_fns hl__rhi_gles3_backend = {
     .generate_mipmaps = hl__gl_generate_mipmaps,
     .invalidate_native_state = hl__gl_invalidate_native_state,
     .thread_detach = hl__gl_thread_detach,
+    .program_introspect = hl__gl_program_introspect,
     .thread_attach = hl__gl_thread_attach,
     .check_lost = hl__gl_check_lost,
     .simulate_loss = hl__gl_simulate_loss,
