@@ -25,6 +25,9 @@
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GLES3/gl3.h>
+#ifdef __EMSCRIPTEN__
+#include <webgl/webgl2.h> /* glGetBufferSubData: WebGL 2's read of a buffer (no read mappings) */
+#endif
 
 #include "rhi_internal.h"
 
