@@ -12,6 +12,8 @@
  *   --samples 1|4          MSAA samples (default 4, as hilo3d render)
  *   --frames N             frames rendered, the last one read back (default 3 demo, 2 model)
  *   --model PATH           a .gltf / .glb in the in-memory file system instead of the demo scene
+ *   --pipeline NAME        forward (default), forward-post (HDR, bloom, ACES, FXAA) or deferred, as
+ *                          hilo3d render --pipeline
  */
 #include <emscripten.h>
 #include <math.h>
@@ -20,7 +22,9 @@
 #include <string.h>
 
 #include "hilo3d/gltf.h"
+#include "hilo3d/pipeline.h"
 #include "hilo3d/renderer.h"
+#include "hl_deferred.h"
 #include "hl_scene_demo.h"
 
 /* The page's side (web/shell.html): the pixels and figures of the frame, or why there is none. */
@@ -33,7 +37,7 @@ EM_JS(void, hl_web_fail, (const char *message), { Module.hlFail(UTF8ToString(mes
 
 typedef struct web_args {
     uint32_t width, height, samples, frames;
-    const char *model;
+    const char *model, *pipeline;
 } web_args;
 
 static bool parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out) {
@@ -50,6 +54,7 @@ static bool parse_args(int argc, char **argv, web_args *a, char *why, size_t why
     a->samples = 4;
     a->frames = 0;
     a->model = NULL;
+    a->pipeline = "forward";
     for (int i = 1; i < argc; i += 2) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool ok = v != NULL;
@@ -58,9 +63,13 @@ static bool parse_args(int argc, char **argv, web_args *a, char *why, size_t why
         else if (ok && !strcmp(k, "--samples")) ok = parse_u32(v, 1, 4, &a->samples) && a->samples != 2 && a->samples != 3;
         else if (ok && !strcmp(k, "--frames")) ok = parse_u32(v, 1, 1000, &a->frames);
         else if (ok && !strcmp(k, "--model")) a->model = v;
+        else if (ok && !strcmp(k, "--pipeline"))
+            ok = !strcmp(v, "forward") || !strcmp(v, "forward-post") || !strcmp(v, "deferred"), a->pipeline = v;
         else ok = false;
         if (!ok) {
-            snprintf(why, why_size, "bad argument %s %s (--width, --height, --samples 1|4, --frames, --model)", k,
+            snprintf(why, why_size,
+                     "bad argument %s %s (--width, --height, --samples 1|4, --frames, --model, --pipeline "
+                     "forward|forward-post|deferred)", k,
                      v ? v : "(missing)");
             return false;
         }
@@ -110,6 +119,30 @@ static hl_result default_lights(hl_stage *s, hl_aabb box, bool environment) {
     hl_node_set_translation(hl_light_node(l), (hl_vec3){c.x + 1.0f, c.y + 2.0f, c.z + 1.5f});
     hl_node_look_at(hl_light_node(l), c, (hl_vec3){0, 1, 0});
     return HL_OK;
+}
+
+/* The pipelines of hilo3d render --pipeline (tools/hilo3d/cmd_render.c). NULL for forward. */
+static hl_result pipeline_factory(const char *name, hl_pipeline_factory **out) {
+    *out = NULL;
+    if (!strcmp(name, "forward-post")) {
+        hl_forward_feature_desc features[3];
+        hl_forward_bloom(NULL, &features[0]);
+        hl_forward_tone_map(NULL, &features[1]);
+        hl_forward_fxaa(&features[2]);
+        hl_forward_pipeline_desc fd = {features, 3};
+        return hl_forward_pipeline_factory_create(&fd, out);
+    }
+    if (!strcmp(name, "deferred")) {
+        hl_deferred_desc dd = {.bloom = true};
+        return hl_deferred_pipeline_factory_create(&dd, out);
+    }
+    return HL_OK;
+}
+
+static void pipeline_release(const char *name, hl_pipeline_factory *f) {
+    if (!f) return;
+    if (!strcmp(name, "deferred")) hl_deferred_pipeline_factory_destroy(f);
+    else hl_forward_pipeline_factory_destroy(f);
 }
 
 typedef struct web_scene {
@@ -170,8 +203,15 @@ int main(int argc, char **argv) {
     hl_renderer *r = NULL;
     web_scene s;
     memset(&s, 0, sizeof s);
-    const char *step = "hl_renderer_create";
-    hl_result res = hl_renderer_create(&rd, &r);
+    const char *step = "the pipeline";
+    hl_pipeline_factory *factory = NULL;
+    hl_result res = pipeline_factory(a.pipeline, &factory);
+    rd.pipeline = factory;
+    if (!res) {
+        step = "hl_renderer_create";
+        res = hl_renderer_create(&rd, &r);
+    }
+    pipeline_release(a.pipeline, factory); /* the renderer keeps what it needs */
     float aspect = (float)a.width / (float)a.height;
     if (!res) {
         step = a.model ? "the glTF model" : "hl_scene_demo_create";
@@ -202,9 +242,9 @@ int main(int argc, char **argv) {
         hl_web_fail(msg);
     } else {
         const hl_render_stats *st = hl_renderer_stats(r);
-        snprintf(msg, sizeof msg, "%s, %ux%u, %ux MSAA, %u frames, backend %s (%s), draws %u", a.model ? a.model : "demo",
-                 a.width, a.height, a.samples, a.frames, hl_backend_name(hl_renderer_backend(r)),
-                 hl_renderer_adapter_name(r), st->draws);
+        snprintf(msg, sizeof msg, "%s, %s, %ux%u, %ux MSAA, %u frames, backend %s (%s), draws %u",
+                 a.model ? a.model : "demo", a.pipeline, a.width, a.height, a.samples, a.frames,
+                 hl_backend_name(hl_renderer_backend(r)), hl_renderer_adapter_name(r), st->draws);
         hl_web_publish(px, a.width, a.height, first_ms, main_ms, frame_ms, msg);
     }
     free(px);

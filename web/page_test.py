@@ -2,12 +2,15 @@
 """The browser build's test: headless Chromium renders the page, its pixels are compared with
 the native gles3 render of the same scene and size.
 
-For each case (the demo scene; the glTF model tests/data/gltf/BoxTextured.gltf, a .gltf with an
-embedded PNG texture) the page web/shell.html is served from 127.0.0.1 (a thread of this
+For each case (the demo scene through the three pipelines of `hilo3d render`: forward,
+forward-post with HDR targets, bloom, tone mapping and FXAA, deferred with a four-target RGBA16F
+G-buffer; the glTF model tests/data/gltf/BoxTextured.gltf, a .gltf with an embedded PNG
+texture) the page web/shell.html is served from 127.0.0.1 (a thread of this
 script), loaded in Debian's Chromium (headless, WebGL 2 on SwiftShader, driven through the
 DevTools protocol on a pipe), and the RGBA frame the engine read back is compared with
 `hilo3d render --backend gles3` of the same scene, size, samples and frames: the mean of the
-per-channel absolute differences must be <= 1/255 and their 99th percentile <= 4/255. Prints
+per-channel absolute differences must be <= 1/255 and their 99th percentile <= 4/255 (8/255 for
+forward-post, see P99_MAX_POST). Prints
 the figures, the wasm size (raw and gzip) and the first-frame time (page navigation start to the
 first frame finished on the GPU), and writes both images to --out.
 
@@ -31,6 +34,10 @@ import zlib
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MEAN_MAX = 1.0  # /255
 P99_MAX = 4.0   # /255
+# forward-post: bloom's filtered HDR downsamples and FXAA's edge threshold turn the last-bit
+# differences of two rasterizers (SwiftShader here, llvmpipe natively) into a few larger ones at
+# edges and highlights (p99 6/255 measured; webgpu vs gles3 natively, both Mesa: p99 1/255)
+P99_MAX_POST = 8.0
 
 
 def png_read(path):
@@ -242,9 +249,10 @@ def main():
     base = 'http://127.0.0.1:%d/hilo3d_web.html' % server.server_address[1]
     w, h = a.width, a.height
     cases = [
-        ('demo', '?w=%d&h=%d&samples=4&frames=3' % (w, h),
+        ('demo-%s' % p, '?w=%d&h=%d&samples=4&frames=3&pipeline=%s' % (w, h, p),
          [a.hilo3d, 'render', '--backend', 'gles3', '--width', str(w), '--height', str(h), '--samples', '4',
-          '--frames', '3']),
+          '--frames', '3', '--pipeline', p]) for p in ('forward', 'forward-post', 'deferred')
+    ] + [
         ('gltf', '?w=%d&h=%d&samples=4&frames=2&model=models/BoxTextured.gltf' % (w, h),
          [a.hilo3d, 'render', model, '--backend', 'gles3', '--width', str(w), '--height', str(h), '--samples', '4',
           '--frames', '2']),
@@ -269,19 +277,23 @@ def main():
                 print('%s: FAILED: the native render: %s' % (name, run.stderr.strip() or run.stdout.strip()))
                 failures += 1
                 continue
+            native_first = next((l.split('first ')[1].split(' ms')[0] for l in run.stdout.splitlines()
+                                 if l.startswith('frame: first ')), '?')
             rw, rh, ref = png_read(ref_png)
             if (rw, rh) != (res['width'], res['height']) or len(ref) != len(px):
                 print('%s: FAILED: sizes %dx%d (browser) vs %dx%d (native)' % (name, res['width'], res['height'], rw, rh))
                 failures += 1
                 continue
             mean, p99, worst = compare(px, ref)
-            ok = mean <= MEAN_MAX and p99 <= P99_MAX
+            p99_max = P99_MAX_POST if name.endswith('forward-post') else P99_MAX
+            ok = mean <= MEAN_MAX and p99 <= p99_max
             failures += not ok
             print('%s: %s  %s' % (name, 'ok' if ok else 'FAILED', res['info']))
             print('  vs native gles3: mean %.3f/255 (<= %g), p99 %d/255 (<= %g), max %d/255' %
-                  (mean, MEAN_MAX, p99, P99_MAX, worst))
+                  (mean, MEAN_MAX, p99, p99_max, worst))
             print('  first frame %.0f ms after navigation start (main() at %.0f ms); last frame %.2f ms CPU; '
-                  'page %.1f s wall' % (res['firstFrameMs'], res['mainMs'], res['frameMs'], wall))
+                  'page %.1f s wall; native first frame %s ms CPU' %
+                  (res['firstFrameMs'], res['mainMs'], res['frameMs'], wall, native_first))
     except Exception as e:  # a page that never answers, a Chromium that died
         print('FAILED: %s: %s' % (type(e).__name__, e))
         failures += 1
