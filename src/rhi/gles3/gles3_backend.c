@@ -607,11 +607,16 @@ hl_result hl__gl_sync_for_read(hl_rhi_device *dev, const char *what) {
 static hl_result hl__gl_retire(hl_rhi_device *dev, uint64_t until_serial, uint64_t timeout_ns) {
     hl__gl_device *g = hl__gl(dev);
     uint64_t deadline = until_serial ? hl__deadline(timeout_ns) : 0;
+    bool finished = false; /* WebGL 2: a wait ran glFinish, so every fence so far is as good as signalled */
     while (g->fence_count) {
         uint32_t i = g->fence_head;
         bool wait = g->fences[i].serial <= until_serial;
-        GLenum r = wait ? hl__gl_client_wait(dev, g->fences[i].sync, deadline)
-                        : HL__GL(dev, glClientWaitSync(g->fences[i].sync, 0, 0));
+        GLenum r = finished ? GL_ALREADY_SIGNALED
+                   : wait   ? hl__gl_client_wait(dev, g->fences[i].sync, deadline)
+                            : HL__GL(dev, glClientWaitSync(g->fences[i].sync, 0, 0));
+#ifdef __EMSCRIPTEN__
+        finished |= wait;
+#endif
         if (r == GL_WAIT_FAILED) return hl__fail(HL_ERR_BACKEND, "gles3: glClientWaitSync failed (0x%04x)", (unsigned)HL__GL(dev, glGetError()));
         if (r == GL_TIMEOUT_EXPIRED) {
             char t[32];
