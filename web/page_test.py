@@ -7,7 +7,8 @@ forward-post with HDR targets, bloom, tone mapping and FXAA, deferred with a fou
 G-buffer; the glTF model tests/data/gltf/BoxTextured.gltf, a .gltf with an embedded PNG
 texture) the page web/shell.html is served from 127.0.0.1 (a thread of this
 script), loaded in Debian's Chromium (headless, WebGL 2 on SwiftShader, driven through the
-DevTools protocol on a pipe), and the RGBA frame the engine read back is compared with
+DevTools protocol on a pipe); the page's canvas must show the RGBA frame the engine read back,
+and that frame is compared with
 `hilo3d render --backend gles3` of the same scene, size, samples and frames: the mean of the
 per-channel absolute differences must be <= 1/255 and their 99th percentile <= 4/255 (8/255 for
 forward-post, see P99_MAX_POST). Prints
@@ -17,6 +18,7 @@ first frame finished on the GPU), and writes both images to --out.
   web/page_test.py --page build-web/web --hilo3d build/tools/hilo3d --out build-web/page-test
 """
 import argparse
+import base64
 import functools
 import gzip
 import http.server
@@ -196,10 +198,14 @@ class Chromium:
         self.wait_event('Page.loadEventFired', session, timeout)
         r = self.call('Runtime.evaluate', {'expression': 'window.hilo3dDone', 'awaitPromise': True,
                                            'returnByValue': True}, session, timeout)
-        self.call('Target.closeTarget', {'targetId': target})
         if 'exceptionDetails' in r:
             raise RuntimeError('page: ' + json.dumps(r['exceptionDetails'])[:600])
-        return r['result']['value']
+        value = r['result']['value']
+        # what the page's canvas shows (getImageData of the visible 2D canvas)
+        shown = self.call('Runtime.evaluate', {'expression': CANVAS_PIXELS, 'returnByValue': True}, session, timeout)
+        value['canvas'] = shown.get('result', {}).get('value')
+        self.call('Target.closeTarget', {'targetId': target})
+        return value
 
     def close(self):
         try:
@@ -212,6 +218,15 @@ class Chromium:
         os.close(self.from_chrome)
         self.log.close()
         shutil.rmtree(self.profile, ignore_errors=True)
+
+
+CANVAS_PIXELS = """(() => {
+  const c = document.getElementById('view');
+  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let bin = '';
+  for (let i = 0; i < d.length; i += 0x8000) bin += String.fromCharCode.apply(null, d.subarray(i, i + 0x8000));
+  return btoa(bin);
+})()"""
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -269,8 +284,13 @@ def main():
                 print('%s: FAILED in the browser: %s' % (name, res['error']))
                 failures += 1
                 continue
-            import base64
             px = base64.b64decode(res['pixels'])
+            shown = base64.b64decode(res['canvas'] or '')
+            if shown != px:
+                print('%s: FAILED: the page\'s canvas does not show the frame read back (%d of %d bytes differ)' %
+                      (name, sum(x != y for x, y in zip(shown, px)) + abs(len(shown) - len(px)), len(px)))
+                failures += 1
+                continue
             png_write(os.path.join(a.out, name + '-browser.png'), res['width'], res['height'], px)
             run = subprocess.run(native + ['--out', ref_png], capture_output=True, text=True)
             if run.returncode:
