@@ -32,11 +32,11 @@ static const case_src k_cases[] = {
     {"basic types",
      VS_HEAD "layout(std140) uniform Basic {\n"
              "  float f; vec2 v2; vec3 v3; vec4 v4; int i; ivec2 i2; ivec3 i3; ivec4 i4;\n"
-             "  uint u; uvec2 u2; uvec3 u3; uvec4 u4; mat2 m2; mat3 m3; mat4 m4;\n"
+             "  uint u; uvec2 u2; uvec3 u3; uvec4 u4; mat2 m2; mat3 m3; mat4 m4; bool b; bvec2 b2; bvec3 b3;\n"
              "};\n"
              "in vec3 a_position;\n"
              "void main() { gl_Position = vec4(a_position * (f + v2.x + v3.y + v4.z + float(i + i2.x + i3.y + i4.z) +\n"
-             "  float(u + u2.x + u3.y + u4.z) + m2[0][0] + m3[1][1] + m4[2][2]), 1.0); }\n",
+             "  float(u + u2.x + u3.y + u4.z) + m2[0][0] + m3[1][1] + m4[2][2] + (b && b2.y && b3.z ? 1.0 : 0.0)), 1.0); }\n",
      FS_HEAD "layout(location = 0) out vec4 o;\nvoid main() { o = vec4(1.0); }\n"},
     {"arrays",
      VS_HEAD "layout(std140) uniform Arrays { float fa[3]; vec3 va[2]; mat4 ma[2]; mat3 m3a[2]; ivec2 ia[4]; };\n"

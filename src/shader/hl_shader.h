@@ -191,6 +191,7 @@ typedef struct hl_shader_program {
      * `expected` holds until the check ran). */
     bool reflect_on_device;
     hl_shader_reflection *expected;
+    char label[64]; /* desc.label, for messages */
 } hl_shader_program;
 
 /* Compiles vertex + fragment GLSL ES 3.00 for `backend` (WEBGPU or GLES3). On a compile

@@ -45,8 +45,9 @@ static hl_shader_type type_from_glsl(const char *t) {
     return HL_SHADER_TYPE_UNKNOWN;
 }
 
-/* The hl_shader_type of a driver variable (as SPIRV-Cross maps SPIR-V types: non-square
- * matrices and boolean vectors have none). */
+/* The hl_shader_type of a driver variable as SPIRV-Cross maps the SPIR-V type: non-square
+ * matrices have none, and booleans, which SPIR-V stores in a block as 32-bit unsigned integers
+ * (glslang's bool / bvecN members), are uint / uvecN. */
 static hl_shader_type type_from_rhi(const hl_rhi_program_variable *v) {
     if (v->columns > 1)
         return v->scalar == HL_RHI_SCALAR_FLOAT && v->columns == v->rows && v->rows <= 4
@@ -57,8 +58,8 @@ static hl_shader_type type_from_rhi(const hl_rhi_program_variable *v) {
     switch (v->scalar) {
     case HL_RHI_SCALAR_FLOAT: return (hl_shader_type)(HL_SHADER_TYPE_FLOAT + (v->rows - 1));
     case HL_RHI_SCALAR_INT: return (hl_shader_type)(HL_SHADER_TYPE_INT + (v->rows - 1));
-    case HL_RHI_SCALAR_UINT: return (hl_shader_type)(HL_SHADER_TYPE_UINT + (v->rows - 1));
-    case HL_RHI_SCALAR_BOOL: return v->rows == 1 ? HL_SHADER_TYPE_BOOL : HL_SHADER_TYPE_UNKNOWN;
+    case HL_RHI_SCALAR_UINT:
+    case HL_RHI_SCALAR_BOOL: return (hl_shader_type)(HL_SHADER_TYPE_UINT + (v->rows - 1));
     default: return HL_SHADER_TYPE_UNKNOWN;
     }
 }
@@ -491,15 +492,16 @@ hl_result hl_shader_program_create_shaders(hl_rhi_device *dev, hl_shader_program
     if (!r && p->reflect_on_device) {
         hl_rhi_program_info *info = NULL;
         r = hl_rhi_program_introspect(dev, *vs, *fs, &info);
-        const char *what = "shader program";
+        char what[96];
+        snprintf(what, sizeof what, "shader program '%s'", p->label[0] ? p->label : "(unlabelled)");
         if (!r)
             r = reflect_from_driver(&p->reflection, info, what);
         hl_rhi_program_info_free(info);
         if (!r && p->expected) {
             char msg[400];
             if (!same_reflection(p->expected, &p->reflection, msg, sizeof msg))
-                r = hl__fail(HL_ERR_SHADER, "introspection check: the driver's reflection differs from SPIRV-Cross's: %s",
-                             msg);
+                r = hl__fail(HL_ERR_SHADER, "%s: introspection check: the driver's reflection differs from "
+                             "SPIRV-Cross's: %s", what, msg);
             else
                 g_checks++;
             hl__reflection_free(p->expected);

@@ -270,6 +270,8 @@ hl_result hl_shader_program_compile(const hl_shader_program_desc *desc, hl_rhi_b
     hl__free(w);
     if (r)
         hl_shader_program_free(out);
+    else
+        snprintf(out->label, sizeof out->label, "%s", desc->label ? desc->label : "(unlabelled)");
     return r;
 }
 
