@@ -35,13 +35,20 @@ apt_dir="$out/apt"
 src="$out/src"
 rm -rf "$src" "$out/include" "$out/lib" "$out/build"
 mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$src" "$out/include" "$out/lib" "$out/build"
-echo "deb-src http://deb.debian.org/debian bookworm main" >"$apt_dir/sources.list"
+# the mirror the system's bookworm entry uses (one-line or deb822 sources), else deb.debian.org
+mirror=$({ sed -e 's/\[[^]]*\]//' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null \
+             | awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }'
+           cat /etc/apt/sources.list.d/*.sources 2>/dev/null \
+             | awk '/^URIs:/ { u = $2 } /^Suites:/ { for (i = 2; i <= NF; i++) if ($i == "bookworm") { print u; exit } }'
+         } | head -1)
+mirror=${mirror:-http://deb.debian.org/debian}
+echo "deb-src $mirror bookworm main" >"$apt_dir/sources.list"
 apt_opts=(-q -o "Dir::Etc::SourceList=$apt_dir/sources.list" -o "Dir::Etc::SourceParts=/nonexistent"
   -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache" -o "APT::Get::List-Cleanup=0"
   -o "APT::Sandbox::User=$(id -un)" -o "Debug::NoLocking=1")
 apt-get "${apt_opts[@]}" update >"$out/apt.log" 2>&1 || { cat "$out/apt.log" >&2; die "apt-get update (deb-src) failed"; }
 (cd "$src" && apt-get "${apt_opts[@]}" source cjson zlib libpng1.6 libjpeg-turbo) >>"$out/apt.log" 2>&1 \
-  || { tail -20 "$out/apt.log" >&2; die "apt-get source cjson zlib libpng1.6 libjpeg-turbo failed"; }
+  || { tail -20 "$out/apt.log" >&2; die "apt-get source cjson zlib libpng1.6 libjpeg-turbo failed ($mirror)"; }
 dir_of() { find "$src" -maxdepth 1 -mindepth 1 -type d -name "$1" | head -1; }
 cjson=$(dir_of 'cjson-*'); zlib=$(dir_of 'zlib-*'); png=$(dir_of 'libpng1.6-*'); jpeg=$(dir_of 'libjpeg-turbo-*')
 [ -n "$cjson" ] && [ -n "$zlib" ] && [ -n "$png" ] && [ -n "$jpeg" ] || die "unpacked sources not found in $src"
