@@ -1,13 +1,15 @@
 # hilo3d: the two commands of the README.
 #   make demo  - bootstrap, build, render the demo to out/demo.png
-#   make test  - bootstrap, build, run the suite on both backends, then the ASan+UBSan build
+#   make test  - bootstrap, build, run the suite on both backends, then the ASan+UBSan build,
+#                the fuzz smoke runs and the browser build's test (web-test)
 JOBS ?= $(shell nproc)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+WEB_BUILD ?= build-web
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CTEST_FLAGS ?= --output-on-failure --timeout 600 -j $(JOBS)
 
-.PHONY: all deps build build-asan demo test test-fast test-asan fuzz fuzz-smoke random-frames bench clean
+.PHONY: all deps build build-asan demo test test-fast test-asan fuzz fuzz-smoke random-frames bench clean web web-test
 
 all: build
 
@@ -47,7 +49,18 @@ fuzz-smoke: deps
 fuzz: deps
 	bash scripts/fuzz.sh $(FUZZ_SECONDS)
 
-test: test-fast test-asan fuzz-smoke
+# The browser build (README "Browser build"): emcc-built libraries from Debian sources, the page
+# (Emscripten, WebGL 2 through the gles3 backend), then headless Chromium renders the demo scene
+# and a glTF model and compares them with the native gles3 renders (web/page_test.py).
+web: deps
+	bash scripts/web_deps.sh $(WEB_BUILD)/deps
+	NODE_PATH=/usr/share/nodejs cmake --preset web -B $(WEB_BUILD) -DHL_WEB_DEPS=$(CURDIR)/$(WEB_BUILD)/deps >/dev/null
+	NODE_PATH=/usr/share/nodejs cmake --build $(WEB_BUILD) --target hilo3d_web -j $(JOBS)
+
+web-test: web build
+	python3 web/page_test.py --page $(WEB_BUILD)/web --hilo3d $(BUILD)/tools/hilo3d --out $(WEB_BUILD)/page-test
+
+test: test-fast test-asan fuzz-smoke web-test
 
 # The long randomized differential run (issue 7 asks for 100,000 frames): RF_JOBS processes
 # from seed RF_SEED, optionally bounded by RF_SECONDS (scripts/random_frames.sh).
@@ -62,4 +75,4 @@ bench: build
 	./$(BUILD)/bench/rhi_draws --json
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz out
+	rm -rf $(BUILD) $(ASAN_BUILD) $(WEB_BUILD) build-fuzz out

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything hilo3d needs on a fresh Debian 12 machine. Idempotent; run as root.
-# Debian packages (Mesa 25 from bookworm-backports for lavapipe + llvmpipe) and Dawn from npm
-# (bun-webgpu-linux-x64 0.1.7) into the ignored project-local folder .deps/dawn.
+# Debian packages (Mesa 25 from bookworm-backports for lavapipe + llvmpipe; Emscripten and
+# Chromium for the browser build) and Dawn from npm (bun-webgpu-linux-x64 0.1.7) into the ignored
+# project-local folder .deps/dawn.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -36,7 +37,10 @@ base_pkgs=(build-essential cmake pkg-config git ca-certificates
   libegl-dev libgles-dev libvulkan1 libvulkan-dev
   glslang-dev glslang-tools spirv-tools libspirv-cross-c-shared-dev
   libcjson-dev libstb-dev libcglm-dev libpng-dev libjpeg62-turbo-dev
-  clang libclang-rt-14-dev)
+  clang libclang-rt-14-dev
+  emscripten dpkg-dev python3 chromium)
+# emscripten + chromium: the browser build and its test (make web-test; dpkg-dev unpacks the Debian
+# sources scripts/web_deps.sh builds with emcc).
 # npm fetches Dawn; a machine that already has Node.js (e.g. from NodeSource) keeps it.
 command -v npm >/dev/null || base_pkgs+=(nodejs npm)
 apt-get install -y -q --no-install-recommends "${base_pkgs[@]}" >/dev/null \
@@ -64,7 +68,7 @@ fi
 missing=()
 for h in /usr/include/EGL/egl.h /usr/include/GLES3/gl3.h /usr/include/glslang/Include/glslang_c_interface.h \
          /usr/include/spirv_cross/spirv_cross_c.h /usr/include/cjson/cJSON.h /usr/include/stb/stb_image.h \
-         /usr/include/cglm/cglm.h /usr/include/png.h /usr/include/jpeglib.h; do
+         /usr/include/cglm/cglm.h /usr/include/png.h /usr/include/jpeglib.h /usr/bin/emcc /usr/bin/chromium; do
   [ -f "$h" ] || missing+=("$h")
 done
 [ ${#missing[@]} -eq 0 ] || die "missing after install: ${missing[*]}"

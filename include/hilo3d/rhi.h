@@ -1001,6 +1001,58 @@ HL_API hl_result hl_rhi_cmd_clear_buffer(hl_rhi_cmd *cmd, hl_rhi_buffer buf, uin
  * format. */
 HL_API hl_result hl_rhi_cmd_generate_mipmaps(hl_rhi_cmd *cmd, hl_rhi_texture tex);
 
+/* ---- program introspection (gles3) -------------------------------------------------------
+ * What the driver reports for the program linked from a vertex shader and an optional
+ * fragment shader: its active uniform blocks, the active uniforms (block members and
+ * samplers) and the active vertex inputs. The program is the one the pipelines of these two
+ * shaders share, so introspecting first links it once, not twice. The shader toolchain builds
+ * a program's reflection from this where glslang and SPIRV-Cross are absent (the browser
+ * build: src/shader's HL_SHADER_NO_GLSLANG). gles3 only: another backend is HL_ERR_UNSUPPORTED;
+ * a program that does not link is HL_ERR_SHADER with the driver's log. */
+typedef enum hl_rhi_scalar {
+    HL_RHI_SCALAR_OTHER = 0, /* a type the RHI does not name */
+    HL_RHI_SCALAR_FLOAT,
+    HL_RHI_SCALAR_INT,
+    HL_RHI_SCALAR_UINT,
+    HL_RHI_SCALAR_BOOL,
+    HL_RHI_SCALAR_SAMPLER, /* dimension, sample_type and comparison say which */
+} hl_rhi_scalar;
+
+/* One active variable as the driver names it. Block members: "member", "member[0]" (an array
+ * of a basic type: its first element stands for the whole array, array_size elements),
+ * "s.field" (struct members one by one), "lights[1].color" (arrays of structs element by
+ * element); GL puts "Block." in front where the block has an instance name. */
+typedef struct hl_rhi_program_variable {
+    const char *name;
+    hl_rhi_scalar scalar;
+    uint32_t columns, rows; /* scalars and vectors: 1 x components; matrices: columns x rows; samplers 0 x 0 */
+    uint32_t array_size;    /* 1: not an array */
+    int32_t block;          /* index into hl_rhi_program_info.blocks; -1: outside a block */
+    uint32_t offset, array_stride, matrix_stride; /* block members: bytes (std140) */
+    int32_t location;                             /* vertex inputs: the attribute location */
+    hl_rhi_texture_dimension dimension;           /* samplers */
+    hl_rhi_texture_sample_type sample_type;       /* samplers: DEPTH for shadow samplers */
+    bool comparison;                              /* samplers: a shadow sampler */
+} hl_rhi_program_variable;
+
+typedef struct hl_rhi_program_block {
+    const char *name;   /* the block (interface) name */
+    uint32_t data_size; /* bytes a buffer bound to it must cover (GL_UNIFORM_BLOCK_DATA_SIZE) */
+    uint32_t stages;    /* HL_RHI_STAGE_* of the shaders that reference it */
+} hl_rhi_program_block;
+
+typedef struct hl_rhi_program_info {
+    hl_rhi_program_block *blocks;
+    uint32_t block_count;
+    hl_rhi_program_variable *uniforms; /* block members (block >= 0) and samplers (block -1) */
+    uint32_t uniform_count;
+    hl_rhi_program_variable *inputs; /* vertex inputs, built-ins (gl_*) left out */
+    uint32_t input_count;
+} hl_rhi_program_info;
+
+/* fragment may be {0} (a depth-only program). *out is one allocation owned by the caller
+ * (hl_rhi_program_info_free); it holds its names. */
+
 #ifdef __cplusplus
 }
 #endif

@@ -150,11 +150,7 @@ hl_result hl_rhi_demo_render(hl_rhi_device *dev, const hl_rhi_demo_desc *desc, u
     pd.binding_count = 2;
     pd.label = "rhi-demo";
     DEMO_TRY(hl_shader_program_compile(&pd, hl_rhi_device_backend(dev), &g.prog));
-    hl_rhi_shader_desc sd;
-    hl_shader_program_vertex_desc(&g.prog, &sd);
-    DEMO_TRY(hl_rhi_shader_create(dev, &sd, &g.vs));
-    hl_shader_program_fragment_desc(&g.prog, &sd);
-    DEMO_TRY(hl_rhi_shader_create(dev, &sd, &g.fs));
+    DEMO_TRY(hl_shader_program_create_shaders(dev, &g.prog, &g.vs, &g.fs));
 
     hl_rhi_bind_group_layout_entry e0 = {0};
     e0.binding = 0;

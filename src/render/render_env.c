@@ -170,13 +170,7 @@ static hl_result bake_program(hl_renderer *r, uint32_t kind) {
     hl_result res = hl_shader_program_compile(&pd, r->backend, &ep->prog);
     if (res) return res;
     ep->compiled = true;
-    hl_rhi_shader_desc sd;
-    hl_shader_program_vertex_desc(&ep->prog, &sd);
-    res = hl_rhi_shader_create(r->dev, &sd, &ep->vs);
-    if (!res) {
-        hl_shader_program_fragment_desc(&ep->prog, &sd);
-        res = hl_rhi_shader_create(r->dev, &sd, &ep->fs);
-    }
+    res = hl_shader_program_create_shaders(r->dev, &ep->prog, &ep->vs, &ep->fs);
     hl_rhi_bind_group_layout_entry e[HL_RHI_MAX_BINDINGS];
     uint32_t n = res ? 0 : hl_shader_program_layout_entries(&ep->prog, 0, true, e, HL_RHI_MAX_BINDINGS);
     if (!res) {

@@ -93,13 +93,7 @@ static hl_result program_create(hl_renderer *r, const hl__fullscreen_desc *d, hl
         if (strcmp(refl->blocks[k].name, "Params") != 0 && !(lit && strcmp(refl->blocks[k].name, "Frame") == 0))
             return hl__fail(HL_ERR_VALIDATION, "fullscreen pass '%s': uniform block '%s' (only 'Params' is bound)", d->name,
                             refl->blocks[k].name);
-    hl_rhi_shader_desc sd;
-    hl_shader_program_vertex_desc(&p->prog, &sd);
-    res = hl_rhi_shader_create(r->dev, &sd, &p->vs);
-    if (!res) {
-        hl_shader_program_fragment_desc(&p->prog, &sd);
-        res = hl_rhi_shader_create(r->dev, &sd, &p->fs);
-    }
+    res = hl_shader_program_create_shaders(r->dev, &p->prog, &p->vs, &p->fs);
     if (!res) res = hl__program_layouts(r, p, lit ? 3u : 1u, "fullscreen");
     for (uint32_t i = 0; i < HL_ATTR_COUNT + 4; i++) p->location[i] = -1;
     return res;

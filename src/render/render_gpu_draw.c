@@ -62,13 +62,7 @@ static hl_result shader_build(hl_renderer *r, hl_storage_shader *s, const char *
     hl_result res = hl_shader_program_compile(&pd, r->backend, &p->prog);
     if (!res) res = check_interface(p, fn, s->label);
     if (!res) {
-        hl_rhi_shader_desc sd;
-        hl_shader_program_vertex_desc(&p->prog, &sd);
-        res = hl_rhi_shader_create(r->dev, &sd, &p->vs);
-        if (!res) {
-            hl_shader_program_fragment_desc(&p->prog, &sd);
-            res = hl_rhi_shader_create(r->dev, &sd, &p->fs);
-        }
+        res = hl_shader_program_create_shaders(r->dev, &p->prog, &p->vs, &p->fs);
     }
     if (!res) res = hl__program_layouts(r, p, 1, s->label);
     /* vertex inputs: attribute slot i is the shader's i-th input (by location) */

@@ -143,13 +143,7 @@ static hl_result engine_program_create(hl_renderer *r, hl__program *p) {
     pd.label = shadow ? "shadow" : "forward";
     hl_result res = hl_shader_program_compile(&pd, r->backend, &p->prog);
     if (res) return res;
-    hl_rhi_shader_desc sd;
-    hl_shader_program_vertex_desc(&p->prog, &sd);
-    res = hl_rhi_shader_create(r->dev, &sd, &p->vs);
-    if (!res && !shadow) {
-        hl_shader_program_fragment_desc(&p->prog, &sd);
-        res = hl_rhi_shader_create(r->dev, &sd, &p->fs);
-    }
+    res = hl_shader_program_create_shaders(r->dev, &p->prog, &p->vs, &p->fs);
     if (res) return res;
     bool group3 = ((key & HL__DEF_RECEIVE_SHADOWS) && !(key & HL__DEF_GBUFFER)) || (key & HL__DEF_IBL);
     res = hl__program_layouts(r, p, shadow ? 2 : group3 ? 4 : 3, pd.label);

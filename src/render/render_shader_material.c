@@ -121,13 +121,7 @@ static hl_result program_create(hl_renderer *r, hl_material *m, hl__program *p) 
     hl_result res = hl_shader_program_compile(&pd, r->backend, &p->prog);
     if (res) return res;
     for (uint32_t b = 0; b < p->prog.reflection.block_count; b++) p->storage |= p->prog.reflection.blocks[b].storage;
-    hl_rhi_shader_desc sd;
-    hl_shader_program_vertex_desc(&p->prog, &sd);
-    res = hl_rhi_shader_create(r->dev, &sd, &p->vs);
-    if (!res) {
-        hl_shader_program_fragment_desc(&p->prog, &sd);
-        res = hl_rhi_shader_create(r->dev, &sd, &p->fs);
-    }
+    res = hl_shader_program_create_shaders(r->dev, &p->prog, &p->vs, &p->fs);
     if (!res) res = hl__program_layouts(r, p, p->storage ? 4u : 3u, "shader material");
     for (uint32_t i = 0; i < HL_ATTR_COUNT + 4; i++) p->location[i] = -1;
     for (uint32_t a = 0; a < na; a++)

@@ -11,6 +11,11 @@
  * backends (the gles3 path compiles the Vulkan rewrite too, only to reflect), so both see the
  * same block sizes, member offsets, textures, vertex inputs and fragment outputs.
  *
+ * A build without glslang and SPIRV-Cross (HL_SHADER_NO_GLSLANG, the browser build) compiles
+ * for gles3 only: the preprocessing budget check expands the text the declaration scan reads,
+ * the GL driver validates the source, and the reflection comes from the declarations and the
+ * driver's program introspection (see hl_shader_program.reflect_on_device).
+ *
  * Bindings: a program (vertex + fragment) gets one plan. Without an explicit plan, uniform
  * blocks get group 0, bindings 0.. in order of first appearance (vertex stage first); then
  * each sampler gets two bindings: texture at b, sampler at b + 1. An explicit plan gives
@@ -177,6 +182,16 @@ typedef struct hl_shader_program {
     uint32_t plan_count;
     hl_shader_reflection reflection; /* merged over both stages */
     char *info_log; /* compiler messages (warnings) or NULL */
+    /* The uniform blocks' sizes and members are the GL driver's, filled in when the program's
+     * shaders are created (hl_shader_program_create_shaders), which clears the flag; until then
+     * reflection.blocks have neither. Everything else in reflection is known at compile time.
+     * Set for gles3 in a build without glslang (HL_SHADER_NO_GLSLANG, the browser build) and
+     * under the introspection check (HL_SHADER_INTROSPECTION_CHECK=1 in the environment: gles3
+     * programs compile both ways and the driver's reflection must equal SPIRV-Cross's, which
+     * `expected` holds until the check ran). */
+    bool reflect_on_device;
+    hl_shader_reflection *expected;
+    char label[64]; /* desc.label, for messages */
 } hl_shader_program;
 
 /* Compiles vertex + fragment GLSL ES 3.00 for `backend` (WEBGPU or GLES3). On a compile
@@ -184,6 +199,21 @@ typedef struct hl_shader_program {
 hl_result hl_shader_program_compile(const hl_shader_program_desc *desc, hl_rhi_backend backend,
                                     hl_shader_program *out);
 void hl_shader_program_free(hl_shader_program *p);
+
+/* Creates the RHI shader modules of p on dev (the fragment one only when p has a fragment
+ * stage; *fs is {0} otherwise) and, where p->reflect_on_device, completes p->reflection from
+ * the driver's introspection of the linked program (hl_rhi_program_introspect): block sizes,
+ * members with offsets and strides, and a check that every active block, sampler and vertex
+ * input is one the declarations gave, with the planned location. Under the introspection check
+ * the result is compared with SPIRV-Cross's (a difference is HL_ERR_SHADER naming it). On
+ * failure nothing is left created (*vs and *fs are {0}). Renderers make their shaders through
+ * this call so that every build reflects the same way. */
+hl_result hl_shader_program_create_shaders(hl_rhi_device *dev, hl_shader_program *p, hl_rhi_shader *vs,
+                                           hl_rhi_shader *fs);
+
+/* Programs whose driver reflection the introspection check found equal to SPIRV-Cross's, since
+ * the process started (tests assert that the check ran). */
+uint64_t hl_shader_introspection_checks(void);
 
 /* Fills RHI shader descriptors pointing into p (valid while p lives). */
 void hl_shader_program_vertex_desc(const hl_shader_program *p, hl_rhi_shader_desc *out);

@@ -136,6 +136,9 @@ typedef struct guard {
     hl__pp_stats st;
     hl_result err;
     bool stop;
+
+    hl__sb *out;       /* hl__pp_expand: the expanded tokens are written here */
+    uint32_t out_line; /* source line of the last token written (a new line starts a new line) */
 } guard;
 
 static hl_result gfail(guard *g, hl_result code, const char *fmt, ...)
@@ -876,6 +879,16 @@ static bool expand_text(guard *g) {
             r = -1;
             break;
         }
+        if (g->out) {
+            hl__sb_put(g->out, g->cur_line != g->out_line ? "\n" : " ", 1);
+            g->out_line = g->cur_line;
+            hl__sb_put(g->out, t.s, t.len);
+            if (g->out->oom) {
+                oom(g);
+                r = -1;
+                break;
+            }
+        }
         if (g->st.output_bytes > g->lim.expanded_bytes) {
             const macro *m = g->outer;
             gfail(g, HL_ERR_SHADER,
@@ -1469,10 +1482,13 @@ static const hl__pp_limits *g_default_limits; /* fuzzers only: see hl__pp_set_de
 
 void hl__pp_set_default_limits(const hl__pp_limits *limits) { g_default_limits = limits; }
 
-hl_result hl__pp_guard(const char *text, bool vulkan, const hl__pp_limits *limits, hl__pp_stats *stats) {
+static hl_result guard_run(const char *text, bool vulkan, const hl__pp_limits *limits, hl__pp_stats *stats,
+                           hl__sb *out) {
     guard *g = hl__calloc(1, sizeof *g);
     if (!g)
         return hl__fail(HL_ERR_OUT_OF_MEMORY, "out of memory checking the preprocessing budget");
+    g->out = out;
+    g->out_line = 1;
     g->src = "";
     if (!splice(g, text ? text : ""))
         oom(g);
@@ -1537,4 +1553,21 @@ hl_result hl__pp_guard(const char *text, bool vulkan, const hl__pp_limits *limit
     hl__free(g->conds);
     hl__free(g);
     return r;
+}
+
+hl_result hl__pp_guard(const char *text, bool vulkan, const hl__pp_limits *limits, hl__pp_stats *stats) {
+    return guard_run(text, vulkan, limits, stats, NULL);
+}
+
+hl_result hl__pp_expand(const char *text, char **out) {
+    *out = NULL;
+    hl__sb sb = {0};
+    hl_result r = guard_run(text, false, NULL, NULL, &sb);
+    if (r) {
+        hl__sb_free(&sb);
+        return r;
+    }
+    hl__sb_put(&sb, "\n", 1);
+    *out = hl__sb_take(&sb);
+    return *out ? HL_OK : hl__fail(HL_ERR_OUT_OF_MEMORY, "out of memory expanding a shader source");
 }

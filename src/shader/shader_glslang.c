@@ -22,15 +22,6 @@ static hl_result glslang_ready(void) {
     return g_glslang_ok ? HL_OK : hl__fail(HL_ERR_SHADER, "shader: glslang_initialize_process failed");
 }
 
-const char *hl__stage_name(hl_rhi_shader_stage stage) {
-    switch (stage) {
-    case HL_RHI_SHADER_VERTEX: return "vertex";
-    case HL_RHI_SHADER_FRAGMENT: return "fragment";
-    case HL_RHI_SHADER_COMPUTE: return "compute";
-    }
-    return "?";
-}
-
 static glslang_stage_t to_glslang_stage(hl_rhi_shader_stage stage) {
     return stage == HL_RHI_SHADER_FRAGMENT ? GLSLANG_STAGE_FRAGMENT : GLSLANG_STAGE_VERTEX;
 }

@@ -80,6 +80,14 @@ typedef struct hl__pp_limits {
 
 hl_result hl__pp_guard(const char *text, bool vulkan, const hl__pp_limits *limits, hl__pp_stats *stats);
 
+/* hl__pp_guard for GLSL ES 3.00 with the default limits that also writes what comes out: the
+ * expanded tokens of the lines a GLSL ES compiler compiles, one space apart, a line break where
+ * the source line changes, no directives (*out hl__malloc'd). It stands in for glslang's
+ * preprocessor where glslang is absent (HL_SHADER_NO_GLSLANG): the declaration scan reads it.
+ * Lines under a condition on a macro only a compiler knows (extension macros) count as
+ * compiled here, as they do for the budget. */
+hl_result hl__pp_expand(const char *text, char **out);
+
 /* Fuzz targets only: the limits hl__pp_guard applies when it is given NULL (the compile path's
  * own calls), NULL restoring the HL_SHADER_MAX_* constants. Set once, before any compile: not
  * synchronised. fuzz_glsl_compile uses it so that its time goes to the stages after the budget
@@ -182,5 +190,19 @@ hl_result hl__reflect(const uint32_t *vs, size_t vs_count, const uint32_t *fs, s
                       const hl__sh_stage *vs_decl, const hl__sh_stage *fs_decl,
                       const hl_rhi_binding_plan_entry *plan, uint32_t plan_count, hl_shader_reflection *out);
 void hl__reflection_free(hl_shader_reflection *r);
+
+/* ---- reflection without SPIR-V (shader_introspect.c) --------------------------------------- */
+/* What the declarations of both stages (fs may be NULL) and the plan give: every block with its
+ * plan binding and declaring stages but no size or members, the textures, the vertex inputs and
+ * the fragment outputs by location, as hl__reflect orders them. */
+hl_result hl__reflect_declared(const hl__sh_stage *vs, const hl__sh_stage *fs, const hl_rhi_binding_plan_entry *plan,
+                               uint32_t plan_count, hl_shader_reflection *out);
+/* Whether HL_SHADER_INTROSPECTION_CHECK=1 is in the environment (read at every gles3 compile). */
+bool hl__shader_introspection_check(void);
+/* Adds the textures of one stage's sampler declarations (bindings from the plan, dimension and
+ * sample type from the sampler type) to r, whose textures array has room for cap; a sampler
+ * both stages declare gets both stage bits. */
+hl_result hl__reflect_add_textures(hl_shader_reflection *r, const hl__sh_stage *st, uint32_t bit,
+                                   const hl_rhi_binding_plan_entry *plan, uint32_t plan_count, uint32_t cap);
 
 #endif

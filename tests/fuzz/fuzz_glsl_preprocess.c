@@ -1,7 +1,8 @@
 /* Fuzz target: the GLSL front of the shader toolchain, without a compiler: #version check and
  * #define injection (hl_shader_preprocess, which runs the source budget), the budget check for
  * both targets with small limits (so every limit is reached in a few thousand tokens), the
- * tokenizer and the declaration scanner the rewriter depends on.
+ * tokenizer and the declaration scanner the rewriter depends on, and the browser build's
+ * expansion (hl__pp_expand: the budget check writing its output) with the scan of what it gives.
  * Input: [flags byte][GLSL text, cut at the first NUL]. flags bit 0: inject defines; bit 1:
  * fragment stage. */
 #include <stdbool.h>
@@ -56,6 +57,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             hl__free(sp);
             hl_shader_string_free(pp);
         }
+    }
+    if (small_ok) {
+        char *ex = (char *)1;
+        hl_result r = hl__pp_expand(text, &ex);
+        if ((r == HL_OK) != (ex != NULL)) __builtin_trap();
+        if (r != HL_OK && r != HL_ERR_SHADER && r != HL_ERR_OUT_OF_MEMORY) __builtin_trap();
+        hl__sh_stage *decl = ex ? malloc(sizeof *decl) : NULL;
+        if (decl && hl__scan_stage(ex, stage, decl) == HL_OK)
+            hl__assign_locations(decl, stage, NULL);
+        free(decl);
+        hl__free(ex);
     }
     hl__lex lx;
     if (hl__lex_run(text, &lx) == HL_OK) {

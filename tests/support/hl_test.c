@@ -98,13 +98,7 @@ hl_result hl_test_program_create(hl_rhi_device *dev, const char *vs, const char 
     pd.binding_count = plan_count;
     hl_result r = hl_shader_program_compile(&pd, hl_rhi_device_backend(dev), &out->prog);
     if (r) return r;
-    hl_rhi_shader_desc sd;
-    hl_shader_program_vertex_desc(&out->prog, &sd);
-    r = hl_rhi_shader_create(dev, &sd, &out->vs);
-    if (!r && fs) {
-        hl_shader_program_fragment_desc(&out->prog, &sd);
-        r = hl_rhi_shader_create(dev, &sd, &out->fs);
-    }
+    r = hl_shader_program_create_shaders(dev, &out->prog, &out->vs, &out->fs);
     if (r) hl_test_program_destroy(dev, out);
     return r;
 }

@@ -338,7 +338,20 @@ typedef struct hl__rhi_backend_fns {
     /* Takes the native device away as a real loss would, then detects it the same way (sets
      * dev->lost through the backend's detection). */
     void (*simulate_loss)(hl_rhi_device *dev);
+
+    /* Optional (NULL: HL_ERR_UNSUPPORTED): hl_rhi_program_introspect; fs may be NULL. *out is
+     * one hl__malloc'd block (hl__program_info_alloc). */
+    hl_result (*program_introspect)(hl_rhi_device *dev, hl__shader *vs, hl__shader *fs, hl_rhi_program_info **out);
 } hl__rhi_backend_fns;
+
+/* One block for an hl_rhi_program_info with room for the counts given and name_bytes of names
+ * (the arrays point into it; names are stored after them: hl__program_info_name). NULL when out
+ * of memory. */
+hl_rhi_program_info *hl__program_info_alloc(uint32_t blocks, uint32_t uniforms, uint32_t inputs, size_t name_bytes);
+/* Copies a name into the block's name storage (cursor: bytes used so far); NULL when it does
+ * not fit. */
+const char *hl__program_info_name(hl_rhi_program_info *info, size_t *cursor, size_t name_bytes, const char *name,
+                                  size_t len);
 
 /* ---- device -------------------------------------------------------------------------------- */
 typedef struct hl__deferred_release {

@@ -70,7 +70,11 @@ static uint32_t hl__min3(uint32_t a, uint32_t b, uint32_t c) {
 static uint32_t hl__sample_counts(hl_rhi_device *dev, GLenum internal) {
     uint32_t bits = 1u;
     GLint n = 0;
+#ifdef __EMSCRIPTEN__
+    n = 16; /* WebGL 2 answers GL_SAMPLES only (the whole list); unused entries stay 0 */
+#else
     HL__GL(dev, glGetInternalformativ(GL_RENDERBUFFER, internal, GL_NUM_SAMPLE_COUNTS, 1, &n));
+#endif
     if (n <= 0) return bits;
     GLint samples[16] = {0};
     if (n > 16) n = 16;
@@ -283,6 +287,16 @@ static hl_result hl__gl_buffer_create(hl_rhi_device *dev, hl__buffer *buf, const
     GLuint name = 0;
     HL__GL(dev, glGenBuffers(1, &name));
     if (!name) return hl__fail(HL_ERR_BACKEND, "gles3: glGenBuffers returned no name");
+#ifdef __EMSCRIPTEN__
+    /* WebGL 2 types a buffer at its first binding, and one first bound to a copy target can never
+     * hold indices: an index buffer is bound as one first (on the default vertex array, which
+     * draws never use). */
+    if (buf->desc.usage & HL_RHI_BUFFER_USAGE_INDEX) {
+        hl__gl_bind_vao(dev, 0);
+        HL__GL(dev, glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, name));
+        HL__GL(dev, glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0));
+    }
+#endif
     hl__gl_bind_buffer(dev, GL_COPY_WRITE_BUFFER, name);
     GLenum usage = (buf->desc.usage & HL_RHI_BUFFER_USAGE_MAP_READ) ? GL_DYNAMIC_READ
                    : (buf->desc.usage & HL_RHI_BUFFER_USAGE_COPY_DST) ? GL_DYNAMIC_DRAW
@@ -326,12 +340,18 @@ static hl_result hl__gl_buffer_read(hl_rhi_device *dev, hl__buffer *buf, uint64_
     hl_result r = hl__gl_sync_for_read(dev, "buffer_read");
     if (r) return r;
     hl__gl_bind_buffer(dev, GL_COPY_READ_BUFFER, buf->be.u32[0]);
+#ifdef __EMSCRIPTEN__
+    HL__GL(dev, glGetBufferSubData(GL_COPY_READ_BUFFER, (GLintptr)offset, (GLsizeiptr)size, dst));
+    GLenum e = hl__gl_error(dev);
+    return e == GL_NO_ERROR ? HL_OK : hl__gl_error_result(e, "glGetBufferSubData (buffer_read)");
+#else
     void *p = HL__GL(dev, glMapBufferRange(GL_COPY_READ_BUFFER, (GLintptr)offset, (GLsizeiptr)size, GL_MAP_READ_BIT));
     if (!p) return hl__gl_error_result(hl__gl_error(dev), "glMapBufferRange (buffer_read)");
     memcpy(dst, p, (size_t)size);
     if (!HL__GL(dev, glUnmapBuffer(GL_COPY_READ_BUFFER)))
         return hl__fail(HL_ERR_BACKEND, "gles3: glUnmapBuffer reported corrupted contents (buffer_read)");
     return HL_OK;
+#endif
 }
 
 /* ---- textures -------------------------------------------------------------------------------- */
@@ -540,6 +560,16 @@ static hl_result hl__gl_begin_frame(hl_rhi_device *dev, uint64_t serial) {
  * Returns glClientWaitSync's answer (GL_TIMEOUT_EXPIRED once the deadline passed). */
 #define HL__GL_WAIT_SLICE_NS 10000000u
 static GLenum hl__gl_client_wait(hl_rhi_device *dev, GLsync sync, uint64_t deadline) {
+#ifdef __EMSCRIPTEN__
+    /* WebGL 2: a client wait may not block (its timeout must be 0) and a fence's status changes
+     * only between tasks of the page, so a wait loop would never end. glFinish returns once the
+     * GPU has run every command so far (a read, readPixels included, is synchronous anyway):
+     * the fence is as good as signalled. */
+    (void)sync;
+    (void)deadline;
+    HL__GL(dev, glFinish());
+    return GL_ALREADY_SIGNALED;
+#else
     GLbitfield flags = GL_SYNC_FLUSH_COMMANDS_BIT;
     for (;;) {
         uint64_t left = hl__time_left(deadline);
@@ -548,6 +578,7 @@ static GLenum hl__gl_client_wait(hl_rhi_device *dev, GLsync sync, uint64_t deadl
         flags = 0;
         if (r != GL_TIMEOUT_EXPIRED || left == 0) return r;
     }
+#endif
 }
 
 hl_result hl__gl_sync_for_read(hl_rhi_device *dev, const char *what) {
@@ -576,11 +607,16 @@ hl_result hl__gl_sync_for_read(hl_rhi_device *dev, const char *what) {
 static hl_result hl__gl_retire(hl_rhi_device *dev, uint64_t until_serial, uint64_t timeout_ns) {
     hl__gl_device *g = hl__gl(dev);
     uint64_t deadline = until_serial ? hl__deadline(timeout_ns) : 0;
+    bool finished = false; /* WebGL 2: a wait ran glFinish, so every fence so far is as good as signalled */
     while (g->fence_count) {
         uint32_t i = g->fence_head;
         bool wait = g->fences[i].serial <= until_serial;
-        GLenum r = wait ? hl__gl_client_wait(dev, g->fences[i].sync, deadline)
-                        : HL__GL(dev, glClientWaitSync(g->fences[i].sync, 0, 0));
+        GLenum r = finished ? GL_ALREADY_SIGNALED
+                   : wait   ? hl__gl_client_wait(dev, g->fences[i].sync, deadline)
+                            : HL__GL(dev, glClientWaitSync(g->fences[i].sync, 0, 0));
+#ifdef __EMSCRIPTEN__
+        finished |= wait;
+#endif
         if (r == GL_WAIT_FAILED) return hl__fail(HL_ERR_BACKEND, "gles3: glClientWaitSync failed (0x%04x)", (unsigned)HL__GL(dev, glGetError()));
         if (r == GL_TIMEOUT_EXPIRED) {
             char t[32];
@@ -756,6 +792,7 @@ const hl__rhi_backend_fns hl__rhi_gles3_backend = {
     .generate_mipmaps = hl__gl_generate_mipmaps,
     .invalidate_native_state = hl__gl_invalidate_native_state,
     .thread_detach = hl__gl_thread_detach,
+    .program_introspect = hl__gl_program_introspect,
     .thread_attach = hl__gl_thread_attach,
     .check_lost = hl__gl_check_lost,
     .simulate_loss = hl__gl_simulate_loss,

@@ -528,7 +528,9 @@ static void hl__apply_pipeline(hl_rhi_device *dev, hl__gl_pipeline *p) {
     hl__gl_cull(dev, p->cull, p->cull_face, p->front_face);
     hl__gl_polygon_offset(dev, p->poly_offset, p->poly_factor, p->poly_units);
     hl__gl_enable(dev, GL_SAMPLE_ALPHA_TO_COVERAGE, &s->a2c, p->a2c);
+#ifndef __EMSCRIPTEN__ /* WebGL 2 always restarts at the fixed index (and has no such capability) */
     hl__gl_enable(dev, GL_PRIMITIVE_RESTART_FIXED_INDEX, &s->restart, p->restart);
+#endif
 }
 
 static const hl__gl_bg_entry *hl__bg_find(const hl__gl_bind_group *bg, uint32_t binding) {
@@ -886,11 +888,21 @@ hl_result hl__gl_copy_buffer_to_texture(hl_rhi_cmd *cmd, hl__buffer *src, uint64
         if (r) return r;
         hl__gl_bind_buffer(dev, GL_COPY_READ_BUFFER, src->be.u32[0]);
         if (src_offset + bytes > src->desc.size) bytes = src->desc.size - src_offset;
+#ifdef __EMSCRIPTEN__
+        /* WebGL 2 has no read mappings: a copy of the rows instead */
+        uint8_t *p = hl__malloc(bytes ? (size_t)bytes : 1u);
+        if (!p) return hl__fail(HL_ERR_OUT_OF_MEMORY, "gles3: out of memory (copy_buffer_to_texture)");
+        HL__GL(dev, glGetBufferSubData(GL_COPY_READ_BUFFER, (GLintptr)src_offset, (GLsizeiptr)bytes, p));
+        hl__gl_bind_buffer(dev, GL_PIXEL_UNPACK_BUFFER, 0);
+        r = hl__gl_upload(dev, t, dr, p, bytes_per_row);
+        hl__free(p);
+#else
         const void *p = HL__GL(dev, glMapBufferRange(GL_COPY_READ_BUFFER, (GLintptr)src_offset, (GLsizeiptr)bytes, GL_MAP_READ_BIT));
         if (!p) return hl__fail(HL_ERR_BACKEND, "gles3: glMapBufferRange failed (copy_buffer_to_texture)");
         hl__gl_bind_buffer(dev, GL_PIXEL_UNPACK_BUFFER, 0);
         r = hl__gl_upload(dev, t, dr, p, bytes_per_row);
         HL__GL(dev, glUnmapBuffer(GL_COPY_READ_BUFFER));
+#endif
         return r;
     }
     hl__gl_bind_buffer(dev, GL_PIXEL_UNPACK_BUFFER, src->be.u32[0]);

@@ -2,6 +2,12 @@
  * display), ES 3 config and context, surfaceless make-current (1x1 pbuffer otherwise), probe,
  * and the thread hand-over of a context.
  *
+ * In the browser (Emscripten, __EMSCRIPTEN__) EGL is Emscripten's, over WebGL 2: one default
+ * display, a window surface on the page's canvas (Module.canvas) made current with the context,
+ * EGL_CONTEXT_CLIENT_VERSION 3 (WebGL 2) as the only context attribute it accepts, no pbuffers,
+ * no platform or robustness extensions. The engine renders into its own textures, so the
+ * canvas's default framebuffer asks for no depth, stencil or multisampling.
+ *
  * EGL displays are per-platform singletons shared by every device of the process, so
  * eglTerminate runs only when the last user of a display goes away (a small refcount table).
  * Devices on different threads open and close displays concurrently: choosing, initialising,
@@ -70,6 +76,15 @@ static bool hl__display_in_use(EGLDisplay d) {
     return false;
 }
 
+#ifdef __EMSCRIPTEN__
+static bool hl__choose_config(EGLDisplay d, EGLConfig *out, uint32_t *calls) {
+    EGLint attrs[] = {EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_DEPTH_SIZE, 0,
+                      EGL_STENCIL_SIZE, 0, EGL_SAMPLE_BUFFERS, 0, EGL_NONE};
+    EGLint n = 0;
+    (*calls)++;
+    return eglChooseConfig(d, attrs, out, 1, &n) && n > 0;
+}
+#else
 /* Chooses an ES 3 config; pbuffer-capable first so the pbuffer fallback stays possible. */
 static bool hl__choose_config(EGLDisplay d, EGLConfig *out, uint32_t *calls) {
     const EGLint surface_types[2] = {EGL_PBUFFER_BIT, 0};
@@ -82,6 +97,7 @@ static bool hl__choose_config(EGLDisplay d, EGLConfig *out, uint32_t *calls) {
     }
     return false;
 }
+#endif
 
 typedef struct hl__egl_pick {
     EGLDisplay display;
@@ -115,6 +131,13 @@ static int hl__egl_device_override(void) {
     return (*end || n < 0 || n >= 16) ? -2 : (int)n;
 }
 
+#ifdef __EMSCRIPTEN__
+static bool hl__pick_display(hl__egl_pick *out, int only_device, uint32_t *calls) {
+    if (only_device >= 0) return false;
+    (*calls)++;
+    return hl__try_display(eglGetDisplay(EGL_DEFAULT_DISPLAY), "canvas", out, calls);
+}
+#else
 static bool hl__pick_display(hl__egl_pick *out, int only_device, uint32_t *calls) {
     (*calls)++;
     const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
@@ -150,6 +173,7 @@ static bool hl__pick_display(hl__egl_pick *out, int only_device, uint32_t *calls
     (*calls)++;
     return hl__try_display(eglGetDisplay(EGL_DEFAULT_DISPLAY), "default", out, calls);
 }
+#endif
 
 hl_result hl__gl_egl_open(hl_rhi_device *dev, hl__gl_device *g) {
     uint32_t calls = 0;
@@ -176,7 +200,11 @@ hl_result hl__gl_egl_open(hl_rhi_device *dev, hl__gl_device *g) {
     g->platform = pick.platform;
     g->pbuffer = EGL_NO_SURFACE;
 
+#ifdef __EMSCRIPTEN__
+    const EGLint ctx_attrs[] = {EGL_CONTEXT_CLIENT_VERSION, 3, EGL_NONE};
+#else
     const EGLint ctx_attrs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE};
+#endif
     /* With reset notification where EGL offers it, so that a GPU reset is reported
        (glGetGraphicsResetStatus) instead of leaving a context that silently draws nothing. */
     const char *dpy_ext = HL__GL(dev, eglQueryString(g->display, EGL_EXTENSIONS));
@@ -196,6 +224,16 @@ hl_result hl__gl_egl_open(hl_rhi_device *dev, hl__gl_device *g) {
         return hl__fail(HL_ERR_UNSUPPORTED, "gles3: eglCreateContext(ES 3.0) failed on the %s display (0x%x)",
                         pick.platform, (unsigned)err);
     }
+#ifdef __EMSCRIPTEN__
+    /* the canvas: `pbuffer` is the surface made current with the context wherever it is one */
+    g->pbuffer = HL__GL(dev, eglCreateWindowSurface(g->display, pick.config, 0, NULL));
+    if (g->pbuffer == EGL_NO_SURFACE) {
+        EGLint err = eglGetError();
+        hl__gl_egl_close(dev, g);
+        return hl__fail(HL_ERR_UNSUPPORTED, "gles3: no window surface on the page's canvas (EGL error 0x%x)",
+                        (unsigned)err);
+    }
+#else
     if (!hl__has_ext(dpy_ext, "EGL_KHR_surfaceless_context")) {
         const EGLint pb_attrs[] = {EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE};
         g->pbuffer = HL__GL(dev, eglCreatePbufferSurface(g->display, pick.config, pb_attrs));
@@ -208,6 +246,7 @@ hl_result hl__gl_egl_open(hl_rhi_device *dev, hl__gl_device *g) {
                             pick.platform, (unsigned)err);
         }
     }
+#endif
     if (!HL__GL(dev, eglMakeCurrent(g->display, g->pbuffer, g->pbuffer, g->context))) {
         EGLint err = eglGetError();
         hl__gl_egl_close(dev, g);

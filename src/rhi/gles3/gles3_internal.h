@@ -25,6 +25,9 @@
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GLES3/gl3.h>
+#ifdef __EMSCRIPTEN__
+#include <webgl/webgl2.h> /* glGetBufferSubData: WebGL 2's read of a buffer (no read mappings) */
+#endif
 
 #include "rhi_internal.h"
 
@@ -348,6 +351,12 @@ void hl__gl_bind_group_destroy(hl_rhi_device *dev, hl__bind_group *group);
 hl_result hl__gl_sampler_create(hl_rhi_device *dev, const hl_rhi_sampler_desc *desc, hl__native *be);
 void hl__gl_sampler_destroy(hl_rhi_device *dev, hl__native be);
 void hl__gl_programs_release(hl_rhi_device *dev);
+/* The program of vs + fs (fs may be NULL) from the device's list, linked on a miss; no
+ * reference taken (pipelines take theirs). */
+hl_result hl__gl_program_find_or_link(hl_rhi_device *dev, hl__gl_shader *vs, hl__gl_shader *fs, hl__gl_program **out);
+
+/* ---- gles3_introspect.c ---- */
+hl_result hl__gl_program_introspect(hl_rhi_device *dev, hl__shader *vs, hl__shader *fs, hl_rhi_program_info **out);
 
 /* ---- gles3_backend.c ---- */
 /* Before a CPU read of GPU results (glReadPixels into memory, glMapBufferRange for reading):

@@ -112,12 +112,20 @@ hl_result hl__gl_shader_create(hl_rhi_device *dev, const hl_rhi_shader_desc *des
     return HL_OK;
 }
 
+static void hl__program_release(hl_rhi_device *dev, hl__gl_program *prog);
+
 void hl__gl_shader_destroy(hl_rhi_device *dev, hl__shader *shader) {
     hl__gl_shader *s = shader->be.ptr;
     if (!s) return;
     if (dev->be) {
         hl__gl_make_current(dev);
         HL__GL(dev, glDeleteShader(s->name));
+        /* programs linked for introspection that no pipeline took: nothing can use them now */
+        hl__gl_device *g = hl__gl(dev);
+        for (hl__gl_program *p = g->programs, *next; p; p = next) {
+            next = p->next;
+            if (!p->refs && (p->vs_uid == s->uid || p->fs_uid == s->uid)) hl__program_release(dev, p);
+        }
     }
     hl__free_plan(s);
     hl__free(s);
@@ -235,27 +243,34 @@ static hl_result hl__program_link(hl_rhi_device *dev, hl__gl_shader *vs, hl__gl_
     return HL_OK;
 }
 
-static hl_result hl__program_acquire(hl_rhi_device *dev, hl__gl_shader *vs, hl__gl_shader *fs, hl__gl_program **out) {
+/* A program linked for introspection alone has no references: it waits in the list for the
+ * pipelines of its shaders, and goes when one of its shaders is destroyed. */
+hl_result hl__gl_program_find_or_link(hl_rhi_device *dev, hl__gl_shader *vs, hl__gl_shader *fs, hl__gl_program **out) {
     hl__gl_device *g = hl__gl(dev);
     uint64_t fs_uid = fs ? fs->uid : 0;
     for (hl__gl_program *p = g->programs; p; p = p->next) {
         if (p->vs_uid == vs->uid && p->fs_uid == fs_uid) {
-            p->refs++;
             *out = p;
             return HL_OK;
         }
     }
     hl_result r = hl__program_link(dev, vs, fs, out);
     if (r) return r;
-    (*out)->refs = 1;
+    (*out)->refs = 0;
     (*out)->next = g->programs;
     g->programs = *out;
     return HL_OK;
 }
 
+static hl_result hl__program_acquire(hl_rhi_device *dev, hl__gl_shader *vs, hl__gl_shader *fs, hl__gl_program **out) {
+    hl_result r = hl__gl_program_find_or_link(dev, vs, fs, out);
+    if (!r) (*out)->refs++;
+    return r;
+}
+
 static void hl__program_release(hl_rhi_device *dev, hl__gl_program *prog) {
     hl__gl_device *g = hl__gl(dev);
-    if (--prog->refs) return;
+    if (prog->refs && --prog->refs) return;
     for (hl__gl_program **pp = &g->programs; *pp; pp = &(*pp)->next) {
         if (*pp == prog) {
             *pp = prog->next;

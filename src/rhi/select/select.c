@@ -3,7 +3,10 @@
  * AUTO probes webgpu (adapter only) and takes it when usable, else gles3 when the
  * requirements allow it. Requirements that gles3 can never meet (compute, storage, indirect)
  * exclude it before anything is created. An explicit backend never falls back, and once a
- * backend is chosen its creation failure is the answer. */
+ * backend is chosen its creation failure is the answer.
+ *
+ * HL_RHI_NO_WEBGPU (the browser build, gles3 on WebGL 2): the webgpu backend is not linked;
+ * asking for it is HL_ERR_UNSUPPORTED and AUTO takes gles3. */
 #include <stdio.h>
 #include <string.h>
 
@@ -15,7 +18,9 @@
 
 static const hl__rhi_backend_fns *hl__backend_table(hl_rhi_backend b) {
     switch (b) {
+#ifndef HL_RHI_NO_WEBGPU
     case HL_RHI_BACKEND_WEBGPU: return &hl__rhi_webgpu_backend;
+#endif
     case HL_RHI_BACKEND_GLES3: return &hl__rhi_gles3_backend;
     case HL_RHI_BACKEND_NULL: return &hl__rhi_null_backend;
     default: return NULL;
@@ -28,8 +33,14 @@ static const char *hl__gles3_excluded_by(uint32_t features) {
     return bad ? hl_rhi_feature_name(bad & (~bad + 1u)) : NULL;
 }
 
+static hl_result hl__absent(hl_rhi_backend b) {
+    return hl__fail(HL_ERR_UNSUPPORTED, "%s: this build has no %s backend", hl_rhi_backend_name(b),
+                    hl_rhi_backend_name(b));
+}
+
 static hl_result hl__probe_one(hl_rhi_backend b, const hl_rhi_device_desc *desc, char *name, size_t size) {
     const hl__rhi_backend_fns *fns = hl__backend_table(b);
+    if (!fns) return hl__absent(b);
     if (b == HL_RHI_BACKEND_GLES3) {
         const char *why = hl__gles3_excluded_by(desc->requirements.features);
         if (why)
@@ -95,6 +106,7 @@ hl_result hl_rhi_device_create(const hl_rhi_device_desc *desc, hl_rhi_device **o
                             why);
     }
     d.backend = b;
+    if (!hl__backend_table(b)) return hl__absent(b);
     /* hl__rhi_device_create_with also checks caps.features against the requirements. */
     return hl__rhi_device_create_with(hl__backend_table(b), &d, out);
 }

@@ -655,11 +655,14 @@ typedef struct WGPUTexelCopyTextureInfo {
     uint32_t aspect;
 } WGPUTexelCopyTextureInfo;
 
-/* Layouts of this build (x86-64), as described by bun-webgpu 0.1.7's FFI definitions. */
+/* Layouts of this build (x86-64), as described by bun-webgpu 0.1.7's FFI definitions: they hold
+ * for 64-bit pointers only (the browser build, wasm32, has no webgpu backend). */
+#if UINTPTR_MAX == UINT64_MAX
 _Static_assert(offsetof(WGPUBindGroupLayoutEntry, bindingArraySize) == 24, "WGPUBindGroupLayoutEntry layout");
 _Static_assert(sizeof(WGPUBindGroupLayoutEntry) == 120, "WGPUBindGroupLayoutEntry size");
 _Static_assert(sizeof(WGPURenderPassColorAttachment) == 72, "WGPURenderPassColorAttachment size");
 _Static_assert(offsetof(WGPUDeviceDescriptor, uncapturedErrorCallbackInfo) == 112, "WGPUDeviceDescriptor layout");
+#endif
 
 /* ---- functions: X(return type, name without the "wgpu" prefix, parameter list) ------------ */
 #define HL__WGPU_PROCS(X)                                                                                   \
