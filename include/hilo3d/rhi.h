@@ -1052,6 +1052,9 @@ typedef struct hl_rhi_program_info {
 
 /* fragment may be {0} (a depth-only program). *out is one allocation owned by the caller
  * (hl_rhi_program_info_free); it holds its names. */
+HL_API hl_result hl_rhi_program_introspect(hl_rhi_device *dev, hl_rhi_shader vertex, hl_rhi_shader fragment,
+                                           hl_rhi_program_info **out);
+HL_API void hl_rhi_program_info_free(hl_rhi_program_info *info); /* NULL is fine */
 
 #ifdef __cplusplus
 }
