@@ -13,8 +13,9 @@
  * capture waits until two screenshots 50 ms apart agree (at most 2 s) after the GPU is idle; the
  * frames before it show the same still scene. --resize-test scripts rapid resizes (down to 1x1
  * and up to 1200x900, one per frame), hides and shows the window, simulates a minimised window
- * (a 0 x 0 framebuffer: nothing rendered or presented) and then runs the N frames at --size;
- * every frame ends by the window's close request, as a click on the close button does. */
+ * (a 0 x 0 framebuffer: nothing rendered or presented), cycles the three pipelines back to
+ * the first as P does, and then runs the N frames at --size. Every run ends by the window's
+ * close request, as a click on the close button does. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,9 @@ typedef struct viewer {
     /* window */
     int fb_w, fb_h;
     bool simulate_minimised;
+    /* counters of the renderers made so far but the current one (P makes a new one) */
+    uint64_t skipped_before;
+    uint32_t configures_before;
 } viewer;
 
 /* ---- camera --------------------------------------------------------------------------------------- */
@@ -192,6 +196,9 @@ static hl_result make_renderer(viewer *v, uint32_t pipeline) {
  * cannot run is skipped with a message and the one before is kept. */
 static hl_result cycle_pipeline(viewer *v) {
     uint32_t now = v->pipeline;
+    const hl_render_stats *s = hl_renderer_stats(v->r);
+    v->skipped_before += s->presents_skipped;
+    v->configures_before += s->surface_configures;
     hl_renderer_destroy(v->r);
     v->r = NULL;
     for (uint32_t k = 1; k <= PIPELINE_COUNT; k++) {
@@ -270,9 +277,10 @@ static int capture(viewer *v, const char *path) {
 }
 
 /* ---- --resize-test ---------------------------------------------------------------------------------- */
-#define SCRIPT_STEPS 44
-/* Step i of the script, before frame i: rapid resizes, hide / show, a simulated minimise, back
- * to w x h. Returns false once the script is over. */
+#define SCRIPT_STEPS 50
+/* Step i of the script, before frame i: rapid resizes, hide / show, a simulated minimise, the
+ * three pipelines in turn (P) back to the first, back to w x h. Returns false once the script is
+ * over. */
 static bool script_step(viewer *v, uint32_t i, int w, int h) {
     static const int sizes[][2] = {{640, 360}, {1, 1},    {1200, 900}, {17, 333}, {333, 17}, {2, 2},
                                    {800, 601}, {64, 64},  {1023, 77},  {5, 700},  {320, 240}, {999, 999},
@@ -286,6 +294,8 @@ static bool script_step(viewer *v, uint32_t i, int w, int h) {
     else if (i == n + 12) {
         v->simulate_minimised = false;
         glfwSetWindowSize(v->win, w, h);
+    } else if (i == n + 14 || i == n + 16 || i == n + 18) {
+        v->cycle_pipeline = true; /* as the P key does */
     }
     return i < SCRIPT_STEPS;
 }
@@ -555,7 +565,8 @@ int hl_cli_view(int argc, char **argv) {
         hl_cli_printf("frames: %llu presented (mean %.2f ms), %llu presents skipped, %u surface configures, %llu resizes, "
                       "%llu minimised loops\n",
                       (unsigned long long)presented, presented ? sum_ms / (double)presented : 0.0,
-                      (unsigned long long)s->presents_skipped, s->surface_configures, (unsigned long long)resizes,
+                      (unsigned long long)(v.skipped_before + s->presents_skipped),
+                      v.configures_before + s->surface_configures, (unsigned long long)resizes,
                       (unsigned long long)minimised_loops);
     }
     hl_renderer_destroy(v.r);

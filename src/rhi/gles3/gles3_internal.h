@@ -220,6 +220,8 @@ typedef struct hl__gl_device {
     EGLSurface window;
     hl__gl_texture *backbuffer; /* the frame texture's GL texture, at the configured size */
     uint32_t window_width, window_height; /* the configured size */
+    EGLint swap_width, swap_height;       /* the window's size (EGL's) at the last swap */
+    EGLint swap_interval;                 /* of the configured present mode */
     /* device loss: glGetGraphicsResetStatus(KHR/EXT) when the context was created with reset
        notification (EGL_EXT_create_context_robustness), else NULL; context_destroyed: the
        context and surface were destroyed by hl_rhi_device_simulate_loss (teardown skips them) */

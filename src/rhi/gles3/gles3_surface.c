@@ -64,10 +64,13 @@ hl_result hl__gl_surface_create(hl_rhi_device *dev, hl__surface *s) {
 
 void hl__gl_surface_destroy(hl_rhi_device *dev, hl__surface *s) {
     hl__gl_device *g = hl__gl(dev);
-    if (!s->be.ptr) return;
     if (g) {
         hl__gl_make_current(dev); /* a lost device: no context, the deletes below reach nothing */
         release_backbuffer(dev, g);
+        g->swap_width = g->swap_height = 0;
+    }
+    if (!s->be.ptr) return;
+    if (g) {
         if (g->window == s->be.ptr) {
             g->window = EGL_NO_SURFACE;
             /* the context goes back to the pbuffer (or none) before its surface is destroyed */
@@ -101,7 +104,8 @@ hl_result hl__gl_surface_configure(hl_rhi_device *dev, hl__surface *s, const hl_
         g->window_width = config->width;
         g->window_height = config->height;
     }
-    if (!HL__GL(dev, eglSwapInterval(g->display, config->present_mode == HL_RHI_PRESENT_IMMEDIATE ? 0 : 1)))
+    g->swap_interval = config->present_mode == HL_RHI_PRESENT_IMMEDIATE ? 0 : 1;
+    if (!HL__GL(dev, eglSwapInterval(g->display, g->swap_interval)))
         (void)eglGetError(); /* a display without swap control presents as it can */
     return HL_OK;
 }
@@ -134,6 +138,25 @@ hl_result hl__gl_surface_acquire(hl_rhi_device *dev, hl__surface *s, hl__texture
     return HL_OK;
 }
 
+/* Replaces the EGL window surface of s's window by a new one (made current in its place). */
+static hl_result recreate_window_surface(hl_rhi_device *dev, hl__gl_device *g, hl__surface *s) {
+    hl_result r = hl__gl_make_current_with(dev, g->pbuffer);
+    if (r) return r;
+    HL__GL(dev, eglDestroySurface(g->display, g->window));
+    g->window = EGL_NO_SURFACE;
+    s->be.ptr = NULL;
+    EGLSurface w =
+        HL__GL(dev, eglCreateWindowSurface(g->display, g->config, (EGLNativeWindowType)s->desc.window, NULL));
+    if (w == EGL_NO_SURFACE)
+        return hl__fail(HL_ERR_BACKEND, "gles3: present: eglCreateWindowSurface for the resized window failed (0x%x)",
+                        (unsigned)eglGetError());
+    g->window = w;
+    s->be.ptr = w;
+    r = hl__gl_make_current_with(dev, w);
+    if (!r && !HL__GL(dev, eglSwapInterval(g->display, g->swap_interval))) (void)eglGetError();
+    return r;
+}
+
 hl_result hl__gl_surface_present(hl_rhi_device *dev, hl__surface *s, hl__texture *tex) {
     (void)tex;
     hl__gl_device *g = hl__gl(dev);
@@ -148,6 +171,16 @@ hl_result hl__gl_surface_present(hl_rhi_device *dev, hl__surface *s, hl__texture
     EGLint ww, wh;
     window_size(dev, g, &ww, &wh);
     if (wh < 0) wh = (EGLint)g->window_height;
+    if (g->swap_width && (ww != g->swap_width || wh != g->swap_height)) {
+        /* The window changed size since the last swap. Mesa's software X11 path learns a
+         * drawable's size when it first validates its buffers after a swap, which any draw does
+         * (into any framebuffer): draws of this frame made before the resize reached the server
+         * leave the default framebuffer at the old size, and the copy below would land offset
+         * (seen: 16 rows low after 96x64 -> 80x48). A new EGL surface for the window starts with
+         * its current size. */
+        hl_result r = recreate_window_surface(dev, g, s);
+        if (r) return r;
+    }
     hl__gl_bind_read_fbo(dev, fbo);
     hl__gl_bind_draw_fbo(dev, 0);
     hl__gl_scissor(dev, false, 0, 0, 0, 0); /* blits are scissored */
@@ -164,5 +197,7 @@ hl_result hl__gl_surface_present(hl_rhi_device *dev, hl__surface *s, hl__texture
         }
         return hl__fail(HL_ERR_BACKEND, "gles3: present: eglSwapBuffers failed (0x%x)", (unsigned)err);
     }
+    g->swap_width = ww;
+    g->swap_height = wh;
     return HL_OK;
 }
