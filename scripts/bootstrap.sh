@@ -36,7 +36,10 @@ base_pkgs=(build-essential cmake pkg-config git ca-certificates
   libegl-dev libgles-dev libvulkan1 libvulkan-dev
   glslang-dev glslang-tools spirv-tools libspirv-cross-c-shared-dev
   libcjson-dev libstb-dev libcglm-dev libpng-dev libjpeg62-turbo-dev
-  clang libclang-rt-14-dev)
+  clang libclang-rt-14-dev
+  libglfw3-dev libx11-dev libxrandr-dev xvfb)
+# (GLFW 3 for `hilo3d view`, Xlib for its native handles and captures, Xrandr's header for
+#  glfw3native.h; Xvfb runs the window tests on machines without a display)
 # npm fetches Dawn; a machine that already has Node.js (e.g. from NodeSource) keeps it.
 command -v npm >/dev/null || base_pkgs+=(nodejs npm)
 apt-get install -y -q --no-install-recommends "${base_pkgs[@]}" >/dev/null \
@@ -64,9 +67,11 @@ fi
 missing=()
 for h in /usr/include/EGL/egl.h /usr/include/GLES3/gl3.h /usr/include/glslang/Include/glslang_c_interface.h \
          /usr/include/spirv_cross/spirv_cross_c.h /usr/include/cjson/cJSON.h /usr/include/stb/stb_image.h \
-         /usr/include/cglm/cglm.h /usr/include/png.h /usr/include/jpeglib.h; do
+         /usr/include/cglm/cglm.h /usr/include/png.h /usr/include/jpeglib.h /usr/include/GLFW/glfw3.h \
+         /usr/include/GLFW/glfw3native.h /usr/include/X11/Xlib.h /usr/include/X11/extensions/Xrandr.h; do
   [ -f "$h" ] || missing+=("$h")
 done
+command -v Xvfb >/dev/null || missing+=(Xvfb)
 [ ${#missing[@]} -eq 0 ] || die "missing after install: ${missing[*]}"
 
 mkdir -p "$here/.deps"

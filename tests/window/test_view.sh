@@ -64,7 +64,8 @@ view demo --size 320x200 --frames 6 --capture "$TMP/demo_view.png"
 compare demo "$TMP/demo_view.png" "$TMP/demo.png"
 grep -q "6 presented" "$TMP/demo.out" && pass || fail "demo: 6 presented frames not reported"
 
-# 2. rapid resizes (1x1 .. 1200x900), hidden window, simulated minimise, P three times, close
+# 2. rapid resizes (1x1 .. 1200x900), hidden window, simulated minimise, P three times, orbit /
+#    pan / wheel / keys and R (the capture after it must be the first view), close
 view resize --size 320x200 --frames 3 --resize-test --capture "$TMP/resize_view.png"
 compare "resize test" "$TMP/resize_view.png" "$TMP/demo.png"
 line=$(grep "^frames:" "$TMP/resize.out")
@@ -73,10 +74,17 @@ minimised=$(echo "$line" | sed -n 's/.* \([0-9]*\) minimised loops.*/\1/p')
 [ "${configures:-0}" -ge 20 ] && pass || fail "resize test: $configures surface configures (at least 20 expected)"
 [ "${minimised:-0}" -ge 1 ] && pass || fail "resize test: no minimised loop ($line)"
 grep -q "^pipeline: forward;" "$TMP/resize.out" && pass || fail "resize test: not back at the forward pipeline"
+moved=$(sed -n 's/^input: .* moved the camera \([0-9.]*\) units, R left it \([0-9.]*\) from.*/\1 \2/p' "$TMP/resize.out")
+if awk -v m="${moved% *}" -v b="${moved#* }" 'BEGIN { exit !(m > 0.1 && b < 0.0001) }' </dev/null && [ -n "$moved" ]; then
+    pass
+else
+    fail "resize test: the scripted input did not move the camera or R did not put it back ($moved)"
+fi
 
-# 3. a glTF model through its file's camera, the animation paused at 0
+# 3. a glTF model through its file's camera, the animation paused at 0, after the scripted run (its
+#    input moves to the viewer's own orbit camera, R goes back to the file's)
 render model "$DATA/animated_quad.glb" --width 256 --height 160 --animation 0 --time 0
-view model "$DATA/animated_quad.glb" --size 256x160 --paused --frames 4 --capture "$TMP/model_view.png"
+view model "$DATA/animated_quad.glb" --size 256x160 --paused --frames 4 --resize-test --capture "$TMP/model_view.png"
 compare "glTF model" "$TMP/model_view.png" "$TMP/model.png"
 
 # 4. the other pipelines: forward-post (bloom, tone mapping, FXAA) and deferred

@@ -14,8 +14,9 @@
  * frames before it show the same still scene. --resize-test scripts rapid resizes (down to 1x1
  * and up to 1200x900, one per frame), hides and shows the window, simulates a minimised window
  * (a 0 x 0 framebuffer: nothing rendered or presented), cycles the three pipelines back to
- * the first as P does, and then runs the N frames at --size. Every run ends by the window's
- * close request, as a click on the close button does. */
+ * the first as P does, drives the input handlers (orbit and pan drags, the wheel, the keys, R),
+ * and then runs the N frames at --size. Every run ends by the window's close request, as a
+ * click on the close button does. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,10 @@ typedef struct viewer {
     /* window */
     int fb_w, fb_h;
     bool simulate_minimised;
+    /* --resize-test: how far the scripted input moved the camera, and how far from the first
+       view R left it */
+    float script_moved, script_back;
+    bool script_input;
     /* counters of the renderers made so far but the current one (P makes a new one) */
     uint64_t skipped_before;
     uint32_t configures_before;
@@ -277,15 +282,16 @@ static int capture(viewer *v, const char *path) {
 }
 
 /* ---- --resize-test ---------------------------------------------------------------------------------- */
-#define SCRIPT_STEPS 50
+#define SCRIPT_STEPS 56
 /* Step i of the script, before frame i: rapid resizes, hide / show, a simulated minimise, the
- * three pipelines in turn (P) back to the first, back to w x h. Returns false once the script is
- * over. */
+ * three pipelines in turn (P) back to the first, back to w x h, then the input handlers as GLFW
+ * calls them: an orbit drag, a pan drag, the wheel, Space, + and -, and R (the frames after it
+ * must show the first view again). Returns false once the script is over. */
 static bool script_step(viewer *v, uint32_t i, int w, int h) {
     static const int sizes[][2] = {{640, 360}, {1, 1},    {1200, 900}, {17, 333}, {333, 17}, {2, 2},
-                                   {800, 601}, {64, 64},  {1023, 77},  {5, 700},  {320, 240}, {999, 999},
+                                   {600, 451}, {64, 64},  {1023, 77},  {5, 700},  {320, 240}, {600, 600},
                                    {3, 1},     {700, 5},  {128, 96},   {641, 359}, {1, 900},  {900, 1},
-                                   {480, 270}, {256, 256}, {1100, 620}, {33, 44},  {401, 301}, {160, 90}};
+                                   {480, 270}, {256, 256}, {720, 400}, {33, 44},  {401, 301}, {160, 90}};
     const uint32_t n = (uint32_t)(sizeof sizes / sizeof sizes[0]);
     if (i < n) glfwSetWindowSize(v->win, sizes[i][0], sizes[i][1]);
     else if (i == n) glfwHideWindow(v->win); /* presents to an unmapped window for a few frames */
@@ -296,6 +302,31 @@ static bool script_step(viewer *v, uint32_t i, int w, int h) {
         glfwSetWindowSize(v->win, w, h);
     } else if (i == n + 14 || i == n + 16 || i == n + 18) {
         v->cycle_pipeline = true; /* as the P key does */
+    } else if (i == n + 20) { /* left drag: orbit */
+        on_cursor(v->win, 100, 100);
+        on_button(v->win, GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0);
+        v->mx = 100, v->my = 100;
+        on_cursor(v->win, 160, 80);
+        on_button(v->win, GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0);
+    } else if (i == n + 22) { /* right drag: pan; the wheel: zoom */
+        on_button(v->win, GLFW_MOUSE_BUTTON_RIGHT, GLFW_PRESS, 0);
+        v->mx = 100, v->my = 100;
+        on_cursor(v->win, 120, 110);
+        on_button(v->win, GLFW_MOUSE_BUTTON_RIGHT, GLFW_RELEASE, 0);
+        on_scroll(v->win, 0, 2);
+    } else if (i == n + 24) {
+        on_key(v->win, GLFW_KEY_SPACE, 0, GLFW_PRESS, 0);
+        on_key(v->win, GLFW_KEY_EQUAL, 0, GLFW_PRESS, 0);
+        on_key(v->win, GLFW_KEY_MINUS, 0, GLFW_PRESS, 0);
+        on_key(v->win, GLFW_KEY_SPACE, 0, GLFW_PRESS, 0);
+    } else if (i == n + 26) {
+        hl_node *cn = hl_camera_node(v->camera);
+        hl_vec3 p = hl_node_translation(cn);
+        v->script_moved = hl_vec3_length((hl_vec3){p.x - v->home_pos.x, p.y - v->home_pos.y, p.z - v->home_pos.z});
+        on_key(v->win, GLFW_KEY_R, 0, GLFW_PRESS, 0);
+        p = hl_node_translation(hl_camera_node(v->camera));
+        v->script_back = hl_vec3_length((hl_vec3){p.x - v->home_pos.x, p.y - v->home_pos.y, p.z - v->home_pos.z});
+        v->script_input = true;
     }
     return i < SCRIPT_STEPS;
 }
@@ -568,6 +599,10 @@ int hl_cli_view(int argc, char **argv) {
                       (unsigned long long)(v.skipped_before + s->presents_skipped),
                       v.configures_before + s->surface_configures, (unsigned long long)resizes,
                       (unsigned long long)minimised_loops);
+        if (v.script_input)
+            hl_cli_printf("input: the drags and the wheel moved the camera %.3f units, R left it %.6f from the first "
+                          "view\n",
+                          (double)v.script_moved, (double)v.script_back);
     }
     hl_renderer_destroy(v.r);
     if (v.own) hl_node_destroy(hl_camera_node(v.own));
