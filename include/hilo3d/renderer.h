@@ -188,8 +188,8 @@ hl_result hl_renderer_attach(hl_renderer *r);
  * renderer survives it: the call that notices the loss returns HL_ERR_DEVICE_LOST (a frame in
  * flight is rolled back: nothing it did is committed) and the device_lost event fires. From then
  * on calls that need the device return HL_ERR_DEVICE_LOST (reads, target and storage calls),
- * except the render calls (hl_renderer_render, _render_to_target, _render_frame) and
- * hl_renderer_recover, which recover first: a new device of the same backend is made from the
+ * except the render calls (hl_renderer_render, _render_to_target, _render_frame, hl_renderer_present)
+ * and hl_renderer_recover, which recover first: a new device of the same backend is made from the
  * renderer's description; it must have every capability the first one had (features, limits,
  * formats; the pipeline's requirements are checked again), else recovery fails with
  * HL_ERR_UNSUPPORTED naming what is missing and the renderer stays lost (a later call tries
@@ -197,7 +197,8 @@ hl_result hl_renderer_attach(hl_renderer *r);
  * uniform buffers, programs, pipelines and environments as frames draw them again (the scene
  * objects hold their data); render targets with their size and formats (contents cleared, as
  * new); compute shaders, kernels and storage shaders from their sources; storage buffers by
- * their recovery policy (compute.h); a pipeline runtime's persistent targets start again fresh.
+ * their recovery policy (compute.h); a pipeline runtime's persistent targets start again fresh;
+ * the window's surface (hl_renderer_desc.window) is made on the new device and configured again.
  * The device generation advances (hl_render_stats.device_generation) and the device_recovered
  * event fires. Engine objects (stages, meshes, materials, textures, targets, storage buffers)
  * keep working without any user action; the next frame draws the same image. */
