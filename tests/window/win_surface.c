@@ -334,6 +334,7 @@ int main(int argc, char **argv) {
     frame_and_check(&c, &w, "new surface");
     HL_CHECK_OK(hl_rhi_device_simulate_loss(c.dev));
     HL_CHECK_RESULT(hl_rhi_surface_acquire(c.dev, c.surface, &tex, NULL), HL_ERR_DEVICE_LOST);
+    hl_test_pipeline_destroy(c.dev, &c.pipe); /* (on a lost device the handles are only forgotten) */
     HL_CHECK_OK(hl_rhi_device_recreate(c.dev));
     HL_CHECK_RESULT(hl_rhi_surface_acquire(c.dev, c.surface, &tex, NULL), HL_ERR_VALIDATION);
     HL_CHECK_OK(hl_test_pipeline_create(c.dev, &pd, &c.pipe));

@@ -388,7 +388,7 @@ int hl_cli_view(int argc, char **argv) {
         {.name = "camera", .kind = HL_CLI_STRING, .metavar = "auto|INDEX", .help = "a model's camera (as for render)",
          .value = &camera_arg},
         {.name = "animation", .kind = HL_CLI_STRING, .metavar = "INDEX|NAME",
-         .help = "the model's animation to play (default: its first)", .value = &anim_arg, .default_text = "the first"},
+         .help = "the model's animation to play", .value = &anim_arg, .default_text = "the first"},
         {.name = "paused", .kind = HL_CLI_FLAG, .help = "start with the animation paused (Space plays it)",
          .value = &paused},
         {.name = "env", .kind = HL_CLI_STRING, .metavar = "default|none|FILE.hdr",
@@ -402,7 +402,8 @@ int hl_cli_view(int argc, char **argv) {
          .help = "at the end, save what the window shows (an X screenshot) as PNG", .value = &capture_path,
          .default_text = "none"},
         {.name = "resize-test", .kind = HL_CLI_FLAG,
-         .help = "first resize the window rapidly, hide and show it, simulate a minimised window, then run --frames",
+         .help = "first resize the window rapidly, hide and show it, simulate a minimised window, cycle the "
+                 "pipelines, drive the mouse and key handlers, then run --frames",
          .value = &resize_test},
     };
     int prc = hl_cli_parse(&cmd, opts, sizeof opts / sizeof opts[0], argc, argv);
