@@ -66,7 +66,7 @@ grep -q "6 presented" "$TMP/demo.out" && pass || fail "demo: 6 presented frames 
 
 # 2. rapid resizes (1x1 .. 1200x900), hidden window, simulated minimise, P three times, orbit /
 #    pan / wheel / keys and R (the capture after it must be the first view), close
-view resize --size 320x200 --frames 3 --resize-test --capture "$TMP/resize_view.png"
+view resize --size 320x200 --frames 6 --resize-test --capture "$TMP/resize_view.png"
 compare "resize test" "$TMP/resize_view.png" "$TMP/demo.png"
 line=$(grep "^frames:" "$TMP/resize.out")
 configures=$(echo "$line" | sed -n 's/.* \([0-9]*\) surface configures.*/\1/p')
@@ -84,7 +84,7 @@ fi
 # 3. a glTF model through its file's camera, the animation paused at 0, after the scripted run (its
 #    input moves to the viewer's own orbit camera, R goes back to the file's)
 render model "$DATA/animated_quad.glb" --width 256 --height 160 --animation 0 --time 0
-view model "$DATA/animated_quad.glb" --size 256x160 --paused --frames 4 --resize-test --capture "$TMP/model_view.png"
+view model "$DATA/animated_quad.glb" --size 256x160 --paused --frames 6 --resize-test --capture "$TMP/model_view.png"
 compare "glTF model" "$TMP/model_view.png" "$TMP/model.png"
 
 # 4. the other pipelines: forward-post (bloom, tone mapping, FXAA) and deferred

@@ -4,7 +4,8 @@
  * - the first frame, and a few more (steady presents allocate nothing);
  * - an output resized without its window (gles3: the surface is outdated, the present shows
  *   nothing and succeeds, presents_skipped counts it; webgpu's driver takes it), then the window
- *   resized to match;
+ *   resized to match (within 6 frames: lavapipe's swapchain may drop presents while Dawn makes
+ *   it again after the resize);
  * - a forced OUTDATED acquire (the renderer configures again and acquires once more: no frame
  *   lost), a forced TIMEOUT (skipped), a forced LOST (skipped, the surface made again by the next
  *   present);
@@ -24,9 +25,9 @@
 
 static hl_backend backend_of(hl_rhi_backend b) { return b == HL_RHI_BACKEND_WEBGPU ? HL_BACKEND_WEBGPU : HL_BACKEND_GLES3; }
 
-/* Pixels of the window that differ from the output (any channel), waiting up to 2 s for the
- * frame to arrive (a swapchain may present from a queue of its own). */
-static uint32_t window_vs_output(hl_renderer *r, hl_test_window *w) {
+/* Pixels of the window that differ from the output (any channel), waiting up to tries * 50 ms
+ * for the frame to arrive (a swapchain may present from a queue of its own). */
+static uint32_t window_vs_output(hl_renderer *r, hl_test_window *w, int tries) {
     uint32_t ow, oh;
     hl_renderer_size(r, &ow, &oh);
     if (ow != w->width || oh != w->height) return UINT32_MAX;
@@ -34,8 +35,8 @@ static uint32_t window_vs_output(hl_renderer *r, hl_test_window *w) {
     uint8_t *out = malloc(n), *win = malloc(n);
     uint32_t bad = UINT32_MAX;
     if (out && win && !hl_renderer_read_pixels(r, out, n)) {
-        for (int tries = 0; tries < 40 && bad; tries++) {
-            if (tries) {
+        for (int t = 0; t < tries && bad; t++) {
+            if (t) {
                 struct timespec ts = {0, 50 * 1000 * 1000};
                 nanosleep(&ts, NULL);
             }
@@ -54,12 +55,30 @@ static uint32_t window_vs_output(hl_renderer *r, hl_test_window *w) {
     return bad;
 }
 
+/* Renders and presents one frame, then the window must show the output (within 2 s). */
 static void frame(hl_renderer *r, hl_scene_demo *demo, hl_test_window *w, const char *what) {
     HL_CHECK_OK(hl_renderer_render(r, demo->stage, demo->camera));
     HL_CHECK_OK(hl_renderer_present(r));
     HL_CHECK_OK(hl_renderer_wait_idle(r));
-    uint32_t bad = window_vs_output(r, w);
+    uint32_t bad = window_vs_output(r, w, 40);
     HL_CHECK_MSG(bad == 0, "%s: %u window pixels differ from the output", what, bad);
+}
+
+/* After the window's resize: lavapipe's X11 swapchain finds itself out of date and Dawn makes it
+ * again, and under load a present or two of that time never shows. So frames are presented
+ * until the window shows the output, at most 6, and each gets 0.5 s to arrive. */
+static void frames_after_resize(hl_renderer *r, hl_scene_demo *demo, hl_test_window *w, const char *what) {
+    uint32_t bad = UINT32_MAX;
+    int n = 0;
+    while (bad && n < 6) {
+        HL_CHECK_OK(hl_renderer_render(r, demo->stage, demo->camera));
+        HL_CHECK_OK(hl_renderer_present(r));
+        HL_CHECK_OK(hl_renderer_wait_idle(r));
+        n++;
+        bad = window_vs_output(r, w, 10);
+    }
+    printf("%s: the window showed the output after %d frame(s)\n", what, n);
+    HL_CHECK_MSG(bad == 0, "%s: %u window pixels differ from the output after %d frames", what, bad, n);
 }
 
 static hl_result in_frame_present(hl_render_frame *f, void *user) {
@@ -153,7 +172,7 @@ int main(int argc, char **argv) {
     cfg = hl_rhi_surface_get_config(r->dev, r->present.surface);
     HL_CHECK(cfg && cfg->width == 80 && cfg->height == 48);
     hl_test_window_resize(&w, 80, 48);
-    frame(r, &demo, &w, "output and window at 80x48");
+    frames_after_resize(r, &demo, &w, "output and window at 80x48");
 
     /* forced statuses */
     uint32_t configures = r->present.configures;
