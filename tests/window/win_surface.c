@@ -123,9 +123,9 @@ static hl_result make_surface(ctx *c, hl_test_window *w, uint32_t usage) {
 }
 
 /* Frames (acquire, draw, present) until the window shows the quadrants, at most max_frames,
- * each given tries * 50 ms to arrive. After a window's resize lavapipe's X11 swapchain finds
- * itself out of date and Dawn makes it again, and under load a present or two of that time never
- * shows: those checks allow 6 frames. */
+ * each given tries * 50 ms to arrive. After a window's resize, with lavapipe's X11 swapchain
+ * under load, a present or two did not show at all (seen next to other window tests): those
+ * checks allow 6 frames. */
 static void frames_and_check(ctx *c, hl_test_window *w, int max_frames, int tries, const char *what) {
     uint8_t *img = malloc((size_t)w->width * w->height * 4);
     uint32_t bad = UINT32_MAX;
