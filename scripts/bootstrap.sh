@@ -38,7 +38,10 @@ base_pkgs=(build-essential cmake pkg-config git ca-certificates
   glslang-dev glslang-tools spirv-tools libspirv-cross-c-shared-dev
   libcjson-dev libstb-dev libcglm-dev libpng-dev libjpeg62-turbo-dev
   clang libclang-rt-14-dev
+  libglfw3-dev libx11-dev libxrandr-dev xvfb
   emscripten dpkg-dev python3 chromium)
+# (GLFW 3 for `hilo3d view`, Xlib for its native handles and captures, Xrandr's header for
+#  glfw3native.h; Xvfb runs the window tests on machines without a display)
 # emscripten + chromium: the browser build and its test (make web-test; dpkg-dev unpacks the Debian
 # sources scripts/web_deps.sh builds with emcc).
 # npm fetches Dawn; a machine that already has Node.js (e.g. from NodeSource) keeps it.
@@ -68,9 +71,12 @@ fi
 missing=()
 for h in /usr/include/EGL/egl.h /usr/include/GLES3/gl3.h /usr/include/glslang/Include/glslang_c_interface.h \
          /usr/include/spirv_cross/spirv_cross_c.h /usr/include/cjson/cJSON.h /usr/include/stb/stb_image.h \
-         /usr/include/cglm/cglm.h /usr/include/png.h /usr/include/jpeglib.h /usr/bin/emcc /usr/bin/chromium; do
+         /usr/include/cglm/cglm.h /usr/include/png.h /usr/include/jpeglib.h /usr/include/GLFW/glfw3.h \
+         /usr/include/GLFW/glfw3native.h /usr/include/X11/Xlib.h /usr/include/X11/extensions/Xrandr.h \
+         /usr/bin/emcc /usr/bin/chromium; do
   [ -f "$h" ] || missing+=("$h")
 done
+command -v Xvfb >/dev/null || missing+=(Xvfb)
 [ ${#missing[@]} -eq 0 ] || die "missing after install: ${missing[*]}"
 
 mkdir -p "$here/.deps"

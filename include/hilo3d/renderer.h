@@ -71,6 +71,47 @@ typedef void (*hl_render_event_fn)(hl_renderer *r, uint64_t frame_index, void *u
  * (recovered). The message is valid during the call only. */
 typedef void (*hl_device_event_fn)(hl_renderer *r, uint64_t generation, const char *message, void *user);
 
+/* ---- windows ------------------------------------------------------------------------------------
+ * A renderer may present into a native window the application made (with GLFW, SDL, Xlib ...):
+ * give it in hl_renderer_desc.window. The renderer keeps rendering into its output as without a
+ * window (read_pixels, targets, everything works the same); hl_renderer_present puts the output
+ * into the window's surface and shows it:
+ *
+ *   hl_renderer_desc d = {0};
+ *   d.window = (hl_native_window){HL_WINDOW_X11, glfwGetX11Display(), glfwGetX11Window(win), NULL};
+ *   d.width = fb_width, d.height = fb_height;
+ *   hl_renderer_create(&d, &r);
+ *   each frame: hl_renderer_resize(r, fb_width, fb_height) when the framebuffer changed (not for
+ *               0 x 0: a minimised window renders and presents nothing);
+ *               hl_renderer_render(r, stage, camera); hl_renderer_present(r);
+ *
+ * Present is one graph frame of its own: the window's surface texture is imported as a deferred
+ * resource, so it is acquired only when the present pass runs (after the graph's compile, as
+ * late as possible), then a fullscreen pass copies the output into it (sRGB-encoded as the
+ * output is) and the surface presents. Vsync is on unless hl_renderer_desc.no_vsync. The surface
+ * is configured at the output's size: after hl_renderer_resize it is configured again; when the
+ * native surface says it is outdated (the window's size no longer matches) it is configured
+ * again and acquired once more, and when that still gives no texture (the window and the output
+ * differ in size until the application resizes; a lost native surface, which is made again next
+ * time) the present shows nothing and returns HL_OK (stats.presents_skipped). On a device loss
+ * the surface is made again on the new device and configured at recovery.
+ *
+ * Backends: webgpu presents through a Dawn surface (X11 or Wayland); gles3 through an EGL window
+ * surface (X11; the EGL display is then the X11 one instead of a headless one). The window and
+ * its display belong to the application and must outlive the renderer. */
+typedef enum hl_window_system {
+    HL_WINDOW_NONE = 0, /* headless (default) */
+    HL_WINDOW_X11,      /* display: the Xlib Display *; window: the Window (XID) */
+    HL_WINDOW_WAYLAND,  /* display: struct wl_display *; wayland_surface: struct wl_surface * (webgpu) */
+} hl_window_system;
+
+typedef struct hl_native_window {
+    hl_window_system system;
+    void *display;
+    uint64_t window;
+    void *wayland_surface;
+} hl_native_window;
+
 /* Zero = defaults: backend AUTO, 640 x 480, sample_count 4, shadow atlas 2048.
  *
  * Caches: the renderer keeps GPU mirrors of the scene objects it draws (geometry, textures,
@@ -114,6 +155,10 @@ typedef struct hl_renderer_desc {
     /* Called once per loss, when the renderer notices it (the call that noticed returns
      * HL_ERR_DEVICE_LOST), and after each successful recovery; event_user is passed. NULL: none. */
     hl_device_event_fn device_lost, device_recovered;
+    /* A window to present into (see "windows" above); system NONE = headless. */
+    hl_native_window window;
+    /* Present without waiting for the display's refresh (may tear); default false: vsync. */
+    bool no_vsync;
 } hl_renderer_desc;
 
 /* desc may be NULL: all defaults. */
@@ -134,6 +179,11 @@ HL_API hl_result hl_renderer_render(hl_renderer *r, hl_stage *stage, hl_camera *
 HL_API hl_result hl_renderer_read_pixels(hl_renderer *r, uint8_t *rgba, size_t size);
 /* Waits for every submitted frame (at most wait_timeout_ms: then HL_ERR_TIMEOUT). */
 HL_API hl_result hl_renderer_wait_idle(hl_renderer *r);
+/* Shows the output in the window (see "windows" above): acquires the window surface's texture,
+ * copies the output into it and presents it; outside hl_renderer_render_frame. HL_OK also when
+ * the surface gives no texture this time (stats.presents_skipped counts it); HL_ERR_INVALID_STATE
+ * for a renderer without a window; a lost device is recovered first, as render calls do. */
+HL_API hl_result hl_renderer_present(hl_renderer *r);
 /* Thread hand-over (see "Threading" above): detach on the owning thread (not inside
  * hl_renderer_render_frame); the renderer then has no owner until a thread calls attach and
  * becomes its owner. attach on the owner itself is HL_OK without effect; while another thread
@@ -147,8 +197,8 @@ HL_API hl_result hl_renderer_attach(hl_renderer *r);
  * renderer survives it: the call that notices the loss returns HL_ERR_DEVICE_LOST (a frame in
  * flight is rolled back: nothing it did is committed) and the device_lost event fires. From then
  * on calls that need the device return HL_ERR_DEVICE_LOST (reads, target and storage calls),
- * except the render calls (hl_renderer_render, _render_to_target, _render_frame) and
- * hl_renderer_recover, which recover first: a new device of the same backend is made from the
+ * except the render calls (hl_renderer_render, _render_to_target, _render_frame, hl_renderer_present)
+ * and hl_renderer_recover, which recover first: a new device of the same backend is made from the
  * renderer's description; it must have every capability the first one had (features, limits,
  * formats; the pipeline's requirements are checked again), else recovery fails with
  * HL_ERR_UNSUPPORTED naming what is missing and the renderer stays lost (a later call tries
@@ -156,7 +206,8 @@ HL_API hl_result hl_renderer_attach(hl_renderer *r);
  * uniform buffers, programs, pipelines and environments as frames draw them again (the scene
  * objects hold their data); render targets with their size and formats (contents cleared, as
  * new); compute shaders, kernels and storage shaders from their sources; storage buffers by
- * their recovery policy (compute.h); a pipeline runtime's persistent targets start again fresh.
+ * their recovery policy (compute.h); a pipeline runtime's persistent targets start again fresh;
+ * the window's surface (hl_renderer_desc.window) is made on the new device and configured again.
  * The device generation advances (hl_render_stats.device_generation) and the device_recovered
  * event fires. Engine objects (stages, meshes, materials, textures, targets, storage buffers)
  * keep working without any user action; the next frame draws the same image. */
@@ -284,6 +335,13 @@ typedef struct hl_render_stats {
     /* Objects alive on the device after the last frame: RHI handles of every kind and the
      * native objects of its caches (a leak across recoveries shows here). */
     uint32_t gpu_objects;
+    /* Windows, counted since the renderer was made: frames shown by hl_renderer_present, presents
+     * that showed nothing (no surface texture), and times the surface was configured (at creation,
+     * on resizes, when outdated, after a recovery). present_ns: the CPU time of the last present
+     * (acquire, copy pass, present). */
+    uint64_t presents, presents_skipped;
+    uint32_t surface_configures;
+    uint64_t present_ns;
 } hl_render_stats;
 
 HL_API const hl_render_stats *hl_renderer_stats(const hl_renderer *r);

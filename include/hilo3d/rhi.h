@@ -81,6 +81,7 @@ typedef struct hl_rhi_bind_group { uint32_t id; } hl_rhi_bind_group;
 typedef struct hl_rhi_pipeline_layout { uint32_t id; } hl_rhi_pipeline_layout;
 typedef struct hl_rhi_render_pipeline { uint32_t id; } hl_rhi_render_pipeline;
 typedef struct hl_rhi_compute_pipeline { uint32_t id; } hl_rhi_compute_pipeline;
+typedef struct hl_rhi_surface { uint32_t id; } hl_rhi_surface; /* a window's presentation surface */
 
 /* A device: one backend's native device or context and every object made from it (opaque;
  * hl_rhi_device_create / hl_rhi_device_destroy). */
@@ -331,6 +332,22 @@ typedef struct hl_rhi_stats {
 #define HL_RHI_WAIT_TIMEOUT_DEFAULT_MS 10000u
 #define HL_RHI_WAIT_FOREVER UINT32_MAX
 
+/* The window system a device's surfaces present to (see "surfaces" below). */
+typedef enum hl_rhi_window_system {
+    HL_RHI_WINDOW_SYSTEM_NONE = 0, /* headless (default): the device can make no surface */
+    HL_RHI_WINDOW_SYSTEM_X11,      /* Xlib: display is a Display *, windows are Window XIDs */
+    HL_RHI_WINDOW_SYSTEM_WAYLAND,  /* display is a struct wl_display *, windows are wl_surface * */
+    HL_RHI_WINDOW_SYSTEM_COUNT
+} hl_rhi_window_system;
+
+/* A connection to a window system, owned by the application: it must stay open while the device
+ * (and any recreation of it) lives. */
+typedef struct hl_rhi_native_display {
+    hl_rhi_window_system system;
+    void *display;
+} hl_rhi_native_display;
+
+
 /* Zero = defaults (listed per field). Read during hl_rhi_device_create only (strings copied). */
 typedef struct hl_rhi_device_desc {
     hl_rhi_backend backend;            /* default AUTO */
@@ -345,6 +362,11 @@ typedef struct hl_rhi_device_desc {
     bool gpu_timing;                   /* time every frame on the GPU where the backend can
                                           (HL_RHI_FEATURE_TIMESTAMP_QUERY in the caps then);
                                           elsewhere ignored */
+    /* The window system of the surfaces this device will present to (default none: headless).
+     * Required for hl_rhi_surface_create on every backend: gles3 opens its EGL display on it
+     * (EGL_PLATFORM_X11_KHR / _WAYLAND_KHR instead of the headless device or surfaceless
+     * platforms) and picks a window-capable config; webgpu names it in each Dawn surface. */
+    hl_rhi_native_display display;
 } hl_rhi_device_desc;
 
 /* Answers "is backend b usable with these requirements" without creating a device (webgpu:
@@ -838,6 +860,103 @@ HL_API hl_result hl_rhi_compute_pipeline_create(hl_rhi_device *dev, const hl_rhi
                                          hl_rhi_compute_pipeline *out);
 /* Destroys the pipeline (see hl_rhi_buffer_destroy). */
 HL_API void hl_rhi_compute_pipeline_destroy(hl_rhi_device *dev, hl_rhi_compute_pipeline p);
+
+/* ---- surfaces: presenting to a window ---------------------------------------------------------
+ * Device and surface are separate objects (the device exists first; rendering never depends on
+ * a window). A surface belongs to its device and shows one native window of the device's
+ * display (hl_rhi_device_desc.display). It owns its configuration (format, usage, size, present
+ * mode), the texture of the current frame and the explicit present:
+ *
+ *   hl_rhi_surface_configure(dev, s, &cfg)        once, and again when the window's size changes
+ *   each frame:
+ *     hl_rhi_surface_acquire(dev, s, &tex, &st)   the frame's texture (outside or inside a frame)
+ *     ... frames that render into / copy into tex (a view of it as a colour attachment) ...
+ *     hl_rhi_surface_present(dev, s)              after hl_rhi_end_frame: shows it
+ *
+ * The surface texture has frame lifetime: present (and configure, surface destroy, device loss)
+ * retires it and its views, so a handle kept after present is stale (HL_ERR_VALIDATION "handle is
+ * destroyed or stale" on every call that takes it). It cannot be destroyed with
+ * hl_rhi_texture_destroy. Acquiring again before present gives the same texture.
+ *
+ * Backends: webgpu wraps a Dawn surface (wgpuInstanceCreateSurface on the X11 window / Wayland
+ * surface; configure, getCurrentTexture, present). gles3 wraps the default framebuffer of an EGL
+ * window surface: the frame texture is a texture of the configured size (the backend's y
+ * convention makes memory row 0 the image's top, the window's default framebuffer counts rows
+ * from the bottom), copied flipped into the default framebuffer by present before
+ * eglSwapBuffers; present mode FIFO is eglSwapInterval 1, IMMEDIATE 0. The null backend makes
+ * no surfaces (HL_ERR_UNSUPPORTED).
+ *
+ * A lost device loses its surfaces with every other object (their handles are stale after
+ * hl_rhi_device_recreate): create and configure them again on the recreated device. */
+typedef struct hl_rhi_surface_desc {
+    uint64_t window;         /* X11: the Window XID (an integer) */
+    void *wayland_surface;   /* Wayland: the struct wl_surface * */
+    const char *label;
+} hl_rhi_surface_desc;
+
+typedef enum hl_rhi_present_mode {
+    HL_RHI_PRESENT_FIFO = 0,     /* default: vsync, every frame shown, no tearing */
+    HL_RHI_PRESENT_FIFO_RELAXED, /* vsync unless late (a late frame may tear) */
+    HL_RHI_PRESENT_IMMEDIATE,    /* no vsync (may tear) */
+    HL_RHI_PRESENT_MAILBOX,      /* no tearing, the newest frame replaces a waiting one */
+    HL_RHI_PRESENT_MODE_COUNT
+} hl_rhi_present_mode;
+
+#define HL_RHI_SURFACE_MAX_FORMATS 8
+
+/* What a surface can be configured with, read when it is created. */
+typedef struct hl_rhi_surface_caps {
+    hl_rhi_format formats[HL_RHI_SURFACE_MAX_FORMATS]; /* the backend's preferred first; only
+                                                          formats the RHI has (webgpu's sRGB
+                                                          BGRA is not one) */
+    uint32_t format_count;
+    uint32_t usages;        /* HL_RHI_TEXTURE_USAGE_* the frame texture may have (always
+                               RENDER_ATTACHMENT) */
+    uint32_t present_modes; /* bit (1u << hl_rhi_present_mode): the modes offered (FIFO always) */
+} hl_rhi_surface_caps;
+
+/* Zero = defaults: the first format of the caps, RENDER_ATTACHMENT usage, FIFO. */
+typedef struct hl_rhi_surface_config {
+    hl_rhi_format format;             /* one of the caps' formats; UNDEFINED = formats[0] */
+    uint32_t usage;                   /* a subset of caps.usages; 0 = RENDER_ATTACHMENT */
+    uint32_t width, height;           /* required, 1..max_texture_dimension_2d */
+    hl_rhi_present_mode present_mode; /* one of the caps' modes; default FIFO (vsync) */
+} hl_rhi_surface_config;
+
+/* What hl_rhi_surface_acquire found. Only OPTIMAL and SUBOPTIMAL give a texture. */
+typedef enum hl_rhi_surface_status {
+    HL_RHI_SURFACE_OPTIMAL = 0,
+    HL_RHI_SURFACE_SUBOPTIMAL, /* a texture, but the window no longer matches the configuration:
+                                  configure again after presenting it */
+    HL_RHI_SURFACE_OUTDATED,   /* no texture: configure again first (the window changed; gles3:
+                                  the EGL window's size differs from the configured one) */
+    HL_RHI_SURFACE_TIMEOUT,    /* no texture this time: try again */
+    HL_RHI_SURFACE_LOST,       /* no texture: the native surface is gone; destroy and create it */
+} hl_rhi_surface_status;
+
+/* Creates a surface on a window of the device's display. HL_ERR_VALIDATION: no display on the
+ * device, or no window in desc for its window system; HL_ERR_UNSUPPORTED: the backend cannot
+ * present there (the null backend; gles3 makes one surface per device); HL_ERR_BACKEND when the
+ * native surface cannot be made. The surface starts unconfigured. */
+HL_API hl_result hl_rhi_surface_create(hl_rhi_device *dev, const hl_rhi_surface_desc *desc, hl_rhi_surface *out);
+/* Retires its texture (if acquired) and releases the native surface once no submission uses it.
+ * Invalid handles are a no-op. */
+HL_API void hl_rhi_surface_destroy(hl_rhi_device *dev, hl_rhi_surface s);
+HL_API hl_result hl_rhi_surface_get_caps(hl_rhi_device *dev, hl_rhi_surface s, hl_rhi_surface_caps *out);
+/* (Re)configures: HL_ERR_VALIDATION for a value the caps do not offer or a bad size,
+ * HL_ERR_INVALID_STATE while a texture is acquired (present it first). */
+HL_API hl_result hl_rhi_surface_configure(hl_rhi_device *dev, hl_rhi_surface s, const hl_rhi_surface_config *config);
+/* The configuration with defaults applied; NULL when invalid or not configured. */
+HL_API const hl_rhi_surface_config *hl_rhi_surface_get_config(hl_rhi_device *dev, hl_rhi_surface s);
+/* The frame's texture (format, size and usage of the configuration; 2D, one mip, one sample) in
+ * *out, and what was found in *status (may be NULL). HL_OK with out->id 0 when the status gives
+ * no texture. HL_ERR_INVALID_STATE when not configured. The same texture until present. */
+HL_API hl_result hl_rhi_surface_acquire(hl_rhi_device *dev, hl_rhi_surface s, hl_rhi_texture *out,
+                                        hl_rhi_surface_status *status);
+/* Shows the acquired texture (what the submitted frames put in it) and retires it. Outside an
+ * open frame (the frames that render into it must be submitted first: HL_ERR_INVALID_STATE
+ * inside one), with a texture acquired (else HL_ERR_INVALID_STATE). */
+HL_API hl_result hl_rhi_surface_present(hl_rhi_device *dev, hl_rhi_surface s);
 
 /* ---- frame scope and commands -------------------------------------------------------------- */
 /* Opens a frame and gives its command context in *out_cmd (one frame at a time:

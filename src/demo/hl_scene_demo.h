@@ -10,6 +10,7 @@
 typedef struct hl_scene_demo {
     hl_stage *stage;
     hl_camera *camera; /* in the stage */
+    hl_vec3 camera_target; /* the point the camera looks at (an orbiting viewer's centre) */
     hl_mesh *box;      /* the textured box (tests move it) */
     uint32_t instanced_cubes;
 } hl_scene_demo;

@@ -53,7 +53,8 @@ hl_result hl_scene_demo_create(float aspect, hl_scene_demo *out) {
     cd.name = "camera";
     DEMO_TRY(hl_camera_create(&cd, &out->camera));
     hl_node_set_translation(hl_camera_node(out->camera), (hl_vec3){0.0f, 6.5f, 13.0f});
-    hl_node_look_at(hl_camera_node(out->camera), (hl_vec3){0.0f, 0.5f, 0.0f}, (hl_vec3){0, 1, 0});
+    out->camera_target = (hl_vec3){0.0f, 0.5f, 0.0f};
+    hl_node_look_at(hl_camera_node(out->camera), out->camera_target, (hl_vec3){0, 1, 0});
     DEMO_TRY(hl_stage_add(s, hl_camera_node(out->camera)));
 
     /* a 5 x 5 grid of spheres: metallic 0 -> 1 along x, roughness 0 -> 1 along z */

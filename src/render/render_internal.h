@@ -484,6 +484,28 @@ typedef struct hl__retained {
     hl__frame_block frame_block;
 } hl__retained;
 
+/* The window's surface and the present frame (render_present.c). */
+typedef struct hl__present {
+    hl_rhi_surface surface;  /* {0}: none yet (made by the next present or rebuild) */
+    hl_rhi_format format;    /* its configuration */
+    uint32_t width, height;
+    bool reconfigure;        /* a SUBOPTIMAL texture was shown: configure before the next acquire */
+    hl_rhi_texture acquired; /* acquired by this present's provider, not presented yet */
+    bool skipped;            /* this present's provider found no texture */
+    hl_graph *graph;         /* the present frames' own graph */
+    hl_shader_program prog;  /* the copy pass (CPU artifacts, kept across losses) */
+    bool prog_ready, prog_encodes;
+    hl_rhi_shader vs, fs;
+    hl_rhi_bind_group_layout bgl;
+    hl_rhi_pipeline_layout layout;
+    hl_rhi_render_pipeline pipeline;
+    hl_rhi_format pipeline_format;
+    hl_rhi_bind_group group;      /* the output's view and the default sampler */
+    hl_rhi_texture_view group_view;
+    uint64_t presents, skipped_count, present_ns; /* stats (since creation) */
+    uint32_t configures, outdated;
+} hl__present;
+
 struct hl_renderer {
     hl_renderer_desc desc;
     hl_rhi_device *dev;
@@ -656,8 +678,20 @@ struct hl_renderer {
     uint32_t fs_params_capacity, fs_params_used;
     uint32_t invocations; /* render calls recorded in this frame */
     hl__render_host host; /* the render pipeline host (src/pipeline); empty = direct recorder */
+    hl__present present;  /* the window (desc.window), render_present.c */
     hl_render_stats stats;
 };
+
+/* render_present.c: windows. The renderer description's window checked (create), turned into
+ * the device's display; the present objects dropped with every GPU object, the surface made and
+ * configured again at rebuild (recovery); the cumulative window counters put back into the
+ * stats of a new frame; everything freed at destroy. */
+hl_result hl__present_validate_desc(const hl_renderer_desc *d);
+void hl__present_display(const hl_renderer_desc *d, hl_rhi_native_display *out);
+void hl__present_gpu_drop(hl_renderer *r);
+hl_result hl__present_gpu_rebuild(hl_renderer *r);
+void hl__present_stats(hl_renderer *r);
+void hl__present_free(hl_renderer *r);
 
 /* render_recovery.c: the recovery coordinator. hl__renderer_ready is the gate every call that
  * needs the device passes: a lost device fails it with HL_ERR_DEVICE_LOST (recover = false) or

@@ -8,8 +8,9 @@
  * device those calls only forget the objects; hl_rhi_device_recreate then releases what is left)
  * and its records emptied: the pipeline runtime's persistent targets, the frame graph (transient
  * textures), targets' attachments, compute and storage objects, mirrors, programs, pipelines,
- * environments. Rebuild: the graph, the shared objects, targets' attachments, compute and
- * storage objects now; mirrors, programs and pipelines when frames draw them again (their scene
+ * environments, the window's surface. Rebuild: the graph, the shared objects, targets'
+ * attachments, compute and storage objects, the window's surface (made and configured) now;
+ * mirrors, programs and pipelines when frames draw them again (their scene
  * objects hold the data, and revisions, generations and program ids are new, so no prepared
  * draw survives). */
 #include <string.h>
@@ -73,6 +74,7 @@ static void gpu_drop(hl_renderer *r) {
     if (r->graph) hl_graph_destroy(r->graph);
     r->graph = NULL;
     r->graph_ok = false;
+    hl__present_gpu_drop(r); /* the window's surface goes with its device */
     hl__targets_drop(r);
     hl__storage_gpu_drop(r);
     hl__storage_shaders_gpu_drop(r);
@@ -96,6 +98,7 @@ static hl_result gpu_rebuild(hl_renderer *r) {
     if (!res) res = hl__compute_gpu_rebuild(r);
     if (!res) res = hl__storage_shaders_gpu_rebuild(r);
     if (!res) res = hl__storage_gpu_rebuild(r);
+    if (!res) res = hl__present_gpu_rebuild(r); /* the surface made and configured again */
     if (res) {
         /* whatever was made goes again: the next call starts over */
         char msg[400];

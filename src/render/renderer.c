@@ -337,6 +337,7 @@ static hl_result device_create(const hl_renderer_desc *d, hl_rhi_backend b, uint
     dd.wait_timeout_ms = d->wait_timeout_ms;
     dd.gpu_timing = d->gpu_timing;
     dd.label = "renderer";
+    hl__present_display(d, &dd.display);
     hl_result res = hl_rhi_device_create(&dd, out);
     if (res || !gate) return res;
     res = gate(gate_user, hl_rhi_device_caps(*out));
@@ -364,6 +365,8 @@ hl_result hl__renderer_create(const hl_renderer_desc *desc, uint32_t rhi_feature
         return hl__fail(HL_ERR_VALIDATION, "hl_renderer_create: desc.sample_count %u (1 or 4)", d.sample_count);
     if (d.shadow_atlas_size < 64 || d.shadow_atlas_size > 8192)
         return hl__fail(HL_ERR_VALIDATION, "hl_renderer_create: desc.shadow_atlas_size %u (64..8192)", d.shadow_atlas_size);
+    hl_result vres = hl__present_validate_desc(&d);
+    if (vres) return vres;
     hl_renderer *r = hl__calloc(1, sizeof *r);
     if (!r) return hl__fail(HL_ERR_OUT_OF_MEMORY, "hl_renderer_create: out of memory");
     r->desc = d;
@@ -401,6 +404,7 @@ hl_result hl__renderer_create(const hl_renderer_desc *desc, uint32_t rhi_feature
     od.height = d.height;
     od.sample_count = d.sample_count;
     if (!res) res = target_create(r, &od, &r->output);
+    if (!res) res = hl__present_gpu_rebuild(r); /* the window's surface, configured at the output's size */
     if (res) {
         hl_renderer_destroy(r);
         return res;
@@ -458,6 +462,7 @@ void hl_renderer_destroy(hl_renderer *r) {
         host.destroy(host.user);
     }
     if (r->graph) hl_graph_destroy(r->graph);
+    if (r->dev) hl__present_free(r);
     while (r->targets) target_free(r, r->targets); /* the output and every target the app kept */
     hl__compute_shaders_free(r);
     if (r->dev) hl__storage_free(r);
@@ -562,6 +567,7 @@ static void frame_begin(hl_renderer *r) {
     r->stats.frame_index = frame_index;
     r->stats.device_recoveries = r->recoveries;
     r->stats.device_generation = hl_rhi_device_generation(r->dev);
+    hl__present_stats(r);
     r->frame_serial++;
     r->storage_frame++;
     r->view_count = 0;

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "hilo3d/gltf.h"
 #include "hilo3d/pipeline.h"
 
 #define HL_CLI_EXIT_OK 0
@@ -28,6 +29,26 @@ int hl_cli_graph_dump(int argc, char **argv);
 bool hl_cli_is_model(const char *arg);
 int hl_cli_render_model(const char *path, int argc, char **argv);
 int hl_cli_info_model(const char *path, int argc, char **argv);
+/* `view [MODEL]` (cmd_view.c): the demo scene or a glTF model in a window. */
+int hl_cli_view(int argc, char **argv);
+
+/* A glTF model's scene as `render MODEL` and `view MODEL` show it (cmd_model.c): the asset
+ * loaded, a stage holding its root (dark clear colour, the environment of env_arg/exposure_arg
+ * as hl_cli_apply_environment, default lights when the file has none), and the camera: the
+ * file's camera camera_arg ("auto" = the first, or own_camera framing the bounds when it has
+ * none) at aspect. Returns an exit code after a message (2 for a bad --camera). */
+typedef struct hl_cli_model_scene {
+    hl_gltf_asset *asset;
+    hl_stage *stage;
+    hl_camera *camera;
+    hl_camera *own_camera; /* the framing camera made for the model (NULL: the file's) */
+    hl_aabb bounds;        /* of the scene (a unit box when empty) */
+} hl_cli_model_scene;
+int hl_cli_model_scene_create(const char *path, const char *camera_arg, const char *env_arg, const char *exposure_arg,
+                              float aspect, hl_cli_model_scene *out);
+void hl_cli_model_scene_destroy(hl_cli_model_scene *m);
+/* The animation of --animation INDEX|NAME, or NULL after a message. */
+hl_animation *hl_cli_model_animation(hl_gltf_asset *a, const char *arg, const char *path);
 
 /* ---- options -------------------------------------------------------------------------- */
 

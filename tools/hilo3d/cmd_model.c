@@ -89,6 +89,68 @@ static hl_result default_lights(hl_stage *s, hl_aabb box, bool environment) {
     return HL_OK;
 }
 
+int hl_cli_model_scene_create(const char *path, const char *camera_arg, const char *env_arg, const char *exposure_arg,
+                              float aspect, hl_cli_model_scene *m) {
+    memset(m, 0, sizeof *m);
+    uint32_t cam_index = UINT32_MAX;
+    if (strcmp(camera_arg, "auto") && !hl_cli_parse_u32(camera_arg, 0, 1u << 20, &cam_index)) {
+        hl_cli_error("--camera '%s': auto or a camera index", camera_arg);
+        return HL_CLI_EXIT_USAGE;
+    }
+    int rc = load(path, &m->asset);
+    if (rc) return rc;
+    const hl_gltf_report *rp = hl_gltf_asset_report(m->asset);
+    if (cam_index != UINT32_MAX && cam_index >= rp->cameras) {
+        hl_cli_error("--camera %u: %s has %u cameras", cam_index, path, rp->cameras);
+        hl_cli_model_scene_destroy(m);
+        return HL_CLI_EXIT_USAGE;
+    }
+    hl_result res = hl_stage_create(&m->stage);
+    if (!res) {
+        hl_stage_set_clear_color(m->stage, (hl_color){0.02f, 0.025f, 0.035f, 1.0f});
+        res = hl_stage_add(m->stage, hl_gltf_asset_root(m->asset));
+    }
+    hl_aabb box = hl_gltf_asset_bounds(m->asset);
+    if (hl_aabb_is_empty(&box) || !isfinite(box.min.x)) box = (hl_aabb){{-1, -1, -1}, {1, 1, 1}};
+    m->bounds = box;
+    if (!res && (rc = hl_cli_apply_environment(m->stage, env_arg, exposure_arg, 1.0f))) {
+        hl_cli_model_scene_destroy(m);
+        return rc;
+    }
+    if (!res && !rp->lights) res = default_lights(m->stage, box, hl_stage_environment(m->stage) != NULL);
+    if (!res && cam_index == UINT32_MAX && rp->cameras) cam_index = 0;
+    if (!res && cam_index != UINT32_MAX) {
+        m->camera = hl_gltf_asset_camera(m->asset, cam_index);
+        if (hl_camera_get_desc(m->camera)->projection == HL_PROJECTION_PERSPECTIVE) hl_camera_set_aspect(m->camera, aspect);
+    } else if (!res) {
+        m->camera = m->own_camera = auto_camera(box, aspect);
+        if (!m->camera) res = HL_ERR_OUT_OF_MEMORY;
+    }
+    if (res) {
+        hl_cli_error("%s: %s: %s", path, hl_result_name(res), res == HL_ERR_OUT_OF_MEMORY ? "out of memory" : hl_last_error());
+        hl_cli_model_scene_destroy(m);
+        return HL_CLI_EXIT_FAIL;
+    }
+    return HL_CLI_EXIT_OK;
+}
+
+void hl_cli_model_scene_destroy(hl_cli_model_scene *m) {
+    if (m->own_camera) hl_node_destroy(hl_camera_node(m->own_camera));
+    hl_gltf_asset_destroy(m->asset); /* first: its root belongs to the stage, which destroys it */
+    hl_stage_destroy(m->stage);
+    memset(m, 0, sizeof *m);
+}
+
+hl_animation *hl_cli_model_animation(hl_gltf_asset *a, const char *arg, const char *path) {
+    uint32_t ai = 0;
+    hl_animation *anim = hl_cli_parse_u32(arg, 0, UINT32_MAX - 1, &ai) ? hl_gltf_asset_animation(a, ai)
+                                                                       : hl_gltf_asset_find_animation(a, arg);
+    if (!anim)
+        hl_cli_error("--animation %s: %s has %u animations, none of that index or name", arg, path,
+                     hl_gltf_asset_animation_count(a));
+    return anim;
+}
+
 int hl_cli_render_model(const char *path, int argc, char **argv) {
     static const hl_cli_command cmd = {
         "render", "hilo3d render MODEL.gltf|MODEL.glb [OPTIONS]: loads a glTF 2.0 model and renders its scene to a\n"
@@ -145,64 +207,28 @@ int hl_cli_render_model(const char *path, int argc, char **argv) {
         return HL_CLI_EXIT_USAGE;
     }
     hl_result res = hl_backend_parse(backend_name, &rd.backend);
-    uint32_t cam_index = UINT32_MAX;
-    if (!res && strcmp(camera_arg, "auto") && !hl_cli_parse_u32(camera_arg, 0, 1u << 20, &cam_index)) {
-        hl_cli_error("--camera '%s': auto or a camera index", camera_arg);
-        return HL_CLI_EXIT_USAGE;
-    }
     if (res) {
         hl_cli_error("%s: %s", hl_result_name(res), hl_last_error());
         return HL_CLI_EXIT_USAGE;
     }
-    hl_gltf_asset *a = NULL;
-    int rc = load(path, &a);
+    hl_cli_model_scene m;
+    int rc = hl_cli_model_scene_create(path, camera_arg, env_arg, exposure_arg, (float)rd.width / (float)rd.height, &m);
     if (rc) return rc;
-    const hl_gltf_report *rp = hl_gltf_asset_report(a);
-    if (cam_index != UINT32_MAX && cam_index >= rp->cameras) {
-        hl_cli_error("--camera %u: %s has %u cameras", cam_index, path, rp->cameras);
-        hl_gltf_asset_destroy(a);
-        return HL_CLI_EXIT_USAGE;
-    }
+    const hl_gltf_report *rp = hl_gltf_asset_report(m.asset);
     if (anim_arg) {
-        uint32_t ai = 0;
-        hl_animation *anim = hl_cli_parse_u32(anim_arg, 0, UINT32_MAX - 1, &ai) ? hl_gltf_asset_animation(a, ai)
-                                                                               : hl_gltf_asset_find_animation(a, anim_arg);
+        hl_animation *anim = hl_cli_model_animation(m.asset, anim_arg, path);
         if (!anim) {
-            hl_cli_error("--animation %s: %s has %u animations, none of that index or name", anim_arg, path,
-                         hl_gltf_asset_animation_count(a));
-            hl_gltf_asset_destroy(a);
+            hl_cli_model_scene_destroy(&m);
             return HL_CLI_EXIT_USAGE;
         }
         hl_animation_apply(anim, anim_time, HL_ANIMATION_CLAMP);
         hl_cli_printf("animation: '%s' at %.3f s of %.3f s\n", hl_animation_name(anim), (double)anim_time,
                       (double)hl_animation_duration(anim));
     }
-    hl_stage *stage = NULL;
-    hl_camera *camera = NULL, *own_camera = NULL;
-    float aspect = (float)rd.width / (float)rd.height;
-    res = hl_stage_create(&stage);
-    if (!res) {
-        hl_stage_set_clear_color(stage, (hl_color){0.02f, 0.025f, 0.035f, 1.0f});
-        res = hl_stage_add(stage, hl_gltf_asset_root(a));
-    }
-    hl_aabb box = hl_gltf_asset_bounds(a);
-    if (hl_aabb_is_empty(&box) || !isfinite(box.min.x)) box = (hl_aabb){{-1, -1, -1}, {1, 1, 1}};
-    if (!res && (rc = hl_cli_apply_environment(stage, env_arg, exposure_arg, 1.0f))) {
-        hl_gltf_asset_destroy(a);
-        hl_stage_destroy(stage);
-        return rc;
-    }
-    if (!res && !rp->lights) res = default_lights(stage, box, hl_stage_environment(stage) != NULL);
-    if (!res && cam_index == UINT32_MAX && rp->cameras) cam_index = 0;
-    if (!res && cam_index != UINT32_MAX) {
-        camera = hl_gltf_asset_camera(a, cam_index);
-        if (hl_camera_get_desc(camera)->projection == HL_PROJECTION_PERSPECTIVE) hl_camera_set_aspect(camera, aspect);
-    } else if (!res) {
-        camera = own_camera = auto_camera(box, aspect);
-        if (!camera) res = HL_ERR_OUT_OF_MEMORY;
-    }
+    hl_stage *stage = m.stage;
+    hl_camera *camera = m.camera;
     hl_pipeline_factory *factory = NULL;
-    if (!res) res = hl_cli_pipeline_factory(pipeline_name, &factory);
+    res = hl_cli_pipeline_factory(pipeline_name, &factory);
     if (!res) rd.pipeline = factory;
     hl_renderer *r = NULL;
     if (!res) {
@@ -230,7 +256,7 @@ int hl_cli_render_model(const char *path, int argc, char **argv) {
         const hl_render_stats *s = hl_renderer_stats(r);
         hl_cli_printf("backend: %s (%s)\n", hl_backend_name(hl_renderer_backend(r)), hl_renderer_adapter_name(r));
         hl_cli_printf("camera: %s; lights: %s; environment: %s, exposure %g\n",
-                      own_camera ? "auto (framing the bounds)" : "the file's",
+                      m.own_camera ? "auto (framing the bounds)" : "the file's",
                       rp->lights ? "the file's" : hl_stage_environment(stage) ? "default key" : "default key + ambient",
                       strcmp(env_arg, "default") ? env_arg : "default studio", (double)hl_stage_exposure(stage));
         hl_cli_printf("frame: first %.2f ms, steady %.2f ms CPU; draws %u, faces %llu\n", first_ms,
@@ -239,8 +265,6 @@ int hl_cli_render_model(const char *path, int argc, char **argv) {
     }
     free(px);
     hl_renderer_destroy(r);
-    if (own_camera) hl_node_destroy(hl_camera_node(own_camera));
-    hl_gltf_asset_destroy(a); /* first: its root belongs to the stage, which destroys it */
-    hl_stage_destroy(stage);
+    hl_cli_model_scene_destroy(&m);
     return rc;
 }

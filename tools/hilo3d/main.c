@@ -16,6 +16,8 @@ typedef struct subcommand {
 static const subcommand g_commands[] = {
     {"info", "which backends are available, their adapters and capabilities, and what auto picks", hl_cli_info},
     {"render", "renders the built-in demo scene to a PNG (default 1280x720 to out/demo.png)", hl_cli_render},
+    {"view", "shows the demo scene or a glTF model in a window (orbit, pan, zoom; P cycles the pipelines)",
+     hl_cli_view},
     {"rhi-demo", "renders the RHI test scene to a PNG (default 512x512 to out/demo.png)", hl_cli_rhi_demo},
     {"graph-dump", "writes the render graph of a typical deferred frame as Graphviz DOT (default stdout)",
      hl_cli_graph_dump},

@@ -24,6 +24,7 @@ static const struct {
     [HL__POOL_PIPELINE_LAYOUT] = {sizeof(hl__pipeline_layout), "pipeline layout"},
     [HL__POOL_RENDER_PIPELINE] = {sizeof(hl__render_pipeline), "render pipeline"},
     [HL__POOL_COMPUTE_PIPELINE] = {sizeof(hl__compute_pipeline), "compute pipeline"},
+    [HL__POOL_SURFACE] = {sizeof(hl__surface), "surface"},
 };
 
 hl_result hl__check_device(const hl_rhi_device *dev, const char *fn) {
@@ -48,6 +49,8 @@ hl_result hl__rhi_device_create_with(const hl__rhi_backend_fns *fns, const hl_rh
     if (!fns) return hl__fail(HL_ERR_VALIDATION, "hl_rhi_device_create: no backend table");
     hl_rhi_device_desc d = {0};
     if (desc) d = *desc;
+    hl_result vr = hl__validate_display(&d.display, "hl_rhi_device_create");
+    if (vr) return vr;
     hl_rhi_device *dev = hl__calloc(1, sizeof *dev);
     if (!dev) return hl__fail(HL_ERR_OUT_OF_MEMORY, "hl_rhi_device_create: out of memory");
     dev->fns = fns;
@@ -94,7 +97,7 @@ hl_result hl__rhi_device_create_with(const hl__rhi_backend_fns *fns, const hl_rh
 static const uint8_t hl__destroy_order[HL__POOL_COUNT] = {
     HL__POOL_BIND_GROUP,      HL__POOL_COMPUTE_PIPELINE, HL__POOL_RENDER_PIPELINE, HL__POOL_PIPELINE_LAYOUT,
     HL__POOL_BGL,             HL__POOL_SAMPLER,          HL__POOL_SHADER,          HL__POOL_VIEW,
-    HL__POOL_TEXTURE,         HL__POOL_BUFFER,
+    HL__POOL_TEXTURE,         HL__POOL_BUFFER,           HL__POOL_SURFACE, /* after its frame textures */
 };
 
 static void hl__process_deferred(hl_rhi_device *dev, bool all) {

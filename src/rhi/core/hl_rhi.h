@@ -19,6 +19,12 @@ hl_result hl_rhi_device_check_thread(const hl_rhi_device *dev, const char *calle
  * after the call (e.g. to make a recovery find a smaller device). Process-wide. */
 void hl_rhi_set_test_caps_hook(void (*fn)(hl_rhi_caps *caps));
 
+/* Tests only: the next hl_rhi_surface_acquire of s reports `status` (OUTDATED, TIMEOUT and LOST
+ * without calling the backend or giving a texture; SUBOPTIMAL with the backend's texture), as a
+ * driver would; OPTIMAL clears it. */
+hl_result hl_rhi_surface_test_force_status(hl_rhi_device *dev, hl_rhi_surface s, hl_rhi_surface_status status);
+
+
 #ifdef __cplusplus
 }
 #endif

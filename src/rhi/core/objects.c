@@ -30,6 +30,9 @@ void hl__release_slot(hl_rhi_device *dev, uint8_t pool, uint32_t slot) {
     case HL__POOL_PIPELINE_LAYOUT: hl__cache_unref(dev, ((hl__pipeline_layout *)item)->cache_index, last_use); break;
     case HL__POOL_RENDER_PIPELINE: hl__cache_unref(dev, ((hl__render_pipeline *)item)->cache_index, last_use); break;
     case HL__POOL_SHADER: f->shader_destroy(dev, item); break;
+    case HL__POOL_SURFACE:
+        if (f->surface_destroy) f->surface_destroy(dev, item);
+        break;
     case HL__POOL_BIND_GROUP: {
         hl__bind_group *g = item;
         g->layout_ptr_unsafe = hl__pool_get(dev, HL__POOL_BGL, g->layout.id);
@@ -326,6 +329,12 @@ hl_result hl_rhi_texture_create(hl_rhi_device *dev, const hl_rhi_texture_desc *d
 }
 
 void hl_rhi_texture_destroy(hl_rhi_device *dev, hl_rhi_texture tex) {
+    hl__texture *t = dev && hl__owned_here(dev) ? hl__pool_get(dev, HL__POOL_TEXTURE, tex.id) : NULL;
+    if (t && t->surface) {
+        hl__fail(HL_ERR_VALIDATION, "hl_rhi_texture_destroy: tex is a surface's frame texture (hl_rhi_surface_present "
+                                    "or hl_rhi_surface_destroy releases it); ignored");
+        return;
+    }
     hl__destroy_handle(dev, HL__POOL_TEXTURE, tex.id, "hl_rhi_texture_destroy");
 }
 

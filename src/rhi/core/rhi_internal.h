@@ -36,6 +36,9 @@ typedef struct hl__texture {
     hl_rhi_texture_desc desc; /* defaults applied; label NULL */
     uint64_t last_use_serial;
     hl__native be;
+    uint32_t surface; /* a surface's frame texture: the surface's handle id (0: an ordinary
+                         texture). The native object belongs to the surface: the backend's
+                         texture_destroy releases only what acquire took */
 } hl__texture;
 
 typedef struct hl__texture_view {
@@ -136,6 +139,18 @@ typedef struct hl__compute_pipeline {
     uint32_t layout_cache_index; /* core: the pipeline layout's cache entry (kept alive) */
 } hl__compute_pipeline;
 
+/* A window's surface (core/surface.c). */
+typedef struct hl__surface {
+    hl_rhi_surface_desc desc;     /* label NULL */
+    hl_rhi_surface_caps caps;     /* read once at creation */
+    hl_rhi_surface_config config; /* defaults applied; valid when configured */
+    bool configured;
+    hl_rhi_texture texture;       /* the acquired frame texture, {0} when none */
+    uint64_t last_use_serial;     /* the last frame that used one of its textures */
+    hl_rhi_surface_status forced; /* hl_rhi_surface_test_force_status (OPTIMAL: none) */
+    hl__native be;
+} hl__surface;
+
 /* ---- pools: typed handles with generation ---------------------------------------------------- */
 enum {
     HL__POOL_BUFFER,
@@ -148,6 +163,7 @@ enum {
     HL__POOL_PIPELINE_LAYOUT,
     HL__POOL_RENDER_PIPELINE,
     HL__POOL_COMPUTE_PIPELINE,
+    HL__POOL_SURFACE,
     HL__POOL_COUNT
 };
 
@@ -331,6 +347,19 @@ typedef struct hl__rhi_backend_fns {
      * thread (the new owner). */
     void (*thread_detach)(hl_rhi_device *dev);
     hl_result (*thread_attach)(hl_rhi_device *dev);
+
+    /* Surfaces (all NULL: the backend makes none, HL_ERR_UNSUPPORTED). create fills s->be and
+     * s->caps (desc validated; dev->desc.display is the window system); configure gets the
+     * config with defaults applied and checked against the caps, never while a texture is
+     * acquired. acquire fills tex->be of a texture slot the core made from the config (desc
+     * set, tex->surface set) and *status; HL_OK with status OUTDATED / TIMEOUT / LOST means no
+     * texture (the core frees the slot). present shows tex (outside any frame; the core retires
+     * the texture afterwards). texture_destroy receives surface textures too (tex->surface). */
+    hl_result (*surface_create)(hl_rhi_device *dev, hl__surface *s);
+    void (*surface_destroy)(hl_rhi_device *dev, hl__surface *s);
+    hl_result (*surface_configure)(hl_rhi_device *dev, hl__surface *s, const hl_rhi_surface_config *config);
+    hl_result (*surface_acquire)(hl_rhi_device *dev, hl__surface *s, hl__texture *tex, hl_rhi_surface_status *status);
+    hl_result (*surface_present)(hl_rhi_device *dev, hl__surface *s, hl__texture *tex);
 
     /* Optional (NULL: the lost flag alone tells): polls the native device for a loss and sets
      * dev->lost (with the backend's error) when it finds one. */

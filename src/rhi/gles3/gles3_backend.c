@@ -195,6 +195,7 @@ static hl_result hl__gl_device_create(hl_rhi_device *dev, const hl_rhi_device_de
     g->display = EGL_NO_DISPLAY;
     g->context = EGL_NO_CONTEXT;
     g->pbuffer = EGL_NO_SURFACE;
+    g->window = EGL_NO_SURFACE;
     dev->be = g;
     hl_result r = hl__gl_egl_open(dev, g);
     if (r) {
@@ -355,7 +356,7 @@ static hl_result hl__gl_buffer_read(hl_rhi_device *dev, hl__buffer *buf, uint64_
 }
 
 /* ---- textures -------------------------------------------------------------------------------- */
-static hl_result hl__gl_texture_create(hl_rhi_device *dev, hl__texture *tex) {
+hl_result hl__gl_texture_create(hl_rhi_device *dev, hl__texture *tex) {
     hl__gl_device *g = hl__gl(dev);
     const hl_rhi_texture_desc *d = &tex->desc;
     const hl__gl_format *gf = hl__gl_format_get(d->format);
@@ -427,9 +428,13 @@ static hl_result hl__gl_texture_create(hl_rhi_device *dev, hl__texture *tex) {
     return HL_OK;
 }
 
-static void hl__gl_texture_destroy(hl_rhi_device *dev, hl__texture *tex) {
+void hl__gl_texture_destroy(hl_rhi_device *dev, hl__texture *tex) {
     hl__gl_texture *t = hl__gl_tex(tex);
     if (!t) return;
+    if (tex->surface) { /* the surface's backbuffer: the surface deletes it */
+        tex->be.ptr = NULL;
+        return;
+    }
     if (dev->be) {
         hl__gl_make_current(dev);
         hl__gl_caches_forget_texture(dev, t->name);
@@ -790,6 +795,11 @@ const hl__rhi_backend_fns hl__rhi_gles3_backend = {
     .copy_texture_to_buffer = hl__gl_copy_texture_to_buffer,
     .clear_buffer = hl__gl_clear_buffer,
     .generate_mipmaps = hl__gl_generate_mipmaps,
+    .surface_create = hl__gl_surface_create,
+    .surface_destroy = hl__gl_surface_destroy,
+    .surface_configure = hl__gl_surface_configure,
+    .surface_acquire = hl__gl_surface_acquire,
+    .surface_present = hl__gl_surface_present,
     .invalidate_native_state = hl__gl_invalidate_native_state,
     .thread_detach = hl__gl_thread_detach,
     .program_introspect = hl__gl_program_introspect,

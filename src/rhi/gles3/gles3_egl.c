@@ -1,6 +1,8 @@
-/* Headless EGL: display selection (device platform, then Mesa surfaceless, then the default
- * display), ES 3 config and context, surfaceless make-current (1x1 pbuffer otherwise), probe,
- * and the thread hand-over of a context.
+/* EGL: display selection (headless: device platform, then Mesa surfaceless, then the default
+ * display; with a window system (hl_rhi_device_desc.display): that system's platform only,
+ * EGL_PLATFORM_X11_KHR / _WAYLAND_KHR on the application's display), ES 3 config (window-capable
+ * with a window system) and context, surfaceless make-current (1x1 pbuffer otherwise; the
+ * window surface while there is one), probe, and the thread hand-over of a context.
  *
  * In the browser (Emscripten, __EMSCRIPTEN__) EGL is Emscripten's, over WebGL 2: one default
  * display, a window surface on the page's canvas (Module.canvas) made current with the context,
@@ -77,7 +79,10 @@ static bool hl__display_in_use(EGLDisplay d) {
 }
 
 #ifdef __EMSCRIPTEN__
-static bool hl__choose_config(EGLDisplay d, EGLConfig *out, uint32_t *calls) {
+/* The canvas: the engine renders into its own textures, so the default framebuffer asks for no
+ * depth, stencil or multisampling (window is always true here). */
+static bool hl__choose_config(EGLDisplay d, bool window, EGLConfig *out, uint32_t *calls) {
+    (void)window;
     EGLint attrs[] = {EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_DEPTH_SIZE, 0,
                       EGL_STENCIL_SIZE, 0, EGL_SAMPLE_BUFFERS, 0, EGL_NONE};
     EGLint n = 0;
@@ -85,12 +90,15 @@ static bool hl__choose_config(EGLDisplay d, EGLConfig *out, uint32_t *calls) {
     return eglChooseConfig(d, attrs, out, 1, &n) && n > 0;
 }
 #else
-/* Chooses an ES 3 config; pbuffer-capable first so the pbuffer fallback stays possible. */
-static bool hl__choose_config(EGLDisplay d, EGLConfig *out, uint32_t *calls) {
+/* Chooses an ES 3 config; pbuffer-capable first so the pbuffer fallback stays possible. For a
+ * window system the config must also make window surfaces: RGB 8-8-8 without alpha asked for,
+ * so EGL's order puts the 24-bit configs (those of a default TrueColor window visual) first. */
+static bool hl__choose_config(EGLDisplay d, bool window, EGLConfig *out, uint32_t *calls) {
     const EGLint surface_types[2] = {EGL_PBUFFER_BIT, 0};
     for (int i = 0; i < 2; i++) {
-        EGLint attrs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_SURFACE_TYPE, surface_types[i],
-                          EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_NONE};
+        EGLint type = surface_types[i] | (window ? EGL_WINDOW_BIT : 0);
+        EGLint attrs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_SURFACE_TYPE, type,
+                          EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, window ? 0 : 8, EGL_NONE};
         EGLint n = 0;
         (*calls)++;
         if (eglChooseConfig(d, attrs, out, 1, &n) && n > 0) return true;
@@ -106,13 +114,13 @@ typedef struct hl__egl_pick {
 } hl__egl_pick;
 
 /* Tries one display: initialize + ES 3 config. On failure terminates what it initialized. */
-static bool hl__try_display(EGLDisplay d, const char *platform, hl__egl_pick *out, uint32_t *calls) {
+static bool hl__try_display(EGLDisplay d, const char *platform, bool window, hl__egl_pick *out, uint32_t *calls) {
     if (d == EGL_NO_DISPLAY) return false;
     EGLint major = 0, minor = 0;
     (*calls)++;
     if (!eglInitialize(d, &major, &minor)) return false;
     (*calls)++;
-    if (!eglBindAPI(EGL_OPENGL_ES_API) || !hl__choose_config(d, &out->config, calls)) {
+    if (!eglBindAPI(EGL_OPENGL_ES_API) || !hl__choose_config(d, window, &out->config, calls)) {
         if (!hl__display_in_use(d)) eglTerminate(d);
         return false;
     }
@@ -132,13 +140,28 @@ static int hl__egl_device_override(void) {
 }
 
 #ifdef __EMSCRIPTEN__
-static bool hl__pick_display(hl__egl_pick *out, int only_device, uint32_t *calls) {
+static bool hl__pick_display(const hl_rhi_native_display *nd, hl__egl_pick *out, int only_device, uint32_t *calls) {
+    (void)nd;
     if (only_device >= 0) return false;
     (*calls)++;
-    return hl__try_display(eglGetDisplay(EGL_DEFAULT_DISPLAY), "canvas", out, calls);
+    return hl__try_display(eglGetDisplay(EGL_DEFAULT_DISPLAY), "canvas", true, out, calls);
 }
 #else
-static bool hl__pick_display(hl__egl_pick *out, int only_device, uint32_t *calls) {
+/* With a window system: its platform on the application's display, nothing else (an explicit
+ * choice never falls back to a headless display, which could not show the window). */
+static bool hl__pick_window_display(const hl_rhi_native_display *nd, const char *client,
+                                    PFNEGLGETPLATFORMDISPLAYEXTPROC get_platform_display, hl__egl_pick *out,
+                                    uint32_t *calls) {
+    bool x11 = nd->system == HL_RHI_WINDOW_SYSTEM_X11;
+    const char *ext_khr = x11 ? "EGL_KHR_platform_x11" : "EGL_KHR_platform_wayland";
+    const char *ext_ext = x11 ? "EGL_EXT_platform_x11" : "EGL_EXT_platform_wayland";
+    if (!get_platform_display || (!hl__has_ext(client, ext_khr) && !hl__has_ext(client, ext_ext))) return false;
+    (*calls)++;
+    EGLDisplay d = get_platform_display(x11 ? EGL_PLATFORM_X11_KHR : EGL_PLATFORM_WAYLAND_KHR, nd->display, NULL);
+    return hl__try_display(d, x11 ? "X11" : "Wayland", true, out, calls);
+}
+
+static bool hl__pick_display(const hl_rhi_native_display *nd, hl__egl_pick *out, int only_device, uint32_t *calls) {
     (*calls)++;
     const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
     PFNEGLGETPLATFORMDISPLAYEXTPROC get_platform_display = NULL;
@@ -146,6 +169,8 @@ static bool hl__pick_display(hl__egl_pick *out, int only_device, uint32_t *calls
         (*calls)++;
         get_platform_display = (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
     }
+    if (nd && nd->system != HL_RHI_WINDOW_SYSTEM_NONE)
+        return hl__pick_window_display(nd, client, get_platform_display, out, calls);
     /* 1. EGL_EXT_platform_device (NVIDIA headless): the first device that gives an ES 3 config. */
     if (get_platform_display && hl__has_ext(client, "EGL_EXT_platform_device")) {
         (*calls)++;
@@ -158,7 +183,7 @@ static bool hl__pick_display(hl__egl_pick *out, int only_device, uint32_t *calls
                 if (only_device >= 0 && i != only_device) continue;
                 (*calls)++;
                 EGLDisplay d = get_platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i], NULL);
-                if (hl__try_display(d, "device", out, calls)) return true;
+                if (hl__try_display(d, "device", false, out, calls)) return true;
             }
         }
     }
@@ -167,27 +192,35 @@ static bool hl__pick_display(hl__egl_pick *out, int only_device, uint32_t *calls
     if (get_platform_display && hl__has_ext(client, "EGL_MESA_platform_surfaceless")) {
         (*calls)++;
         EGLDisplay d = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-        if (hl__try_display(d, "surfaceless", out, calls)) return true;
+        if (hl__try_display(d, "surfaceless", false, out, calls)) return true;
     }
     /* 3. Whatever the default display is. */
     (*calls)++;
-    return hl__try_display(eglGetDisplay(EGL_DEFAULT_DISPLAY), "default", out, calls);
+    return hl__try_display(eglGetDisplay(EGL_DEFAULT_DISPLAY), "default", false, out, calls);
 }
 #endif
 
 hl_result hl__gl_egl_open(hl_rhi_device *dev, hl__gl_device *g) {
     uint32_t calls = 0;
     hl__egl_pick pick = {0};
-    int only_device = hl__egl_device_override();
+    const hl_rhi_native_display *nd = &dev->desc.display;
+    bool windowed = nd->system != HL_RHI_WINDOW_SYSTEM_NONE;
+    int only_device = windowed ? -1 : hl__egl_device_override();
     if (only_device == -2)
         return hl__fail(HL_ERR_UNSUPPORTED, "gles3: HL_EGL_DEVICE='%s' is not an EGL device index (0-15)",
                         getenv("HL_EGL_DEVICE"));
     pthread_mutex_lock(&hl__egl_lock);
-    bool ok = hl__pick_display(&pick, only_device, &calls);
+    bool ok = hl__pick_display(nd, &pick, only_device, &calls);
     EGLint pick_err = ok ? EGL_SUCCESS : eglGetError();
     if (ok) hl__display_ref(pick.display);
     pthread_mutex_unlock(&hl__egl_lock);
     dev->stats.native_calls += calls;
+    if (!ok && windowed)
+        return hl__fail(HL_ERR_UNSUPPORTED,
+                        "gles3: no EGL display with a window-capable OpenGL ES 3 config on the %s display "
+                        "(EGL_%s_platform_%s; EGL error 0x%x)",
+                        nd->system == HL_RHI_WINDOW_SYSTEM_X11 ? "X11" : "Wayland", "KHR",
+                        nd->system == HL_RHI_WINDOW_SYSTEM_X11 ? "x11" : "wayland", (unsigned)pick_err);
     if (!ok && only_device >= 0)
         return hl__fail(HL_ERR_UNSUPPORTED, "gles3: HL_EGL_DEVICE=%d: no such EGL device with an OpenGL ES 3 config",
                         only_device);
@@ -198,7 +231,9 @@ hl_result hl__gl_egl_open(hl_rhi_device *dev, hl__gl_device *g) {
                         (unsigned)pick_err);
     g->display = pick.display;
     g->platform = pick.platform;
+    g->config = pick.config;
     g->pbuffer = EGL_NO_SURFACE;
+    g->window = EGL_NO_SURFACE;
 
 #ifdef __EMSCRIPTEN__
     const EGLint ctx_attrs[] = {EGL_CONTEXT_CLIENT_VERSION, 3, EGL_NONE};
@@ -315,6 +350,7 @@ void hl__gl_egl_close(hl_rhi_device *dev, hl__gl_device *g) {
     if (!g->context_destroyed) {
         if (HL__GL(dev, eglGetCurrentContext()) == g->context && g->context != EGL_NO_CONTEXT)
             HL__GL(dev, eglMakeCurrent(g->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
+        if (g->window != EGL_NO_SURFACE) HL__GL(dev, eglDestroySurface(g->display, g->window));
         if (g->context != EGL_NO_CONTEXT) HL__GL(dev, eglDestroyContext(g->display, g->context));
         if (g->pbuffer != EGL_NO_SURFACE) HL__GL(dev, eglDestroySurface(g->display, g->pbuffer));
     }
@@ -326,6 +362,7 @@ void hl__gl_egl_close(hl_rhi_device *dev, hl__gl_device *g) {
     g->display = EGL_NO_DISPLAY;
     g->context = EGL_NO_CONTEXT;
     g->pbuffer = EGL_NO_SURFACE;
+    g->window = EGL_NO_SURFACE;
 }
 
 void hl__gl_egl_abandon(hl_rhi_device *dev, hl__gl_device *g) {
@@ -344,7 +381,20 @@ void hl__gl_make_current(hl_rhi_device *dev) {
         return;
     }
     if (hl__gl_current == dev) return;
-    if (HL__GL(dev, eglMakeCurrent(g->display, g->pbuffer, g->pbuffer, g->context))) hl__gl_current = dev;
+    EGLSurface draw = hl__gl_draw_surface(g);
+    if (HL__GL(dev, eglMakeCurrent(g->display, draw, draw, g->context))) hl__gl_current = dev;
+}
+
+hl_result hl__gl_make_current_with(hl_rhi_device *dev, EGLSurface draw) {
+    hl__gl_device *g = hl__gl(dev);
+    if (!HL__GL(dev, eglMakeCurrent(g->display, draw, draw, g->context))) {
+        EGLint err = eglGetError();
+        hl__gl_current = NULL;
+        return hl__fail(HL_ERR_BACKEND, "gles3: eglMakeCurrent with the %s surface failed (0x%x)",
+                        draw == g->window && draw != EGL_NO_SURFACE ? "window" : "offscreen", (unsigned)err);
+    }
+    hl__gl_current = dev;
+    return HL_OK;
 }
 
 void hl__gl_thread_detach(hl_rhi_device *dev) {
@@ -362,7 +412,8 @@ void hl__gl_thread_detach(hl_rhi_device *dev) {
 hl_result hl__gl_thread_attach(hl_rhi_device *dev) {
     hl__gl_device *g = hl__gl(dev);
     if (!g || g->display == EGL_NO_DISPLAY) return HL_OK;
-    if (!HL__GL(dev, eglMakeCurrent(g->display, g->pbuffer, g->pbuffer, g->context)))
+    EGLSurface draw = hl__gl_draw_surface(g);
+    if (!HL__GL(dev, eglMakeCurrent(g->display, draw, draw, g->context)))
         return hl__fail(HL_ERR_BACKEND,
                         "gles3: eglMakeCurrent on the new owner thread failed (0x%x): is the context still "
                         "current on another thread?",
@@ -373,7 +424,6 @@ hl_result hl__gl_thread_attach(hl_rhi_device *dev) {
 
 hl_result hl__gl_probe(const hl_rhi_requirements *req, const hl_rhi_device_desc *desc, char *adapter_name,
                        size_t adapter_name_size) {
-    (void)desc;
     const uint32_t never = HL_RHI_FEATURE_COMPUTE | HL_RHI_FEATURE_STORAGE_BUFFER | HL_RHI_FEATURE_STORAGE_TEXTURE |
                            HL_RHI_FEATURE_INDIRECT_DRAW | HL_RHI_FEATURE_TEXTURE_1D | HL_RHI_FEATURE_BASE_VERTEX |
                            HL_RHI_FEATURE_FIRST_INSTANCE | HL_RHI_FEATURE_BUFFER_MAP_ASYNC;
@@ -385,9 +435,10 @@ hl_result hl__gl_probe(const hl_rhi_requirements *req, const hl_rhi_device_desc 
     }
     uint32_t calls = 0;
     hl__egl_pick pick = {0};
-    int only_device = hl__egl_device_override();
+    const hl_rhi_native_display *nd = desc ? &desc->display : NULL;
+    int only_device = nd && nd->system != HL_RHI_WINDOW_SYSTEM_NONE ? -1 : hl__egl_device_override();
     pthread_mutex_lock(&hl__egl_lock);
-    if (only_device == -2 || !hl__pick_display(&pick, only_device, &calls)) {
+    if (only_device == -2 || !hl__pick_display(nd, &pick, only_device, &calls)) {
         EGLint err = eglGetError();
         pthread_mutex_unlock(&hl__egl_lock);
         return hl__fail(HL_ERR_UNSUPPORTED, "gles3: no EGL display with an OpenGL ES 3 config (EGL error 0x%x)",

@@ -217,7 +217,14 @@ typedef struct hl__gl_device {
     EGLDisplay display;
     EGLContext context;
     EGLSurface pbuffer; /* EGL_NO_SURFACE with EGL_KHR_surfaceless_context */
+    EGLConfig config;
     const char *platform;
+    /* the window surface (gles3_surface.c), current instead of the pbuffer while it exists */
+    EGLSurface window;
+    hl__gl_texture *backbuffer; /* the frame texture's GL texture, at the configured size */
+    uint32_t window_width, window_height; /* the configured size */
+    EGLint swap_width, swap_height;       /* the window's size (EGL's) at the last swap */
+    EGLint swap_interval;                 /* of the configured present mode */
     /* device loss: glGetGraphicsResetStatus(KHR/EXT) when the context was created with reset
        notification (EGL_EXT_create_context_robustness), else NULL; context_destroyed: the
        context and surface were destroyed by hl_rhi_device_simulate_loss (teardown skips them) */
@@ -283,6 +290,11 @@ typedef struct hl__gl_device {
 } hl__gl_device;
 
 static inline hl__gl_device *hl__gl(hl_rhi_device *dev) { return (hl__gl_device *)dev->be; }
+/* What the context is made current with: the window surface while there is one, else the
+ * pbuffer (EGL_NO_SURFACE: surfaceless). */
+static inline EGLSurface hl__gl_draw_surface(const hl__gl_device *g) {
+    return g->window != EGL_NO_SURFACE ? g->window : g->pbuffer;
+}
 static inline hl__gl_texture *hl__gl_tex(const hl__texture *t) { return (hl__gl_texture *)t->be.ptr; }
 
 /* ---- gles3_egl.c ---- */
@@ -296,6 +308,9 @@ void hl__gl_egl_abandon(hl_rhi_device *dev, hl__gl_device *g);
 /* Makes dev's context current on this thread. For a lost device it makes no context current
  * instead, so that the GL calls that follow (teardown) reach no context. */
 void hl__gl_make_current(hl_rhi_device *dev);
+/* Makes dev's context current with `draw` (the window surface, or the pbuffer); HL_ERR_BACKEND
+ * naming the EGL error. */
+hl_result hl__gl_make_current_with(hl_rhi_device *dev, EGLSurface draw);
 /* Device loss (gles3_egl.c): polls the context (EGL validity, reset status) and marks dev lost;
  * simulate destroys the context and its surface, then polls. */
 void hl__gl_check_lost(hl_rhi_device *dev);
@@ -363,6 +378,17 @@ hl_result hl__gl_program_introspect(hl_rhi_device *dev, hl__shader *vs, hl__shad
  * a fence after every command issued so far, waited for at most the device's wait timeout,
  * so the read cannot block on unfinished GPU work without limit (HL_ERR_TIMEOUT naming what). */
 hl_result hl__gl_sync_for_read(hl_rhi_device *dev, const char *what);
+
+/* ---- gles3_backend.c: textures (also the surface's backbuffer) ---- */
+hl_result hl__gl_texture_create(hl_rhi_device *dev, hl__texture *tex);
+void hl__gl_texture_destroy(hl_rhi_device *dev, hl__texture *tex);
+
+/* ---- gles3_surface.c: the window surface (the table's surface_* entries) ---- */
+hl_result hl__gl_surface_create(hl_rhi_device *dev, hl__surface *s);
+void hl__gl_surface_destroy(hl_rhi_device *dev, hl__surface *s);
+hl_result hl__gl_surface_configure(hl_rhi_device *dev, hl__surface *s, const hl_rhi_surface_config *config);
+hl_result hl__gl_surface_acquire(hl_rhi_device *dev, hl__surface *s, hl__texture *tex, hl_rhi_surface_status *status);
+hl_result hl__gl_surface_present(hl_rhi_device *dev, hl__surface *s, hl__texture *tex);
 
 /* ---- gles3_commands.c ---- */
 /* Framebuffer from the cache (created on a miss); 0 with a message when incomplete. */

@@ -755,6 +755,11 @@ const hl__rhi_backend_fns hl__rhi_webgpu_backend = {
     .copy_texture_to_buffer = hl__wgpu_copy_texture_to_buffer,
     .clear_buffer = hl__wgpu_clear_buffer,
     .generate_mipmaps = hl__wgpu_generate_mipmaps,
+    .surface_create = hl__wgpu_surface_create,
+    .surface_destroy = hl__wgpu_surface_destroy,
+    .surface_configure = hl__wgpu_surface_configure,
+    .surface_acquire = hl__wgpu_surface_acquire,
+    .surface_present = hl__wgpu_surface_present,
     .check_lost = wgpu_check_lost,
     .simulate_loss = wgpu_simulate_loss,
 };

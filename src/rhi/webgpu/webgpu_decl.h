@@ -43,11 +43,28 @@ typedef struct WGPUCommandBufferImpl *WGPUCommandBuffer;
 typedef struct WGPURenderPassEncoderImpl *WGPURenderPassEncoder;
 typedef struct WGPUComputePassEncoderImpl *WGPUComputePassEncoder;
 typedef struct WGPUQuerySetImpl *WGPUQuerySet;
+typedef struct WGPUSurfaceImpl *WGPUSurface;
 
 /* ---- enums (this build's numbering) -------------------------------------------------------- */
 enum {
     WGPUSType_ShaderSourceSPIRV = 0x1,
     WGPUSType_ShaderSourceWGSL = 0x2,
+    WGPUSType_SurfaceSourceXlibWindow = 0x6,     /* (bun-webgpu 0.1.7's structs_def.ts) */
+    WGPUSType_SurfaceSourceWaylandSurface = 0x7,
+};
+/* Surfaces. Seen on this build with lavapipe on Xvfb: formats 0x18 (BGRA8UnormSrgb, its
+ * clear values came back sRGB-encoded) and 0x17 (BGRA8Unorm), present modes 3, 4, 1, 2, alpha
+ * modes 1 and 4, status 1 for every current texture. The other statuses follow the 2025
+ * webgpu.h (not observed). */
+enum {
+    WGPUPresentMode_Undefined = 0, WGPUPresentMode_Fifo = 1, WGPUPresentMode_FifoRelaxed = 2,
+    WGPUPresentMode_Immediate = 3, WGPUPresentMode_Mailbox = 4,
+};
+enum { WGPUCompositeAlphaMode_Auto = 0, WGPUCompositeAlphaMode_Opaque = 1 };
+enum {
+    WGPUSurfaceGetCurrentTextureStatus_SuccessOptimal = 1, WGPUSurfaceGetCurrentTextureStatus_SuccessSuboptimal = 2,
+    WGPUSurfaceGetCurrentTextureStatus_Timeout = 3, WGPUSurfaceGetCurrentTextureStatus_Outdated = 4,
+    WGPUSurfaceGetCurrentTextureStatus_Lost = 5, WGPUSurfaceGetCurrentTextureStatus_Error = 6,
 };
 enum { WGPUCallbackMode_AllowProcessEvents = 0x2 };
 enum { WGPUStatus_Success = 0x1 };
@@ -655,6 +672,55 @@ typedef struct WGPUTexelCopyTextureInfo {
     uint32_t aspect;
 } WGPUTexelCopyTextureInfo;
 
+typedef struct WGPUSurfaceSourceXlibWindow {
+    WGPUChainedStruct chain;
+    void *display;
+    uint64_t window;
+} WGPUSurfaceSourceXlibWindow;
+
+typedef struct WGPUSurfaceSourceWaylandSurface {
+    WGPUChainedStruct chain;
+    void *display;
+    void *surface;
+} WGPUSurfaceSourceWaylandSurface;
+
+typedef struct WGPUSurfaceDescriptor {
+    const WGPUChainedStruct *nextInChain;
+    WGPUStringView label;
+} WGPUSurfaceDescriptor;
+
+/* Dawn fills it (FreeMembers releases the arrays). */
+typedef struct WGPUSurfaceCapabilities {
+    const WGPUChainedStruct *nextInChain;
+    WGPUFlags usages;
+    size_t formatCount;
+    const uint32_t *formats;
+    size_t presentModeCount;
+    const uint32_t *presentModes;
+    size_t alphaModeCount;
+    const uint32_t *alphaModes;
+} WGPUSurfaceCapabilities;
+
+/* The 2025 order: width and height after usage (this build renders at the configured size). */
+typedef struct WGPUSurfaceConfiguration {
+    const WGPUChainedStruct *nextInChain;
+    WGPUDevice device;
+    uint32_t format;
+    WGPUFlags usage;
+    uint32_t width;
+    uint32_t height;
+    size_t viewFormatCount;
+    const uint32_t *viewFormats;
+    uint32_t alphaMode;
+    uint32_t presentMode;
+} WGPUSurfaceConfiguration;
+
+typedef struct WGPUSurfaceTexture {
+    const WGPUChainedStruct *nextInChain;
+    WGPUTexture texture;
+    uint32_t status;
+} WGPUSurfaceTexture;
+
 /* Layouts of this build (x86-64), as described by bun-webgpu 0.1.7's FFI definitions: they hold
  * for 64-bit pointers only (the browser build, wasm32, has no webgpu backend). */
 #if UINTPTR_MAX == UINT64_MAX
@@ -662,6 +728,9 @@ _Static_assert(offsetof(WGPUBindGroupLayoutEntry, bindingArraySize) == 24, "WGPU
 _Static_assert(sizeof(WGPUBindGroupLayoutEntry) == 120, "WGPUBindGroupLayoutEntry size");
 _Static_assert(sizeof(WGPURenderPassColorAttachment) == 72, "WGPURenderPassColorAttachment size");
 _Static_assert(offsetof(WGPUDeviceDescriptor, uncapturedErrorCallbackInfo) == 112, "WGPUDeviceDescriptor layout");
+_Static_assert(offsetof(WGPUSurfaceConfiguration, width) == 32 && sizeof(WGPUSurfaceConfiguration) == 64,
+               "WGPUSurfaceConfiguration layout");
+_Static_assert(offsetof(WGPUSurfaceTexture, status) == 16, "WGPUSurfaceTexture layout");
 #endif
 
 /* ---- functions: X(return type, name without the "wgpu" prefix, parameter list) ------------ */
@@ -785,7 +854,17 @@ _Static_assert(offsetof(WGPUDeviceDescriptor, uncapturedErrorCallbackInfo) == 11
     X(void, ComputePassEncoderDispatchWorkgroups, (WGPUComputePassEncoder pass, uint32_t x, uint32_t y,     \
                                                    uint32_t z))                                             \
     X(void, ComputePassEncoderDispatchWorkgroupsIndirect, (WGPUComputePassEncoder pass, WGPUBuffer buffer,  \
-                                                           uint64_t offset))
+                                                           uint64_t offset))                                \
+    X(WGPUSurface, InstanceCreateSurface, (WGPUInstance instance, const WGPUSurfaceDescriptor *descriptor)) \
+    X(uint32_t, SurfaceGetCapabilities, (WGPUSurface surface, WGPUAdapter adapter,                          \
+                                         WGPUSurfaceCapabilities *capabilities))                            \
+    X(void, SurfaceCapabilitiesFreeMembers, (WGPUSurfaceCapabilities capabilities))                         \
+    X(void, SurfaceConfigure, (WGPUSurface surface, const WGPUSurfaceConfiguration *config))                \
+    X(void, SurfaceUnconfigure, (WGPUSurface surface))                                                      \
+    X(void, SurfaceGetCurrentTexture, (WGPUSurface surface, WGPUSurfaceTexture *surfaceTexture))            \
+    /* this build's present returns nothing (a WGPUStatus came back as garbage) */                          \
+    X(void, SurfacePresent, (WGPUSurface surface))                                                          \
+    X(void, SurfaceRelease, (WGPUSurface surface))
 
 typedef struct hl__wgpu_procs {
 #define HL__WGPU_FIELD(ret, name, args) ret(*name) args;

@@ -203,6 +203,13 @@ hl_result hl__wgpu_copy_texture_to_buffer(hl_rhi_cmd *cmd, hl__texture *src, con
                                           hl__buffer *dst, uint64_t dst_offset, uint32_t bytes_per_row);
 hl_result hl__wgpu_clear_buffer(hl_rhi_cmd *cmd, hl__buffer *buf, uint64_t offset, uint64_t size);
 hl_result hl__wgpu_generate_mipmaps(hl_rhi_cmd *cmd, hl__texture *tex);
+/* webgpu_surface.c: window surfaces (the table's surface_* entries) */
+hl_result hl__wgpu_surface_create(hl_rhi_device *dev, hl__surface *s);
+void hl__wgpu_surface_destroy(hl_rhi_device *dev, hl__surface *s);
+hl_result hl__wgpu_surface_configure(hl_rhi_device *dev, hl__surface *s, const hl_rhi_surface_config *config);
+hl_result hl__wgpu_surface_acquire(hl_rhi_device *dev, hl__surface *s, hl__texture *tex,
+                                   hl_rhi_surface_status *status);
+hl_result hl__wgpu_surface_present(hl_rhi_device *dev, hl__surface *s, hl__texture *tex);
 /* Releases the mipmap objects (device destroy). */
 void hl__wgpu_mipmap_release(hl_rhi_device *dev);
 

@@ -319,7 +319,8 @@ hl_result hl__wgpu_texture_create(hl_rhi_device *dev, hl__texture *tex) {
 
 void hl__wgpu_texture_destroy(hl_rhi_device *dev, hl__texture *tex) {
     if (!tex->be.ptr) return;
-    WGPU(dev, TextureDestroy)(tex->be.ptr);
+    /* a surface's frame texture belongs to the surface: only the reference acquire took goes */
+    if (!tex->surface) WGPU(dev, TextureDestroy)(tex->be.ptr);
     WGPU(dev, TextureRelease)(tex->be.ptr);
     tex->be.ptr = NULL;
 }
