@@ -1,13 +1,15 @@
 # hilo3d: the two commands of the README.
 #   make demo  - bootstrap, build, render the demo to out/demo.png
 #   make test  - bootstrap, build, run the suite on both backends, then the ASan+UBSan build
+#   make docs  - the API reference from the public headers (Doxygen) into build/docs/html,
+#                failing on any undocumented public symbol (CTest docs_public_api checks the same)
 JOBS ?= $(shell nproc)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CTEST_FLAGS ?= --output-on-failure --timeout 600 -j $(JOBS)
 
-.PHONY: all deps build build-asan demo test test-fast test-asan fuzz fuzz-smoke random-frames bench clean
+.PHONY: all deps build build-asan demo docs test test-fast test-asan fuzz fuzz-smoke random-frames bench clean
 
 all: build
 
@@ -25,6 +27,9 @@ build-asan: deps
 demo: build
 	mkdir -p out
 	./$(BUILD)/tools/hilo3d render --backend auto --width 1280 --height 720 --out out/demo.png
+
+docs: deps
+	python3 scripts/check_docs.py --html --out $(BUILD)/docs
 
 test-fast: build
 	cd $(BUILD) && ctest $(CTEST_FLAGS)

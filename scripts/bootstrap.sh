@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything hilo3d needs on a fresh Debian 12 machine. Idempotent; run as root.
-# Debian packages (Mesa 25 from bookworm-backports for lavapipe + llvmpipe) and Dawn from npm
+# Debian packages (Mesa 25 from bookworm-backports for lavapipe + llvmpipe; doxygen and python3
+# for the API reference and its check, scripts/check_docs.py) and Dawn from npm
 # (bun-webgpu-linux-x64 0.1.7) into the ignored project-local folder .deps/dawn.
 set -euo pipefail
 
@@ -36,7 +37,7 @@ base_pkgs=(build-essential cmake pkg-config git ca-certificates
   libegl-dev libgles-dev libvulkan1 libvulkan-dev
   glslang-dev glslang-tools spirv-tools libspirv-cross-c-shared-dev
   libcjson-dev libstb-dev libcglm-dev libpng-dev libjpeg62-turbo-dev
-  clang libclang-rt-14-dev)
+  clang libclang-rt-14-dev doxygen python3)
 # npm fetches Dawn; a machine that already has Node.js (e.g. from NodeSource) keeps it.
 command -v npm >/dev/null || base_pkgs+=(nodejs npm)
 apt-get install -y -q --no-install-recommends "${base_pkgs[@]}" >/dev/null \
@@ -67,6 +68,7 @@ for h in /usr/include/EGL/egl.h /usr/include/GLES3/gl3.h /usr/include/glslang/In
          /usr/include/cglm/cglm.h /usr/include/png.h /usr/include/jpeglib.h; do
   [ -f "$h" ] || missing+=("$h")
 done
+command -v doxygen >/dev/null || missing+=(doxygen)
 [ ${#missing[@]} -eq 0 ] || die "missing after install: ${missing[*]}"
 
 mkdir -p "$here/.deps"

@@ -1,4 +1,5 @@
-/* hilo3d: compute shaders (webgpu only; gles3 refuses every compute call).
+/** @file
+ * hilo3d: compute shaders (webgpu only; gles3 refuses every compute call).
  *
  * A compute shader is WGSL source with one @compute entry point and an explicit binding ABI:
  * every resource variable the source declares, with its group, binding, name and type, as the
@@ -34,49 +35,49 @@ extern "C" {
 #endif
 
 typedef enum hl_compute_binding_type {
-    HL_COMPUTE_UNIFORM_BUFFER = 0,        /* var<uniform> */
-    HL_COMPUTE_STORAGE_READ,              /* var<storage> or var<storage, read> */
-    HL_COMPUTE_STORAGE_READ_WRITE,        /* var<storage, read_write> */
-    HL_COMPUTE_SAMPLED_TEXTURE_2D,        /* texture_2d<f32> (i32, u32) */
-    HL_COMPUTE_SAMPLER_FILTERING,         /* sampler (for filterable textures) */
-    HL_COMPUTE_SAMPLER_NON_FILTERING,     /* sampler (nearest only) */
-    HL_COMPUTE_SAMPLER_COMPARISON,        /* sampler_comparison */
-    HL_COMPUTE_STORAGE_TEXTURE_2D_WRITE,  /* texture_storage_2d<format, write> */
+    HL_COMPUTE_UNIFORM_BUFFER = 0,        /**< var<uniform> */
+    HL_COMPUTE_STORAGE_READ,              /**< var<storage> or var<storage, read> */
+    HL_COMPUTE_STORAGE_READ_WRITE,        /**< var<storage, read_write> */
+    HL_COMPUTE_SAMPLED_TEXTURE_2D,        /**< texture_2d<f32> (i32, u32) */
+    HL_COMPUTE_SAMPLER_FILTERING,         /**< sampler (for filterable textures) */
+    HL_COMPUTE_SAMPLER_NON_FILTERING,     /**< sampler (nearest only) */
+    HL_COMPUTE_SAMPLER_COMPARISON,        /**< sampler_comparison */
+    HL_COMPUTE_STORAGE_TEXTURE_2D_WRITE,  /**< texture_storage_2d<format, write> */
     HL_COMPUTE_BINDING_TYPE_COUNT
 } hl_compute_binding_type;
 
-HL_API const char *hl_compute_binding_type_name(hl_compute_binding_type type); /* "read-write storage buffer", ... */
+HL_API const char *hl_compute_binding_type_name(hl_compute_binding_type type); /**< "read-write storage buffer", ... */
 
-#define HL_COMPUTE_MAX_GROUPS 4   /* groups 0..3 */
-#define HL_COMPUTE_MAX_BINDINGS 16 /* bindings 0..15 in each group */
+#define HL_COMPUTE_MAX_GROUPS 4   /**< groups 0..3 */
+#define HL_COMPUTE_MAX_BINDINGS 16 /**< bindings 0..15 in each group */
 
 typedef struct hl_compute_binding {
-    const char *name; /* the WGSL variable's name */
+    const char *name; /**< the WGSL variable's name */
     uint32_t group, binding;
     hl_compute_binding_type type;
-    /* buffers: the bytes the shader reads at least (0: no minimum; a multiple of 4); 0 for
+    /** buffers: the bytes the shader reads at least (0: no minimum; a multiple of 4); 0 for
        textures and samplers */
     uint64_t min_binding_size;
 } hl_compute_binding;
 
 typedef struct hl_compute_shader_desc {
-    const char *wgsl;        /* NUL-terminated, at most 1 MiB */
-    const char *entry_point; /* default "main" */
-    uint32_t workgroup_size[3]; /* as the source declares it; 0 = 1 */
+    const char *wgsl;        /**< NUL-terminated, at most 1 MiB */
+    const char *entry_point; /**< default "main" */
+    uint32_t workgroup_size[3]; /**< as the source declares it; 0 = 1 */
     const hl_compute_binding *bindings;
     uint32_t binding_count;
-    const char *label; /* for messages; default the entry point */
+    const char *label; /**< for messages; default the entry point */
 } hl_compute_shader_desc;
 
 typedef struct hl_compute_shader hl_compute_shader;
 
-/* HL_ERR_VALIDATION for a bad descriptor or an ABI that disagrees with the source (the message
+/** HL_ERR_VALIDATION for a bad descriptor or an ABI that disagrees with the source (the message
  * names the binding and the line), HL_ERR_SHADER for a source the scanner or Dawn refuses,
  * HL_ERR_UNSUPPORTED on gles3 and for a workgroup size above the device's limits. */
 HL_API hl_result hl_compute_shader_create(hl_renderer *r, const hl_compute_shader_desc *desc, hl_compute_shader **out);
-/* NULL s is a no-op; another renderer's shader is HL_ERR_VALIDATION. */
+/** NULL s is a no-op; another renderer's shader is HL_ERR_VALIDATION. */
 HL_API hl_result hl_compute_shader_destroy(hl_renderer *r, hl_compute_shader *s);
-/* The workgroup size the shader was made with (after defaults). */
+/** The workgroup size the shader was made with (after defaults). */
 HL_API void hl_compute_shader_workgroup_size(const hl_compute_shader *s, uint32_t size[3]);
 
 /* ---- kernels: a shader with its override constants fixed --------------------------------------
@@ -95,17 +96,17 @@ typedef struct hl_compute_constant {
 #define HL_COMPUTE_MAX_CONSTANTS 32
 
 typedef struct hl_compute_kernel_desc {
-    hl_compute_shader *shader; /* of the same renderer */
+    hl_compute_shader *shader; /**< of the same renderer */
     const hl_compute_constant *constants;
     uint32_t constant_count;
-    const char *label; /* default the shader's */
+    const char *label; /**< default the shader's */
 } hl_compute_kernel_desc;
 
 typedef struct hl_compute_kernel hl_compute_kernel;
 
-/* HL_ERR_VALIDATION naming the constant or the binding; HL_ERR_UNSUPPORTED on gles3. */
+/** HL_ERR_VALIDATION naming the constant or the binding; HL_ERR_UNSUPPORTED on gles3. */
 HL_API hl_result hl_compute_kernel_create(hl_renderer *r, const hl_compute_kernel_desc *desc, hl_compute_kernel **out);
-/* NULL k is a no-op; another renderer's kernel is HL_ERR_VALIDATION. */
+/** NULL k is a no-op; another renderer's kernel is HL_ERR_VALIDATION. */
 HL_API hl_result hl_compute_kernel_destroy(hl_renderer *r, hl_compute_kernel *k);
 
 /* ---- storage buffers ---------------------------------------------------------------------------
@@ -136,20 +137,20 @@ typedef enum hl_storage_recovery {
     HL_STORAGE_RECOVERY_REINITIALIZE,
 } hl_storage_recovery;
 
-/* Uses beyond storage and copies (bit flags). */
+/** Uses beyond storage and copies (bit flags). */
 enum {
-    HL_STORAGE_USAGE_VERTEX = 1u << 0,   /* vertex buffer of GPU-driven draws */
-    HL_STORAGE_USAGE_INDEX = 1u << 1,    /* index buffer of GPU-driven draws */
-    HL_STORAGE_USAGE_INDIRECT = 1u << 2, /* indirect dispatch / draw arguments */
+    HL_STORAGE_USAGE_VERTEX = 1u << 0,   /**< vertex buffer of GPU-driven draws */
+    HL_STORAGE_USAGE_INDEX = 1u << 1,    /**< index buffer of GPU-driven draws */
+    HL_STORAGE_USAGE_INDIRECT = 1u << 2, /**< indirect dispatch / draw arguments */
     HL_STORAGE_USAGE_ALL = (1u << 3) - 1
 };
 
 typedef struct hl_storage_buffer_desc {
-    uint64_t size;            /* bytes: a non-zero multiple of 4, at most the device's storage binding size */
-    uint32_t usage;           /* HL_STORAGE_USAGE_* */
+    uint64_t size;            /**< bytes: a non-zero multiple of 4, at most the device's storage binding size */
+    uint32_t usage;           /**< HL_STORAGE_USAGE_* */
     hl_storage_recovery recovery;
-    const void *initial_data; /* size bytes, copied; NULL: zeros */
-    const char *label;        /* for messages; default "storage" */
+    const void *initial_data; /**< size bytes, copied; NULL: zeros */
+    const char *label;        /**< for messages; default "storage" */
 } hl_storage_buffer_desc;
 
 typedef struct hl_storage_buffer hl_storage_buffer;
@@ -158,25 +159,25 @@ typedef struct hl_storage_buffer_info {
     uint64_t size;
     uint32_t usage;
     hl_storage_recovery recovery;
-    bool shadow_stale;     /* a submitted frame's compute pass wrote it since the last CPU write */
-    bool writes_pending;   /* CPU writes not yet delivered by a successful frame */
+    bool shadow_stale;     /**< a submitted frame's compute pass wrote it since the last CPU write */
+    bool writes_pending;   /**< CPU writes not yet delivered by a successful frame */
 } hl_storage_buffer_info;
 
-/* HL_ERR_VALIDATION for a bad descriptor (the message names the field); HL_ERR_UNSUPPORTED on
+/** HL_ERR_VALIDATION for a bad descriptor (the message names the field); HL_ERR_UNSUPPORTED on
  * gles3 or above the device's storage binding size. */
 HL_API hl_result hl_storage_buffer_create(hl_renderer *r, const hl_storage_buffer_desc *desc, hl_storage_buffer **out);
-/* NULL b is a no-op; another renderer's buffer is HL_ERR_VALIDATION; refused while a read of it
+/** NULL b is a no-op; another renderer's buffer is HL_ERR_VALIDATION; refused while a read of it
  * is pending (HL_ERR_INVALID_STATE). The GPU object goes once the frames using it are done. */
 HL_API hl_result hl_storage_buffer_destroy(hl_renderer *r, hl_storage_buffer *b);
-/* offset and size multiples of 4 within the buffer (HL_ERR_VALIDATION naming the range). Not
+/** offset and size multiples of 4 within the buffer (HL_ERR_VALIDATION naming the range). Not
  * inside a frame's record (HL_ERR_INVALID_STATE). */
 HL_API hl_result hl_storage_buffer_write(hl_renderer *r, hl_storage_buffer *b, uint64_t offset, const void *data, uint64_t size);
 HL_API hl_result hl_storage_buffer_info_get(const hl_renderer *r, const hl_storage_buffer *b, hl_storage_buffer_info *out);
-/* Starts the read of [offset, offset + size) (multiples of 4, within the buffer). */
+/** Starts the read of [offset, offset + size) (multiples of 4, within the buffer). */
 HL_API hl_result hl_storage_buffer_read(hl_renderer *r, hl_storage_buffer *b, uint64_t offset, uint64_t size);
-/* *done: the pending read's submission has finished (HL_ERR_INVALID_STATE: no read pending). */
+/** *done: the pending read's submission has finished (HL_ERR_INVALID_STATE: no read pending). */
 HL_API hl_result hl_storage_buffer_read_poll(hl_renderer *r, bool *done);
-/* Waits at most timeout_ms (0: the device's wait timeout) and copies the bytes into dst
+/** Waits at most timeout_ms (0: the device's wait timeout) and copies the bytes into dst
  * (dst_size at least the read's size, else HL_ERR_VALIDATION and the read stays pending). */
 HL_API hl_result hl_storage_buffer_read_wait(hl_renderer *r, void *dst, uint64_t dst_size, uint32_t timeout_ms);
 
@@ -194,21 +195,21 @@ HL_API hl_result hl_storage_buffer_read_wait(hl_renderer *r, void *dst, uint64_t
  * accepted. Writable storage blocks are HL_ERR_SHADER. webgpu only: gles3 refuses creation
  * (HL_ERR_UNSUPPORTED, no GL call). Ownership as compute shaders. */
 typedef struct hl_storage_shader_desc {
-    const char *vertex;   /* required */
-    const char *fragment; /* required */
-    const char *label;    /* for messages; default "storage shader" */
+    const char *vertex;   /**< required */
+    const char *fragment; /**< required */
+    const char *label;    /**< for messages; default "storage shader" */
 } hl_storage_shader_desc;
 
 typedef struct hl_storage_shader hl_storage_shader;
 
-/* HL_ERR_SHADER for a source glslang or the toolchain refuses (the message names the stage and
+/** HL_ERR_SHADER for a source glslang or the toolchain refuses (the message names the stage and
  * line), HL_ERR_VALIDATION for a uniform block other than Params, a sampler other than a
  * sampler2D or more than 4 of them. */
 HL_API hl_result hl_storage_shader_create(hl_renderer *r, const hl_storage_shader_desc *desc, hl_storage_shader **out);
-/* NULL s is a no-op; another renderer's shader is HL_ERR_VALIDATION. */
+/** NULL s is a no-op; another renderer's shader is HL_ERR_VALIDATION. */
 HL_API hl_result hl_storage_shader_destroy(hl_renderer *r, hl_storage_shader *s);
 
-/* The most bytes a compute pass's uniform binding takes (hl_pipeline_compute_resource.data). */
+/** The most bytes a compute pass's uniform binding takes (hl_pipeline_compute_resource.data). */
 #define HL_COMPUTE_MAX_UNIFORM_DATA 4096u
 
 #ifdef __cplusplus

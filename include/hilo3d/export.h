@@ -1,4 +1,5 @@
-/* hilo3d: HL_API, the mark on every public function declaration.
+/** @file
+ * hilo3d: HL_API, the mark on every public function declaration.
  *
  * The shared library (built with -DBUILD_SHARED_LIBS=ON) compiles with -fvisibility=hidden and
  * HILO3D_BUILDING_SHARED defined, so the functions marked here are the only ones it exports;

@@ -1,4 +1,5 @@
-/* hilo3d: render pipelines — who decides what a renderer records each frame.
+/** @file
+ * hilo3d: render pipelines — who decides what a renderer records each frame.
  *
  * Every render call (hl_renderer_render, hl_renderer_render_to_target, and each
  * hl_render_frame_render* inside hl_renderer_render_frame) is one *invocation* of the
@@ -53,7 +54,7 @@ extern "C" {
 
 /* ---- capabilities --------------------------------------------------------------------------------- */
 
-/* Texture formats a pipeline may ask about. The colour values equal hl_target_format's. */
+/** Texture formats a pipeline may ask about. The colour values equal hl_target_format's. */
 typedef enum hl_pipeline_format {
     HL_PIPELINE_FORMAT_RGBA8_SRGB = 0,
     HL_PIPELINE_FORMAT_RGBA8,
@@ -67,59 +68,59 @@ typedef enum hl_pipeline_format {
 } hl_pipeline_format;
 
 typedef enum hl_pipeline_texture_use {
-    HL_PIPELINE_USE_SAMPLED = 0,          /* read in a shader (unfiltered) */
-    HL_PIPELINE_USE_FILTERABLE_SAMPLED,   /* read through a linear sampler */
-    HL_PIPELINE_USE_COLOR_ATTACHMENT,     /* rendered to as colour (colour formats) */
-    HL_PIPELINE_USE_DEPTH_STENCIL_ATTACHMENT, /* rendered to as depth (depth formats) */
+    HL_PIPELINE_USE_SAMPLED = 0,          /**< read in a shader (unfiltered) */
+    HL_PIPELINE_USE_FILTERABLE_SAMPLED,   /**< read through a linear sampler */
+    HL_PIPELINE_USE_COLOR_ATTACHMENT,     /**< rendered to as colour (colour formats) */
+    HL_PIPELINE_USE_DEPTH_STENCIL_ATTACHMENT, /**< rendered to as depth (depth formats) */
     HL_PIPELINE_USE_COPY_SOURCE,
     HL_PIPELINE_USE_COPY_DESTINATION,
     HL_PIPELINE_USE_COUNT
 } hl_pipeline_texture_use;
 
-/* Capabilities beyond the renderer's baseline (bit flags). */
+/** Capabilities beyond the renderer's baseline (bit flags). */
 enum {
-    HL_PIPELINE_CAP_COMPUTE = 1u << 0,           /* compute passes (webgpu only) */
-    HL_PIPELINE_CAP_STORAGE_BUFFERS = 1u << 1,   /* storage buffers (webgpu only) */
-    HL_PIPELINE_CAP_INDEPENDENT_BLEND = 1u << 2, /* MRT attachments with different blend states */
+    HL_PIPELINE_CAP_COMPUTE = 1u << 0,           /**< compute passes (webgpu only) */
+    HL_PIPELINE_CAP_STORAGE_BUFFERS = 1u << 1,   /**< storage buffers (webgpu only) */
+    HL_PIPELINE_CAP_INDEPENDENT_BLEND = 1u << 2, /**< MRT attachments with different blend states */
     HL_PIPELINE_CAP_ALL = (1u << 3) - 1
 };
 
-/* Portable limits (no backend names, no native limit objects). */
+/** Portable limits (no backend names, no native limit objects). */
 typedef struct hl_pipeline_limits {
     uint32_t max_texture_dimension_2d;
     uint32_t max_color_attachments;
     uint32_t max_sampled_textures_per_stage;
 } hl_pipeline_limits;
 
-/* The immutable capability snapshot of a renderer's device, frozen at creation. */
+/** The immutable capability snapshot of a renderer's device, frozen at creation. */
 typedef struct hl_pipeline_caps hl_pipeline_caps;
 
 HL_API const hl_pipeline_limits *hl_pipeline_caps_limits(const hl_pipeline_caps *caps);
-/* true when every HL_PIPELINE_CAP_* bit in `capabilities` is available */
+/** true when every HL_PIPELINE_CAP_* bit in `capabilities` is available */
 HL_API bool hl_pipeline_caps_has(const hl_pipeline_caps *caps, uint32_t capabilities);
-/* samples: 0 or 1 = single-sampled, 4 = 4x MSAA (attachment uses only; other counts: false).
+/** samples: 0 or 1 = single-sampled, 4 = 4x MSAA (attachment uses only; other counts: false).
  * Copies are supported for every colour format that can be sampled; depth formats cannot be
  * copied. Out-of-range arguments answer false. */
 HL_API bool hl_pipeline_caps_supports_texture_format(const hl_pipeline_caps *caps, hl_pipeline_format format,
                                               hl_pipeline_texture_use use, uint32_t samples);
-HL_API const char *hl_pipeline_format_name(hl_pipeline_format format);   /* "rgba16f", ...; "?" if unknown */
-HL_API const char *hl_pipeline_use_name(hl_pipeline_texture_use use);    /* "filterable-sampled", ... */
-/* "compute", "storage-buffers", "independent-blend" for one bit; "?" otherwise */
+HL_API const char *hl_pipeline_format_name(hl_pipeline_format format);   /**< "rgba16f", ...; "?" if unknown */
+HL_API const char *hl_pipeline_use_name(hl_pipeline_texture_use use);    /**< "filterable-sampled", ... */
+/** "compute", "storage-buffers", "independent-blend" for one bit; "?" otherwise */
 HL_API const char *hl_pipeline_capability_name(uint32_t capability);
 
 /* ---- requirements ------------------------------------------------------------------------------------ */
 typedef struct hl_pipeline_texture_requirement {
     hl_pipeline_format format;
     hl_pipeline_texture_use use;
-    uint32_t samples; /* 0 or 1: single-sampled; 4 */
+    uint32_t samples; /**< 0 or 1: single-sampled; 4 */
 } hl_pipeline_texture_requirement;
 
 #define HL_PIPELINE_MAX_TEXTURE_REQUIREMENTS 64
 
-/* Zero = nothing beyond the baseline. Limits are minimums (0 = none). textures: up to
+/** Zero = nothing beyond the baseline. Limits are minimums (0 = none). textures: up to
  * HL_PIPELINE_MAX_TEXTURE_REQUIREMENTS entries; duplicates are merged in first-seen order. */
 typedef struct hl_pipeline_requirements {
-    uint32_t capabilities; /* HL_PIPELINE_CAP_* */
+    uint32_t capabilities; /**< HL_PIPELINE_CAP_* */
     hl_pipeline_limits limits;
     const hl_pipeline_texture_requirement *textures;
     uint32_t texture_count;
@@ -128,50 +129,50 @@ typedef struct hl_pipeline_requirements {
 /* ---- runtime and factory ------------------------------------------------------------------------------ */
 typedef struct hl_pipeline_runtime hl_pipeline_runtime;
 
-/* A context: a value naming one invocation, valid only inside that invocation's record call. */
+/** A context: a value naming one invocation, valid only inside that invocation's record call. */
 typedef struct hl_pipeline_context {
     uint64_t token;
 } hl_pipeline_context;
 
 typedef struct hl_pipeline_runtime_desc {
-    const char *name; /* copied (at most 63 bytes kept); default "pipeline" */
-    void *state;      /* the runtime's own data, handed to each callback */
-    /* one invocation; NULL records nothing. An error return fails the application frame. */
+    const char *name; /**< copied (at most 63 bytes kept); default "pipeline" */
+    void *state;      /**< the runtime's own data, handed to each callback */
+    /** one invocation; NULL records nothing. An error return fails the application frame. */
     hl_result (*record)(hl_pipeline_context ctx, void *state);
-    /* called exactly once (see the top of this header); may be NULL */
+    /** called exactly once (see the top of this header); may be NULL */
     void (*destroy)(void *state);
 } hl_pipeline_runtime_desc;
 
-/* For factories: makes a runtime (not yet attached to a renderer). */
+/** For factories: makes a runtime (not yet attached to a renderer). */
 HL_API hl_result hl_pipeline_runtime_create(const hl_pipeline_runtime_desc *desc, hl_pipeline_runtime **out);
-/* Destroys a runtime no renderer took (its destroy callback runs); an attached runtime is
+/** Destroys a runtime no renderer took (its destroy callback runs); an attached runtime is
  * destroyed by its renderer: here that is HL_ERR_INVALID_STATE. NULL is a no-op (HL_OK). */
 HL_API hl_result hl_pipeline_runtime_destroy(hl_pipeline_runtime *rt);
 
 typedef struct hl_pipeline_factory {
-    const char *name; /* for messages; default "pipeline" */
-    const hl_pipeline_requirements *requirements; /* NULL: none */
-    /* Makes the renderer's runtime (exactly once per hl_renderer_create that reaches it). caps
+    const char *name; /**< for messages; default "pipeline" */
+    const hl_pipeline_requirements *requirements; /**< NULL: none */
+    /** Makes the renderer's runtime (exactly once per hl_renderer_create that reaches it). caps
      * is valid during this call only (inside record: hl_pipeline_context_caps). On failure the
      * factory releases what it made itself; the error code comes back from hl_renderer_create. */
     hl_result (*create)(const hl_pipeline_caps *caps, void *user, hl_pipeline_runtime **out);
     void *user;
 } hl_pipeline_factory;
 
-/* The built-in Forward pipeline (process-wide, immutable): what a renderer uses when
+/** The built-in Forward pipeline (process-wide, immutable): what a renderer uses when
  * hl_renderer_desc.pipeline is NULL. */
 HL_API const hl_pipeline_factory *hl_forward_pipeline_factory(void);
 
-/* The name of the renderer's pipeline runtime ("forward" for the built-in one). */
+/** The name of the renderer's pipeline runtime ("forward" for the built-in one). */
 HL_API const char *hl_renderer_pipeline_name(const hl_renderer *r);
 
 /* ---- inside record ------------------------------------------------------------------------------------ */
 typedef enum hl_pipeline_output_kind {
-    HL_PIPELINE_OUTPUT_RENDERER = 0, /* the renderer's own output */
-    HL_PIPELINE_OUTPUT_RENDER_TARGET, /* an hl_render_target */
+    HL_PIPELINE_OUTPUT_RENDERER = 0, /**< the renderer's own output */
+    HL_PIPELINE_OUTPUT_RENDER_TARGET, /**< an hl_render_target */
 } hl_pipeline_output_kind;
 
-/* What the invocation renders into. */
+/** What the invocation renders into. */
 typedef struct hl_pipeline_output {
     hl_pipeline_output_kind kind;
     uint32_t width, height;
@@ -181,13 +182,13 @@ typedef struct hl_pipeline_output {
     bool has_depth;
 } hl_pipeline_output;
 
-/* Every call below: HL_ERR_INVALID_STATE when ctx is not the invocation being recorded on this
+/** Every call below: HL_ERR_INVALID_STATE when ctx is not the invocation being recorded on this
  * thread (kept past its record call, or made up); HL_ERR_VALIDATION for a NULL out. */
-HL_API hl_result hl_pipeline_context_frame_index(hl_pipeline_context ctx, uint64_t *out); /* frame being built: last + 1 */
-HL_API hl_result hl_pipeline_context_invocation(hl_pipeline_context ctx, uint32_t *out);  /* 0, 1, ... within the frame */
+HL_API hl_result hl_pipeline_context_frame_index(hl_pipeline_context ctx, uint64_t *out); /**< frame being built: last + 1 */
+HL_API hl_result hl_pipeline_context_invocation(hl_pipeline_context ctx, uint32_t *out);  /**< 0, 1, ... within the frame */
 HL_API hl_result hl_pipeline_context_output(hl_pipeline_context ctx, hl_pipeline_output *out);
 HL_API hl_result hl_pipeline_context_caps(hl_pipeline_context ctx, const hl_pipeline_caps **out);
-/* The stage and camera of the render call (read them; changing the scene inside record is the
+/** The stage and camera of the render call (read them; changing the scene inside record is the
  * application's business, not the pipeline's). Either out may be NULL. */
 HL_API hl_result hl_pipeline_context_scene(hl_pipeline_context ctx, hl_stage **stage, hl_camera **camera);
 
@@ -203,23 +204,25 @@ HL_API hl_result hl_pipeline_context_scene(hl_pipeline_context ctx, hl_stage **s
  * ones load; every pass stores, and after record returns the host resolves a multisampled
  * output (one extra pass) and marks it as the frame's result. A record that adds no scene pass
  * leaves the output as it was. */
-/* A texture of the frame (see "graph textures" below). */
+/** A texture of the frame (see "graph textures" below). */
 typedef struct hl_pipeline_texture {
     uint64_t token;
     uint32_t id;
 } hl_pipeline_texture;
 
-/* A buffer of the frame (webgpu only; see "graph buffers and compute passes" below). */
+/** A buffer of the frame (webgpu only; see "graph buffers and compute passes" below). */
 typedef struct hl_pipeline_buffer {
     uint64_t token;
     uint32_t id;
 } hl_pipeline_buffer;
 
-/* A storage buffer bound to a shader's read-only storage block, by the block's name. */
+/** A storage buffer bound to a shader's read-only storage block, by the block's name. */
 typedef struct hl_pipeline_storage_binding {
-    const char *block;         /* the storage block's name */
+    const char *block;         /**< the storage block's name */
     hl_pipeline_buffer buffer;
-    uint64_t offset, size;     /* offset a multiple of 256; size 0: to the end */
+    /** offset a multiple of 256; size 0: to the end @{ */
+    uint64_t offset, size;
+    /** @} */
 } hl_pipeline_storage_binding;
 
 typedef struct hl_pipeline_culling {
@@ -228,8 +231,8 @@ typedef struct hl_pipeline_culling {
 } hl_pipeline_culling;
 
 typedef struct hl_pipeline_cull_desc {
-    hl_camera *camera; /* NULL: the invocation's camera */
-    /* 0: draws prepared for the invocation's output. 1..4: for scene passes into textures of
+    hl_camera *camera; /**< NULL: the invocation's camera */
+    /** 0: draws prepared for the invocation's output. 1..4: for scene passes into textures of
      * the runtime's (hl_pipeline_create_texture): color_count single-sample colour attachments
      * of color_formats, and a DEPTH24_PLUS depth texture unless no_depth (the scene's clear
      * colour is the stage's, as for the renderer's output). samples: 4 makes the layout
@@ -237,8 +240,8 @@ typedef struct hl_pipeline_cull_desc {
     uint32_t color_count;
     hl_pipeline_format color_formats[4];
     bool no_depth;
-    uint32_t samples; /* of the layout's attachments: 0 or 1, or 4 (MSAA; scene passes resolve) */
-    /* A G-buffer culling (deferred shading): color_count 4, every format RGBA16F, with depth.
+    uint32_t samples; /**< of the layout's attachments: 0 or 1, or 4 (MSAA; scene passes resolve) */
+    /** A G-buffer culling (deferred shading): color_count 4, every format RGBA16F, with depth.
      * Opaque meshes with built-in materials draw, instead of their lit colour, what a lit
      * fullscreen pass (hl_pipeline_fullscreen_pass_desc.lighting) needs, in linear values:
      *   0: base colour rgb, a = 2 + ambient occlusion (a < 1.5 where nothing was drawn: the
@@ -250,32 +253,32 @@ typedef struct hl_pipeline_cull_desc {
      * (HL_PIPELINE_QUEUE_OPAQUE with HL_PIPELINE_MATERIALS_ENGINE) and draw them with another
      * culling after the lighting. Fog is the lighting pass's (hl_fog). */
     bool gbuffer;
-    /* A culling result of this invocation to derive from (zero: none): its visible meshes,
+    /** A culling result of this invocation to derive from (zero: none): its visible meshes,
      * lights and shadows are reused (no second traversal, no second shadow atlas) and only the
      * draws are made again, for this desc's layout and gbuffer. camera must be NULL or the
      * base's. hl_pipeline_record_shadows on the derived result records the base's shadows if
      * they are not yet (else it is a no-op): the two share one shadow pass. */
     hl_pipeline_culling base;
-    /* No draws for opaque meshes with built-in materials (basic, PBR): for a culling whose lists
+    /** No draws for opaque meshes with built-in materials (basic, PBR): for a culling whose lists
      * take only shader materials and transparent meshes, as a deferred pipeline's forward pass
      * over its G-buffer; none of its lists contains them. Only with base (the shadows are the
      * base's, drawn from its own draws). */
     bool exclude_opaque_engine;
 } hl_pipeline_cull_desc;
 
-/* desc may be NULL. */
+/** desc may be NULL. */
 HL_API hl_result hl_pipeline_cull(hl_pipeline_context ctx, const hl_pipeline_cull_desc *desc, hl_pipeline_culling *out);
 
 typedef struct hl_pipeline_culling_info {
     uint32_t visible_meshes, culled_meshes;
-    uint32_t shadow_casters_outside; /* casters outside the view that still cast into it */
+    uint32_t shadow_casters_outside; /**< casters outside the view that still cast into it */
     uint32_t lights, shadow_tiles;
-    uint32_t draws; /* prepared draws (instanced batches count once) */
+    uint32_t draws; /**< prepared draws (instanced batches count once) */
 } hl_pipeline_culling_info;
 
 HL_API hl_result hl_pipeline_culling_info_get(hl_pipeline_context ctx, hl_pipeline_culling culling, hl_pipeline_culling_info *out);
 
-/* The shadow maps of a culling result's lights (the renderer's shadow atlas); nothing when no
+/** The shadow maps of a culling result's lights (the renderer's shadow atlas); nothing when no
  * light casts shadows. Once per culling result, before a scene pass draws it (else that scene
  * pass is HL_ERR_INVALID_STATE). */
 HL_API hl_result hl_pipeline_record_shadows(hl_pipeline_context ctx, hl_pipeline_culling culling);
@@ -287,30 +290,30 @@ typedef enum hl_pipeline_queue {
 } hl_pipeline_queue;
 
 typedef enum hl_pipeline_sorting {
-    /* the renderer's order: opaque by render order, pipeline, material, geometry; transparent
+    /** the renderer's order: opaque by render order, pipeline, material, geometry; transparent
        back to front (after the opaque draws in QUEUE_ALL) */
     HL_PIPELINE_SORT_MATERIAL_FRONT_TO_BACK = 0,
-    HL_PIPELINE_SORT_BACK_TO_FRONT, /* by the distance of each mesh's bounding sphere, farthest first */
-    HL_PIPELINE_SORT_NONE,          /* traversal order (instanced batches after the plain meshes) */
+    HL_PIPELINE_SORT_BACK_TO_FRONT, /**< by the distance of each mesh's bounding sphere, farthest first */
+    HL_PIPELINE_SORT_NONE,          /**< traversal order (instanced batches after the plain meshes) */
 } hl_pipeline_sorting;
 
-/* Which materials a renderer list keeps (by each mesh's own material). */
+/** Which materials a renderer list keeps (by each mesh's own material). */
 typedef enum hl_pipeline_materials {
     HL_PIPELINE_MATERIALS_ALL = 0,
-    HL_PIPELINE_MATERIALS_ENGINE, /* the built-in kinds (HL_MATERIAL_BASIC, HL_MATERIAL_PBR) */
-    HL_PIPELINE_MATERIALS_SHADER, /* shader materials (hl_material_create_shader) */
+    HL_PIPELINE_MATERIALS_ENGINE, /**< the built-in kinds (HL_MATERIAL_BASIC, HL_MATERIAL_PBR) */
+    HL_PIPELINE_MATERIALS_SHADER, /**< shader materials (hl_material_create_shader) */
 } hl_pipeline_materials;
 
 typedef struct hl_pipeline_renderer_list_desc {
     hl_pipeline_culling culling;
     hl_pipeline_queue queue;
     hl_pipeline_sorting sorting;
-    bool cast_shadows_only; /* only meshes that cast shadows */
-    /* drawn instead of each mesh's material (the meshes' geometry, transforms and order; through
+    bool cast_shadows_only; /**< only meshes that cast shadows */
+    /** drawn instead of each mesh's material (the meshes' geometry, transforms and order; through
        the renderer's program and pipeline caches); NULL: the meshes' own */
     hl_material *override_material;
-    hl_pipeline_materials materials; /* default HL_PIPELINE_MATERIALS_ALL */
-    /* 0: every mesh; else only meshes on one of these layers (hl_mesh_layers(m) & layer_mask) */
+    hl_pipeline_materials materials; /**< default HL_PIPELINE_MATERIALS_ALL */
+    /** 0: every mesh; else only meshes on one of these layers (hl_mesh_layers(m) & layer_mask) */
     uint32_t layer_mask;
 } hl_pipeline_renderer_list_desc;
 
@@ -323,26 +326,26 @@ HL_API hl_result hl_pipeline_create_renderer_list(hl_pipeline_context ctx, const
                                            hl_pipeline_renderer_list *out);
 HL_API hl_result hl_pipeline_renderer_list_count(hl_pipeline_context ctx, hl_pipeline_renderer_list list, uint32_t *draws);
 
-/* The commands of a scene pass's execute callback (valid during that call only: afterwards,
+/** The commands of a scene pass's execute callback (valid during that call only: afterwards,
  * or on another thread, every function below is HL_ERR_INVALID_STATE). */
 typedef struct hl_pipeline_pass_encoder {
     uint64_t token;
 } hl_pipeline_pass_encoder;
 
 typedef struct hl_pipeline_scene_pass_desc {
-    const char *name;                /* for messages and graph dumps; default "scene" */
+    const char *name;                /**< for messages and graph dumps; default "scene" */
     hl_pipeline_renderer_list list;
-    bool load_color;                 /* false: clear to the output's clear colour */
-    bool load_depth;                 /* false: clear to 1 */
-    /* for a culling result made with an attachment layout: the textures, matching it (formats,
+    bool load_color;                 /**< false: clear to the output's clear colour */
+    bool load_depth;                 /**< false: clear to 1 */
+    /** for a culling result made with an attachment layout: the textures, matching it (formats,
      * one size, single-sample; depth DEPTH24_PLUS unless the layout has none). Left zero for a
      * culling result of the output. */
     hl_pipeline_texture color[4];
     hl_pipeline_texture depth;
-    /* multisampled layouts: single-sample textures (format and size of color[i]) this pass
+    /** multisampled layouts: single-sample textures (format and size of color[i]) this pass
        resolves colour attachment i into (zero: none) */
     hl_pipeline_texture resolve[4];
-    /* Optional: the pass's own commands. NULL draws `list` once over the whole attachment. Else
+    /** Optional: the pass's own commands. NULL draws `list` once over the whole attachment. Else
      * execute is called once when the pass executes (after allocation, inside its render pass,
      * viewport and scissor the whole attachment) with an encoder valid during that call only;
      * it may set the viewport, scissor and stencil reference and draw `list` (slot 0) and
@@ -353,7 +356,7 @@ typedef struct hl_pipeline_scene_pass_desc {
     hl_result (*execute)(hl_pipeline_pass_encoder enc, void *user);
     void *user;
     hl_pipeline_renderer_list more_lists[3];
-    /* Pass-global storage (webgpu only) for the storage variants of shader materials: a shader
+    /** Pass-global storage (webgpu only) for the storage variants of shader materials: a shader
      * material whose sources are GLSL ES 3.10 (`#version 310 es`) may declare read-only storage
      * blocks (`layout(std430) readonly buffer Lights { ... };`), which its draws read from the
      * scene pass's buffers bound here by block name, at group 3 (groups 0-2 keep their meaning:
@@ -366,7 +369,7 @@ typedef struct hl_pipeline_scene_pass_desc {
     uint32_t storage_count;
 } hl_pipeline_scene_pass_desc;
 
-/* Draws a renderer list into the invocation's output (every colour attachment and depth), or
+/** Draws a renderer list into the invocation's output (every colour attachment and depth), or
  * into the given textures for a culling result made with an attachment layout. Statistics
  * (hl_render_stats) follow what executes: draws and instances count every draw of every scene
  * pass the graph runs (a list drawn twice counts twice, a culled pass not at all); faces count
@@ -374,15 +377,15 @@ typedef struct hl_pipeline_scene_pass_desc {
  * override lists draw it. */
 HL_API hl_result hl_pipeline_add_scene_pass(hl_pipeline_context ctx, const hl_pipeline_scene_pass_desc *desc);
 
-/* Inside execute. Viewport and scissor in pixels of the attachments, (0, 0) at the top left on
+/** Inside execute. Viewport and scissor in pixels of the attachments, (0, 0) at the top left on
  * both backends, within the attachment (else HL_ERR_VALIDATION; the viewport's size > 0, depth
  * range 0..1); they hold until set again or the pass ends. */
 HL_API hl_result hl_pipeline_pass_set_viewport(hl_pipeline_pass_encoder enc, float x, float y, float width, float height);
 HL_API hl_result hl_pipeline_pass_set_scissor(hl_pipeline_pass_encoder enc, uint32_t x, uint32_t y, uint32_t width,
                                        uint32_t height);
-/* The stencil reference of later draws (no engine material tests stencil today). */
+/** The stencil reference of later draws (no engine material tests stencil today). */
 HL_API hl_result hl_pipeline_pass_set_stencil_reference(hl_pipeline_pass_encoder enc, uint32_t reference);
-/* Draws renderer list `slot` (0: the pass's list, 1..3: more_lists[slot - 1]) with its prepared
+/** Draws renderer list `slot` (0: the pass's list, 1..3: more_lists[slot - 1]) with its prepared
  * draws; statistics count every draw executed. */
 HL_API hl_result hl_pipeline_pass_draw_list(hl_pipeline_pass_encoder enc, uint32_t slot);
 
@@ -392,7 +395,7 @@ HL_API hl_result hl_pipeline_pass_draw_list(hl_pipeline_pass_encoder enc, uint32
  * A pass whose results nothing reaches (the output, directly or through other passes) is
  * culled with everything it alone needed. */
 
-/* Size: width x height when both are set; else relative to the output, each side
+/** Size: width x height when both are set; else relative to the output, each side
  * max(min_size, round(side * scale)) with scale 0 = 1.0 and min_size 0 = 1 (the same rounding
  * on both backends). Formats: the colour formats, and DEPTH24_PLUS for scene passes' depth
  * (depth cannot be sampled).
@@ -407,14 +410,14 @@ typedef struct hl_pipeline_texture_desc {
     uint32_t width, height;
     float scale;
     uint32_t min_size;
-    const char *name; /* for messages; default "texture" */
-    uint32_t samples; /* 0 or 1; 4: a multisampled attachment of scene passes (not sampled, not copied) */
-    uint32_t mip_count; /* 0 or 1: one level; see above */
+    const char *name; /**< for messages; default "texture" */
+    uint32_t samples; /**< 0 or 1; 4: a multisampled attachment of scene passes (not sampled, not copied) */
+    uint32_t mip_count; /**< 0 or 1: one level; see above */
 } hl_pipeline_texture_desc;
 
 HL_API hl_result hl_pipeline_create_texture(hl_pipeline_context ctx, const hl_pipeline_texture_desc *desc,
                                      hl_pipeline_texture *out);
-/* Colour attachment `index` of the invocation's output as a single-sample texture (for a
+/** Colour attachment `index` of the invocation's output as a single-sample texture (for a
  * multisampled output, the texture the samples resolve into: a fullscreen pass writing it
  * after the last scene pass replaces the resolve). This is importOutput: the renderer's own
  * output is a deferred provider, whose texture (for a window, the surface image) is acquired
@@ -423,7 +426,7 @@ HL_API hl_result hl_pipeline_create_texture(hl_pipeline_context ctx, const hl_pi
  * (hl_render_stats.output_acquires). */
 HL_API hl_result hl_pipeline_output_texture(hl_pipeline_context ctx, uint32_t index, hl_pipeline_texture *out);
 HL_API hl_result hl_pipeline_texture_size(hl_pipeline_context ctx, hl_pipeline_texture tex, uint32_t *width, uint32_t *height);
-/* A pass that makes levels 1.. of tex (made by hl_pipeline_create_texture with mip_count > 1)
+/** A pass that makes levels 1.. of tex (made by hl_pipeline_create_texture with mip_count > 1)
  * from its level 0, in place, after the passes that wrote it: each texel of level k is one
  * linear sample of level k - 1 at its centre (the 2x2 average for even sides), the same on both
  * backends. A texture with one level, or not one of this frame's created textures, is
@@ -435,7 +438,7 @@ HL_API hl_result hl_pipeline_add_mip_pass(hl_pipeline_context ctx, hl_pipeline_t
 #define HL_PIPELINE_FULLSCREEN_MAX_INPUTS 8
 #define HL_PIPELINE_FULLSCREEN_MAX_PARAMS 4096
 
-/* A fullscreen pass: `fragment` is a GLSL ES 3.00 fragment shader with `in vec2 v_uv;` (the
+/** A fullscreen pass: `fragment` is a GLSL ES 3.00 fragment shader with `in vec2 v_uv;` (the
  * texture coordinate of the pixel in every input, (0, 0) at the image's top left and (1, 1) at
  * its bottom right on both backends), `uniform
  * sampler2D <input_names[i]>` for the inputs (linear filtering, clamp to edge; single-sample
@@ -446,7 +449,7 @@ HL_API hl_result hl_pipeline_add_mip_pass(hl_pipeline_context ctx, hl_pipeline_t
  * renderer (the source compared whole). On webgpu, `texture()` (implicit derivatives) must sit
  * in uniform control flow; textureLod(s, uv, 0.0) may go anywhere. */
 typedef struct hl_pipeline_fullscreen_pass_desc {
-    const char *name; /* default "fullscreen" */
+    const char *name; /**< default "fullscreen" */
     const char *fragment;
     const void *params;
     uint32_t params_size;
@@ -455,7 +458,7 @@ typedef struct hl_pipeline_fullscreen_pass_desc {
     uint32_t input_count;
     hl_pipeline_texture outputs[4];
     uint32_t output_count;
-    /* A culling result whose shadows are recorded (zero: none): the pass is lit like that
+    /** A culling result whose shadows are recorded (zero: none): the pass is lit like that
      * culling's scene. After the #version line the engine inserts the scene's Frame block
      * (camera, ambient, fog, lights, shadow matrices), `u_shadowAtlas` and two functions, the
      * very code of the forward shader:
@@ -490,12 +493,12 @@ HL_API hl_result hl_pipeline_acquire_persistent_target(hl_pipeline_context ctx, 
                                                 bool *fresh);
 HL_API hl_result hl_pipeline_release_persistent_target(hl_pipeline_context ctx, uint64_t key);
 
-/* Copies src into dst: single-sample colour textures of one format and size (the output's
+/** Copies src into dst: single-sample colour textures of one format and size (the output's
  * colour textures included: RGBA8 sRGB for the renderer's output). */
 HL_API hl_result hl_pipeline_add_copy_pass(hl_pipeline_context ctx, const char *name, hl_pipeline_texture src,
                                     hl_pipeline_texture dst);
 
-/* Presents src (a single-sample colour texture of the frame: transient, persistent or imported;
+/** Presents src (a single-sample colour texture of the frame: transient, persistent or imported;
  * any size) into colour attachment 0 of the invocation's output, as the last writer of it: a
  * copy when src has the output's size and format, else a fullscreen draw that scales with
  * linear filtering (clamp to edge) and converts the format (RGBA16F values are written as they
@@ -503,7 +506,7 @@ HL_API hl_result hl_pipeline_add_copy_pass(hl_pipeline_context ctx, const char *
  * being the output itself is HL_ERR_VALIDATION. */
 HL_API hl_result hl_pipeline_add_present_pass(hl_pipeline_context ctx, hl_pipeline_texture src);
 
-/* Attachment `index` of one of the renderer's render targets (not the invocation's output: use
+/** Attachment `index` of one of the renderer's render targets (not the invocation's output: use
  * hl_pipeline_output_texture) as a single-sample texture of this frame: an input of passes, or
  * their output (what is written there stays: it counts as a result of the frame). Another
  * renderer's target, a destroyed one or a bad index is HL_ERR_VALIDATION. */
@@ -519,30 +522,32 @@ HL_API hl_result hl_pipeline_import_render_target(hl_pipeline_context ctx, hl_re
  * been created with it (HL_STORAGE_USAGE_INDIRECT for indirect arguments), else the frame fails
  * naming the buffer. The graph never reads GPU-produced values on the CPU. */
 typedef struct hl_pipeline_buffer_desc {
-    uint64_t size;    /* a non-zero multiple of 4 */
-    const char *name; /* default "buffer" */
+    uint64_t size;    /**< a non-zero multiple of 4 */
+    const char *name; /**< default "buffer" */
 } hl_pipeline_buffer_desc;
 
 HL_API hl_result hl_pipeline_create_buffer(hl_pipeline_context ctx, const hl_pipeline_buffer_desc *desc, hl_pipeline_buffer *out);
-/* The same handle for every import of one buffer within a frame. */
+/** The same handle for every import of one buffer within a frame. */
 HL_API hl_result hl_pipeline_import_storage_buffer(hl_pipeline_context ctx, hl_storage_buffer *b, hl_pipeline_buffer *out);
-/* Zero-fills [offset, offset + size) of buf (size 0: to the end); ranges are checked here. */
+/** Zero-fills [offset, offset + size) of buf (size 0: to the end); ranges are checked here. */
 HL_API hl_result hl_pipeline_add_buffer_clear_pass(hl_pipeline_context ctx, const char *name, hl_pipeline_buffer buf,
                                             uint64_t offset, uint64_t size);
-/* Copies size bytes between two different buffers (offsets and size multiples of 4, in range). */
+/** Copies size bytes between two different buffers (offsets and size multiples of 4, in range). */
 HL_API hl_result hl_pipeline_add_buffer_copy_pass(hl_pipeline_context ctx, const char *name, hl_pipeline_buffer src,
                                            uint64_t src_offset, hl_pipeline_buffer dst, uint64_t dst_offset,
                                            uint64_t size);
 
-/* What one ABI binding of the kernel's shader binds, by the binding's name. */
+/** What one ABI binding of the kernel's shader binds, by the binding's name. */
 typedef struct hl_pipeline_compute_resource {
     const char *name;
-    hl_pipeline_buffer buffer; /* storage buffers */
-    uint64_t offset, size;     /* the bound range (offset a multiple of 256; size 0: to the end) */
-    hl_pipeline_texture texture; /* sampled textures (single-sample colour) and storage textures */
-    const void *data;          /* uniform buffers: data_size bytes copied at the call */
-    uint32_t data_size;        /* at least the binding's min_binding_size; at most 4096 */
-    /* read-write storage buffers: the pass writes every byte of the bound range before any
+    hl_pipeline_buffer buffer; /**< storage buffers */
+    /** the bound range (offset a multiple of 256; size 0: to the end) @{ */
+    uint64_t offset, size;
+    /** @} */
+    hl_pipeline_texture texture; /**< sampled textures (single-sample colour) and storage textures */
+    const void *data;          /**< uniform buffers: data_size bytes copied at the call */
+    uint32_t data_size;        /**< at least the binding's min_binding_size; at most 4096 */
+    /** read-write storage buffers: the pass writes every byte of the bound range before any
        read of it, so the graph takes it as a write (an earlier writer is not needed: a
        transient may start here). The engine cannot check this; a kernel that reads first
        reads undefined values. */
@@ -552,17 +557,17 @@ typedef struct hl_pipeline_compute_resource {
 #define HL_PIPELINE_COMPUTE_MAX_DATA HL_COMPUTE_MAX_UNIFORM_DATA
 
 typedef struct hl_pipeline_compute_pass_desc {
-    const char *name;           /* default "compute" */
-    hl_compute_kernel *kernel;  /* of this renderer */
-    const hl_pipeline_compute_resource *resources; /* one per ABI binding except samplers */
+    const char *name;           /**< default "compute" */
+    hl_compute_kernel *kernel;  /**< of this renderer */
+    const hl_pipeline_compute_resource *resources; /**< one per ABI binding except samplers */
     uint32_t resource_count;
-    uint32_t groups[3];         /* workgroups dispatched (0 = 1 for y and z); x 0: none (the pass
+    uint32_t groups[3];         /**< workgroups dispatched (0 = 1 for y and z); x 0: none (the pass
                                    only counts when indirect is set) */
-    hl_pipeline_buffer indirect; /* non-zero: dispatch the three u32 at indirect_offset of it */
-    uint64_t indirect_offset;    /* a multiple of 4 */
+    hl_pipeline_buffer indirect; /**< non-zero: dispatch the three u32 at indirect_offset of it */
+    uint64_t indirect_offset;    /**< a multiple of 4 */
 } hl_pipeline_compute_pass_desc;
 
-/* Graph access follows the ABI: read-only storage buffers and sampled textures are reads,
+/** Graph access follows the ABI: read-only storage buffers and sampled textures are reads,
  * read-write storage buffers read and write in place, storage textures are writes. Samplers are
  * the renderer's (filtering: linear, clamp to edge; non-filtering: nearest; comparison: less).
  * Every binding is resolved here: a missing or unknown name, a wrong kind of resource, a range
@@ -570,7 +575,7 @@ typedef struct hl_pipeline_compute_pass_desc {
  * Pipelines and layouts are the kernel's; bind groups are cached by the renderer. */
 HL_API hl_result hl_pipeline_add_compute_pass(hl_pipeline_context ctx, const hl_pipeline_compute_pass_desc *desc);
 
-/* A GPU-driven draw: a storage shader (hl_storage_shader_create) drawing into colour textures
+/** A GPU-driven draw: a storage shader (hl_storage_shader_create) drawing into colour textures
  * (and optionally a DEPTH24_PLUS texture) of one size, its vertices pulled from storage buffers
  * or read from vertex buffers (`vertex`).
  * Direct (vertex_count / index_count and instance_count) or indirect: the arguments are read
@@ -590,7 +595,7 @@ typedef enum hl_pipeline_blend {
 
 #define HL_PIPELINE_GPU_DRAW_MAX_BUFFERS 8
 
-/* Vertex attributes of a GPU-driven draw (explicit vertex buffers, beside or instead of pulling
+/** Vertex attributes of a GPU-driven draw (explicit vertex buffers, beside or instead of pulling
  * from storage): each `in` variable of the storage shader's vertex stage by name, from a buffer
  * of the frame (an imported storage buffer made with HL_STORAGE_USAGE_VERTEX, or a transient).
  * Float inputs take the FLOAT32 formats of their component count or UNORM8X4 for vec4; uint
@@ -605,45 +610,45 @@ typedef enum hl_pipeline_vertex_format {
 } hl_pipeline_vertex_format;
 
 typedef struct hl_pipeline_vertex_attribute {
-    const char *name;          /* the vertex shader's input */
+    const char *name;          /**< the vertex shader's input */
     hl_pipeline_buffer buffer;
-    uint64_t offset;           /* of the first element: a multiple of 4 */
-    uint32_t stride;           /* bytes from one element to the next: a multiple of 4, 4..2048 */
+    uint64_t offset;           /**< of the first element: a multiple of 4 */
+    uint32_t stride;           /**< bytes from one element to the next: a multiple of 4, 4..2048 */
     hl_pipeline_vertex_format format;
-    bool per_instance;         /* one element per instance instead of per vertex */
+    bool per_instance;         /**< one element per instance instead of per vertex */
 } hl_pipeline_vertex_attribute;
 
 typedef struct hl_pipeline_gpu_draw_pass_desc {
-    const char *name; /* default "gpu draw" */
+    const char *name; /**< default "gpu draw" */
     hl_storage_shader *shader;
     hl_pipeline_storage_binding buffers[HL_PIPELINE_GPU_DRAW_MAX_BUFFERS];
     uint32_t buffer_count;
     const void *params;
     uint32_t params_size;
     hl_pipeline_texture color[4];
-    uint32_t color_count;      /* 1..4 */
-    bool load_color;           /* false: clear to clear_color */
+    uint32_t color_count;      /**< 1..4 */
+    bool load_color;           /**< false: clear to clear_color */
     float clear_color[4];
-    hl_pipeline_texture depth; /* zero: none */
-    bool load_depth;           /* false: clear to 1 */
+    hl_pipeline_texture depth; /**< zero: none */
+    bool load_depth;           /**< false: clear to 1 */
     hl_pipeline_blend blend;
     bool depth_test, depth_write, cull_back;
-    /* non-NULL: blend, depth test / write and culling from this material's state instead of the
+    /** non-NULL: blend, depth test / write and culling from this material's state instead of the
        four fields above (alpha mode BLEND: ALPHA blending, else OPAQUE; its depth test and write;
        culling unless double-sided), as a mesh of that material draws */
     const hl_material *material_state;
-    hl_pipeline_vertex_attribute vertex[8]; /* one per input of the vertex shader (none: pulling only) */
+    hl_pipeline_vertex_attribute vertex[8]; /**< one per input of the vertex shader (none: pulling only) */
     uint32_t vertex_count;
-    /* the shader's sampler2D uniforms by name: single-sample colour textures of the frame,
+    /** the shader's sampler2D uniforms by name: single-sample colour textures of the frame,
        read through the renderer's linear clamp-to-edge sampler (filterable formats) */
     const char *texture_names[4];
     hl_pipeline_texture textures[4];
     uint32_t texture_count;
-    hl_pipeline_buffer index_buffer; /* zero: not indexed */
-    uint32_t count;                  /* vertices (or indices) of a direct draw */
-    uint32_t instance_count;         /* direct draws; 0 = 1 */
-    hl_pipeline_buffer indirect;     /* non-zero: an indirect draw */
-    uint64_t indirect_offset;        /* a multiple of 4 */
+    hl_pipeline_buffer index_buffer; /**< zero: not indexed */
+    uint32_t count;                  /**< vertices (or indices) of a direct draw */
+    uint32_t instance_count;         /**< direct draws; 0 = 1 */
+    hl_pipeline_buffer indirect;     /**< non-zero: an indirect draw */
+    uint64_t indirect_offset;        /**< a multiple of 4 */
 } hl_pipeline_gpu_draw_pass_desc;
 
 HL_API hl_result hl_pipeline_add_gpu_draw_pass(hl_pipeline_context ctx, const hl_pipeline_gpu_draw_pass_desc *desc);
@@ -663,18 +668,18 @@ HL_API hl_result hl_pipeline_add_gpu_draw_pass(hl_pipeline_context ctx, const hl
 typedef struct hl_pipeline_param_pool hl_pipeline_param_pool;
 
 typedef struct hl_pipeline_param_pool_desc {
-    size_t item_size;                          /* bytes of one slot, 1..HL_PIPELINE_PARAM_MAX_ITEM */
-    hl_result (*init)(void *item, void *user); /* a new slot (zeroed first); NULL: zeroed only */
-    void (*reset)(void *item, void *user);     /* a slot handed out again in a later frame; NULL: as left */
-    void (*fini)(void *item, void *user);      /* each slot at destroy; NULL: nothing */
+    size_t item_size;                          /**< bytes of one slot, 1..HL_PIPELINE_PARAM_MAX_ITEM */
+    hl_result (*init)(void *item, void *user); /**< a new slot (zeroed first); NULL: zeroed only */
+    void (*reset)(void *item, void *user);     /**< a slot handed out again in a later frame; NULL: as left */
+    void (*fini)(void *item, void *user);      /**< each slot at destroy; NULL: nothing */
     void *user;
 } hl_pipeline_param_pool_desc;
 
 HL_API hl_result hl_pipeline_param_pool_create(const hl_pipeline_param_pool_desc *desc, hl_pipeline_param_pool **out);
-HL_API void hl_pipeline_param_pool_destroy(hl_pipeline_param_pool *pool); /* NULL: no-op */
-/* Slots made so far (the high water); 0 for NULL. */
+HL_API void hl_pipeline_param_pool_destroy(hl_pipeline_param_pool *pool); /**< NULL: no-op */
+/** Slots made so far (the high water); 0 for NULL. */
 HL_API uint32_t hl_pipeline_param_pool_high_water(const hl_pipeline_param_pool *pool);
-/* The frame's next slot (inside record). A failing init fails the call with its code. */
+/** The frame's next slot (inside record). A failing init fails the call with its code. */
 HL_API hl_result hl_pipeline_acquire_params(hl_pipeline_context ctx, hl_pipeline_param_pool *pool, void **out);
 
 /* ---- the Forward pipeline with features -------------------------------------------------------------------
@@ -708,32 +713,32 @@ typedef enum hl_forward_injection {
     HL_FORWARD_INJECTION_COUNT
 } hl_forward_injection;
 
-/* What a feature's record gets (a value valid inside that call). */
+/** What a feature's record gets (a value valid inside that call). */
 typedef struct hl_forward_frame {
     hl_pipeline_culling culling;
-    /* the scene colour so far: the RGBA16F intermediate (or what a POST feature replaced it
+    /** the scene colour so far: the RGBA16F intermediate (or what a POST feature replaced it
        with), or the output's colour texture when no feature samples scene colour */
     hl_pipeline_texture color;
     bool color_is_output;
-    hl_pipeline_texture scene; /* where the scene passes draw (the intermediate, its samples, or the output) */
-    hl_pipeline_texture output; /* the output's colour attachment 0 (single-sample) */
+    hl_pipeline_texture scene; /**< where the scene passes draw (the intermediate, its samples, or the output) */
+    hl_pipeline_texture output; /**< the output's colour attachment 0 (single-sample) */
     hl_forward_injection injection;
 } hl_forward_frame;
 
 typedef struct hl_forward_feature_desc {
-    const char *name; /* copied; must be unique within one factory */
+    const char *name; /**< copied; must be unique within one factory */
     hl_forward_injection injection;
-    bool samples_scene_color; /* needs frame->color as a sampled texture (makes the intermediate) */
-    bool samples_depth;       /* refused: sampled depth is not offered */
-    /* copied at hl_forward_pipeline_factory_create (user_size bytes; 0: the pointer is kept
+    bool samples_scene_color; /**< needs frame->color as a sampled texture (makes the intermediate) */
+    bool samples_depth;       /**< refused: sampled depth is not offered */
+    /** copied at hl_forward_pipeline_factory_create (user_size bytes; 0: the pointer is kept
        as given and must outlive the factory's renderers) */
     const void *user;
     size_t user_size;
-    /* per renderer: makes the feature's state (NULL: the state is the copied user data) */
+    /** per renderer: makes the feature's state (NULL: the state is the copied user data) */
     hl_result (*create)(const void *user, void **state);
-    /* per invocation; a POST feature may set frame->color to the texture it wrote */
+    /** per invocation; a POST feature may set frame->color to the texture it wrote */
     hl_result (*record)(hl_pipeline_context ctx, hl_forward_frame *frame, void *state);
-    /* per renderer, in reverse creation order; NULL: nothing */
+    /** per renderer, in reverse creation order; NULL: nothing */
     void (*destroy)(void *state);
 } hl_forward_feature_desc;
 
@@ -744,34 +749,34 @@ typedef struct hl_forward_pipeline_desc {
     uint32_t feature_count;
 } hl_forward_pipeline_desc;
 
-/* A Forward factory with these features (descriptions and user data copied). Destroy it after
+/** A Forward factory with these features (descriptions and user data copied). Destroy it after
  * the renderers made with it are created (they keep what they need). */
 HL_API hl_result hl_forward_pipeline_factory_create(const hl_forward_pipeline_desc *desc, hl_pipeline_factory **out);
 HL_API void hl_forward_pipeline_factory_destroy(hl_pipeline_factory *factory);
-/* Turns a feature of the renderer's Forward runtime on or off (from the next frame; a disabled
+/** Turns a feature of the renderer's Forward runtime on or off (from the next frame; a disabled
  * feature records nothing, so its passes and textures are gone). HL_ERR_VALIDATION when the
  * renderer has no feature of that name. Features that sample scene colour keep the
  * intermediate while any of them is enabled. */
 HL_API hl_result hl_forward_set_feature_enabled(hl_renderer *r, const char *name, bool enabled);
 
-/* Shipped features (POST). Each fills *out; the parameters are copied by the factory. */
+/** Shipped features (POST). Each fills *out; the parameters are copied by the factory. */
 typedef struct hl_bloom_desc {
-    float threshold; /* linear luminance where bloom starts; default 1.0 */
-    float intensity; /* default 0.5 */
-    uint32_t levels; /* downsample levels 1..6; default 4 */
+    float threshold; /**< linear luminance where bloom starts; default 1.0 */
+    float intensity; /**< default 0.5 */
+    uint32_t levels; /**< downsample levels 1..6; default 4 */
 } hl_bloom_desc;
 
 typedef enum hl_tone_map_operator {
-    HL_TONE_MAP_ACES = 0, /* the ACES filmic curve, fitted (Narkowicz 2015) */
-    HL_TONE_MAP_NEUTRAL,  /* the Khronos PBR Neutral curve */
+    HL_TONE_MAP_ACES = 0, /**< the ACES filmic curve, fitted (Narkowicz 2015) */
+    HL_TONE_MAP_NEUTRAL,  /**< the Khronos PBR Neutral curve */
 } hl_tone_map_operator;
 
 typedef struct hl_tone_map_desc {
     hl_tone_map_operator op;
-    float exposure; /* linear scale before the curve; 0 = 1.0 */
+    float exposure; /**< linear scale before the curve; 0 = 1.0 */
 } hl_tone_map_desc;
 
-/* desc NULL: defaults. Bloom adds (intensity x) a blurred copy of what exceeds threshold; tone
+/** desc NULL: defaults. Bloom adds (intensity x) a blurred copy of what exceeds threshold; tone
  * mapping maps HDR to [0, 1] (the output's sRGB encoding follows); FXAA smooths edges by luma
  * (run it after tone mapping). Order them bloom, tone map, FXAA. */
 HL_API void hl_forward_bloom(const hl_bloom_desc *desc, hl_forward_feature_desc *out);

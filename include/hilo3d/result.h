@@ -1,4 +1,5 @@
-/* hilo3d: result codes, last-error messages and the allocator hook.
+/** @file
+ * hilo3d: result codes, last-error messages and the allocator hook.
  *
  * Every fallible hilo3d call returns an hl_result. HL_OK is 0, so `if (r)` tests for failure.
  * On failure the call leaves a message naming the problem in a thread-local buffer that
@@ -16,7 +17,7 @@
 extern "C" {
 #endif
 
-/* One list generates the enum and the names (hl_result_name). */
+/** One list generates the enum and the names (hl_result_name). */
 #define HL_RESULTS(X)                                                                  \
     X(HL_OK, "ok")                                                                     \
     X(HL_ERR_VALIDATION, "validation error: the input breaks the API contract")        \
@@ -38,17 +39,17 @@ typedef enum hl_result {
     HL_RESULT_COUNT
 } hl_result;
 
-/* "HL_ERR_VALIDATION" etc.; "HL_UNKNOWN" for values outside the list. */
+/** "HL_ERR_VALIDATION" etc.; "HL_UNKNOWN" for values outside the list. */
 HL_API const char *hl_result_name(hl_result r);
-/* A sentence describing the code itself (not the last failure). */
+/** A sentence describing the code itself (not the last failure). */
 HL_API const char *hl_result_text(hl_result r);
-/* The message of the last failure on this thread ("" when none). */
+/** The message of the last failure on this thread ("" when none). */
 HL_API const char *hl_last_error(void);
-/* The code of the last failure on this thread (HL_OK when none). */
+/** The code of the last failure on this thread (HL_OK when none). */
 HL_API hl_result hl_last_error_code(void);
 HL_API void hl_clear_error(void);
 
-/* Host allocator hook. All heap memory hilo3d owns goes through it, so tests and benchmarks
+/** Host allocator hook. All heap memory hilo3d owns goes through it, so tests and benchmarks
  * can count allocations per frame. alloc/realloc/free follow the C library's contracts;
  * free(NULL) must be a no-op. Pass NULL to hl_set_allocator to restore the C library. Set it
  * before creating any object; memory must be freed by the allocator that made it. */
@@ -61,7 +62,7 @@ typedef struct hl_allocator {
 
 HL_API void hl_set_allocator(const hl_allocator *allocator);
 
-/* Number of alloc + realloc calls made through the hook since the process started (counts
+/** Number of alloc + realloc calls made through the hook since the process started (counts
  * the default allocator too). The difference across a frame is that frame's allocations. */
 HL_API uint64_t hl_alloc_count(void);
 

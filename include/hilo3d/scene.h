@@ -1,4 +1,5 @@
-/* hilo3d: stage, node hierarchy, meshes, cameras, lights and fog.
+/** @file
+ * hilo3d: stage, node hierarchy, meshes, cameras, lights and fog.
  *
  * Everything in a scene is an hl_node: a group node, a mesh, a camera or a light. Mesh,
  * camera and light are nodes with a kind-specific part; hl_mesh_node / hl_node_mesh (and the
@@ -60,48 +61,48 @@ typedef enum hl_node_kind {
 
 /* ---- nodes ---------------------------------------------------------------------------------
  * Defaults: translation 0, rotation identity, scale 1, visible, render_order 0, no name. */
-HL_API hl_result hl_node_create(const char *name, hl_node **out); /* a group node; name may be NULL */
-HL_API void hl_node_destroy(hl_node *n); /* any kind; detaches from the parent, destroys the subtree */
-HL_API hl_node_kind hl_node_get_kind(const hl_node *n); /* HL_NODE_GROUP for NULL */
-HL_API const char *hl_node_kind_name(hl_node_kind kind); /* "group", "mesh", "camera", "light"; "unknown" */
-HL_API const char *hl_node_name(const hl_node *n); /* "" when none */
+HL_API hl_result hl_node_create(const char *name, hl_node **out); /**< a group node; name may be NULL */
+HL_API void hl_node_destroy(hl_node *n); /**< any kind; detaches from the parent, destroys the subtree */
+HL_API hl_node_kind hl_node_get_kind(const hl_node *n); /**< HL_NODE_GROUP for NULL */
+HL_API const char *hl_node_kind_name(hl_node_kind kind); /**< "group", "mesh", "camera", "light"; "unknown" */
+HL_API const char *hl_node_name(const hl_node *n); /**< "" when none */
 HL_API hl_result hl_node_set_name(hl_node *n, const char *name);
 
-/* child must have no parent, not be a stage root and not be n or an ancestor of n. */
+/** child must have no parent, not be a stage root and not be n or an ancestor of n. */
 HL_API hl_result hl_node_add_child(hl_node *n, hl_node *child);
-/* HL_ERR_NOT_FOUND when child is not a child of n. The caller owns child again. */
+/** HL_ERR_NOT_FOUND when child is not a child of n. The caller owns child again. */
 HL_API hl_result hl_node_remove_child(hl_node *n, hl_node *child);
 HL_API hl_node *hl_node_parent(const hl_node *n);
 HL_API hl_node *hl_node_first_child(const hl_node *n);
 HL_API hl_node *hl_node_next_sibling(const hl_node *n);
 HL_API uint32_t hl_node_child_count(const hl_node *n);
-/* First node named `name` in the subtree (n included), depth first; NULL if none. */
+/** First node named `name` in the subtree (n included), depth first; NULL if none. */
 HL_API hl_node *hl_node_find(hl_node *n, const char *name);
 
 HL_API void hl_node_set_translation(hl_node *n, hl_vec3 t);
-HL_API void hl_node_set_rotation(hl_node *n, hl_quat r); /* normalised here */
+HL_API void hl_node_set_rotation(hl_node *n, hl_quat r); /**< normalised here */
 HL_API void hl_node_set_scale(hl_node *n, hl_vec3 s);
 HL_API hl_vec3 hl_node_translation(const hl_node *n);
 HL_API hl_quat hl_node_rotation(const hl_node *n);
 HL_API hl_vec3 hl_node_scale(const hl_node *n);
-/* Rotates n so its -Z axis points at target (in the parent's space), +Y towards up. */
+/** Rotates n so its -Z axis points at target (in the parent's space), +Y towards up. */
 HL_API void hl_node_look_at(hl_node *n, hl_vec3 target, hl_vec3 up);
 HL_API void hl_node_set_visible(hl_node *n, bool visible);
 HL_API bool hl_node_visible(const hl_node *n);
-/* Opaque draws sort by render order first (ascending). */
+/** Opaque draws sort by render order first (ascending). */
 HL_API void hl_node_set_render_order(hl_node *n, int32_t order);
 HL_API int32_t hl_node_render_order(const hl_node *n);
 HL_API void hl_node_set_user_data(hl_node *n, void *user);
 HL_API void *hl_node_user_data(const hl_node *n);
 
-/* Local matrix from the current TRS (always up to date). */
+/** Local matrix from the current TRS (always up to date). */
 HL_API hl_mat4 hl_node_local_matrix(const hl_node *n);
-/* World matrix as of the last hl_stage_update / hl_node_update_world. */
+/** World matrix as of the last hl_stage_update / hl_node_update_world. */
 HL_API const hl_mat4 *hl_node_world_matrix(const hl_node *n);
-/* Changes every time the world matrix is recomputed (revision.h); 0 for NULL. */
+/** Changes every time the world matrix is recomputed (revision.h); 0 for NULL. */
 HL_API uint64_t hl_node_world_revision(const hl_node *n);
 HL_API hl_vec3 hl_node_world_position(const hl_node *n);
-/* Updates the world matrices of n's ancestors and n (not its children). */
+/** Updates the world matrices of n's ancestors and n (not its children). */
 HL_API void hl_node_update_world(hl_node *n);
 
 /* ---- stage ---------------------------------------------------------------------------------
@@ -109,12 +110,12 @@ HL_API void hl_node_update_world(hl_node *n);
  * colour default opaque black, environment, exposure). */
 typedef enum hl_fog_mode {
     HL_FOG_NONE = 0,
-    HL_FOG_LINEAR,  /* factor = (end - d) / (end - start) */
-    HL_FOG_EXP,     /* factor = exp(-density * d) */
-    HL_FOG_EXP2     /* factor = exp(-(density * d)^2) */
+    HL_FOG_LINEAR,  /**< factor = (end - d) / (end - start) */
+    HL_FOG_EXP,     /**< factor = exp(-density * d) */
+    HL_FOG_EXP2     /**< factor = exp(-(density * d)^2) */
 } hl_fog_mode;
 
-/* Zero = no fog. start default 0, end 0 = 100, density 0 = 0.01, colour literal. */
+/** Zero = no fog. start default 0, end 0 = 100, density 0 = 0.01, colour literal. */
 typedef struct hl_fog {
     hl_fog_mode mode;
     hl_color color;
@@ -123,29 +124,29 @@ typedef struct hl_fog {
 } hl_fog;
 
 HL_API hl_result hl_stage_create(hl_stage **out);
-HL_API void hl_stage_destroy(hl_stage *s); /* destroys every node in it; NULL is a no-op */
+HL_API void hl_stage_destroy(hl_stage *s); /**< destroys every node in it; NULL is a no-op */
 HL_API hl_node *hl_stage_root(hl_stage *s);
-HL_API hl_result hl_stage_add(hl_stage *s, hl_node *n); /* hl_node_add_child(root, n) */
-/* Recomputes dirty world matrices and the flat lists. HL_ERR_OUT_OF_MEMORY only when a list
+HL_API hl_result hl_stage_add(hl_stage *s, hl_node *n); /**< hl_node_add_child(root, n) */
+/** Recomputes dirty world matrices and the flat lists. HL_ERR_OUT_OF_MEMORY only when a list
  * must grow and cannot. */
 HL_API hl_result hl_stage_update(hl_stage *s);
-/* Visible meshes / lights / cameras in depth-first order, as of the last update. Structural
+/** Visible meshes / lights / cameras in depth-first order, as of the last update. Structural
  * changes (add, remove, destroy) empty the lists until the next update, so they never hold a
  * destroyed node. */
 HL_API hl_mesh *const *hl_stage_meshes(const hl_stage *s, uint32_t *count);
 HL_API hl_light *const *hl_stage_lights(const hl_stage *s, uint32_t *count);
 HL_API hl_camera *const *hl_stage_cameras(const hl_stage *s, uint32_t *count);
-/* Changes when the set or order of listed nodes may have changed (structure, visibility). */
+/** Changes when the set or order of listed nodes may have changed (structure, visibility). */
 HL_API uint64_t hl_stage_structure_revision(const hl_stage *s);
-HL_API void hl_stage_set_fog(hl_stage *s, const hl_fog *fog); /* NULL = no fog; defaults resolved here */
+HL_API void hl_stage_set_fog(hl_stage *s, const hl_fog *fog); /**< NULL = no fog; defaults resolved here */
 HL_API const hl_fog *hl_stage_fog(const hl_stage *s);
 HL_API void hl_stage_set_clear_color(hl_stage *s, hl_color c);
 HL_API hl_color hl_stage_clear_color(const hl_stage *s);
-/* Image-based lighting (environment.h): env lights every lit material of the stage (retained;
+/** Image-based lighting (environment.h): env lights every lit material of the stage (retained;
  * NULL = none, the default: lights and ambient lights only). */
 HL_API void hl_stage_set_environment(hl_stage *s, hl_environment *env);
 HL_API hl_environment *hl_stage_environment(const hl_stage *s);
-/* Scales the whole lit colour (lights, environment, ambient, emission) before it is written:
+/** Scales the whole lit colour (lights, environment, ambient, emission) before it is written:
  * a linear factor, finite and > 0 (others are ignored); default 1. */
 HL_API void hl_stage_set_exposure(hl_stage *s, float exposure);
 HL_API float hl_stage_exposure(const hl_stage *s);
@@ -164,10 +165,10 @@ typedef struct hl_mesh_desc {
 } hl_mesh_desc;
 
 HL_API hl_result hl_mesh_create(const hl_mesh_desc *desc, hl_mesh **out);
-/* HL_OK when m is a mesh; HL_ERR_VALIDATION for NULL or another node kind (named). */
+/** HL_OK when m is a mesh; HL_ERR_VALIDATION for NULL or another node kind (named). */
 HL_API hl_result hl_mesh_check(const hl_mesh *m);
-HL_API hl_node *hl_mesh_node(hl_mesh *m); /* NULL when m is NULL or not a mesh (as for every hl_mesh_* getter) */
-HL_API hl_mesh *hl_node_mesh(hl_node *n); /* NULL when n is not a mesh */
+HL_API hl_node *hl_mesh_node(hl_mesh *m); /**< NULL when m is NULL or not a mesh (as for every hl_mesh_* getter) */
+HL_API hl_mesh *hl_node_mesh(hl_node *n); /**< NULL when n is not a mesh */
 HL_API hl_geometry *hl_mesh_geometry(const hl_mesh *m);
 HL_API hl_material *hl_mesh_material(const hl_mesh *m);
 HL_API hl_result hl_mesh_set_geometry(hl_mesh *m, hl_geometry *g);
@@ -176,13 +177,13 @@ HL_API void hl_mesh_set_instanced(hl_mesh *m, bool instanced);
 HL_API bool hl_mesh_instanced(const hl_mesh *m);
 HL_API void hl_mesh_set_shadows(hl_mesh *m, bool cast, bool receive);
 HL_API bool hl_mesh_cast_shadows(const hl_mesh *m);
-/* The layers a mesh is on, a bit mask (default 1: layer 0). Renderer lists of pipelines select
+/** The layers a mesh is on, a bit mask (default 1: layer 0). Renderer lists of pipelines select
  * by it (hl_pipeline_renderer_list_desc.layer_mask); the built-in pipelines draw every layer.
  * 0 takes the mesh off every selecting list. hl_mesh_layers: 0 for NULL or another node kind. */
 HL_API void hl_mesh_set_layers(hl_mesh *m, uint32_t layers);
 HL_API uint32_t hl_mesh_layers(const hl_mesh *m);
 
-/* Mesh events, called by renderers on the renderer's thread:
+/** Mesh events, called by renderers on the renderer's thread:
  *   before_render: when a render call's culling finds the mesh visible, before its draw is
  *     prepared (once per mesh per render call, however many culls a pipeline makes; its
  *     transform is already taken for this frame, material and uniform changes made here apply
@@ -198,11 +199,11 @@ typedef struct hl_mesh_events {
     void *user;
 } hl_mesh_events;
 HL_API hl_result hl_mesh_set_events(hl_mesh *m, const hl_mesh_events *events);
-/* NULL when the mesh has none. */
+/** NULL when the mesh has none. */
 HL_API const hl_mesh_events *hl_mesh_get_events(const hl_mesh *m);
 HL_API bool hl_mesh_receive_shadows(const hl_mesh *m);
 
-/* Skinning (glTF skins). A skinned mesh's vertices are placed by their joints: position' =
+/** Skinning (glTF skins). A skinned mesh's vertices are placed by their joints: position' =
  * sum over the vertex's 4 JOINTS_0 / WEIGHTS_0 (and, when the geometry has JOINTS_1 and 4
  * WEIGHTS_1, their 4 more: 8 influences) of weight * (world(joint) * inverse_bind(joint)) *
  * position, in world space: the mesh node's own transform is not applied, as glTF specifies.
@@ -218,16 +219,16 @@ HL_API bool hl_mesh_receive_shadows(const hl_mesh *m);
 typedef struct hl_skin_desc {
     hl_node *const *joints;
     const hl_mat4 *inverse_bind;
-    uint32_t joint_count; /* 0 (or a NULL desc) removes the skin */
+    uint32_t joint_count; /**< 0 (or a NULL desc) removes the skin */
 } hl_skin_desc;
 HL_API hl_result hl_mesh_set_skin(hl_mesh *m, const hl_skin_desc *skin);
 HL_API uint32_t hl_mesh_skin_joint_count(const hl_mesh *m);
-/* world(joint) * inverse_bind(joint) for the first min(count, max) joints into out, from the
+/** world(joint) * inverse_bind(joint) for the first min(count, max) joints into out, from the
  * joints' world matrices as of the last update; the number written. */
 HL_API uint32_t hl_mesh_skin_matrices(const hl_mesh *m, hl_mat4 *out, uint32_t max);
-/* Changes on geometry/material swap and flag changes (not on transform changes); 0 for NULL. */
+/** Changes on geometry/material swap and flag changes (not on transform changes); 0 for NULL. */
 HL_API uint64_t hl_mesh_revision(const hl_mesh *m);
-/* World-space bounds (zero for NULL): from the geometry bounds and the mesh's world matrix;
+/** World-space bounds (zero for NULL): from the geometry bounds and the mesh's world matrix;
  * for a mesh drawn skinned, its posed bounds instead: the union over the joints that move some
  * vertex of (joint's world matrix as of the last update) * (the box, in the joint's bind space
  * inverse_bind * POSITION, of the vertices it moves), which holds every skinned vertex and is
@@ -255,27 +256,27 @@ typedef struct hl_camera_desc {
     const char *name;
 } hl_camera_desc;
 
-HL_API hl_result hl_camera_create(const hl_camera_desc *desc, hl_camera **out); /* desc may be NULL */
-/* HL_OK when c is a camera; HL_ERR_VALIDATION for NULL or another node kind (named). A
+HL_API hl_result hl_camera_create(const hl_camera_desc *desc, hl_camera **out); /**< desc may be NULL */
+/** HL_OK when c is a camera; HL_ERR_VALIDATION for NULL or another node kind (named). A
  * renderer calls this (or checks hl_camera_update's result) before reading a camera. */
 HL_API hl_result hl_camera_check(const hl_camera *c);
-HL_API hl_node *hl_camera_node(hl_camera *c); /* NULL when c is NULL or not a camera */
+HL_API hl_node *hl_camera_node(hl_camera *c); /**< NULL when c is NULL or not a camera */
 HL_API hl_camera *hl_node_camera(hl_node *n);
-/* Replaces the projection parameters (same defaults). */
+/** Replaces the projection parameters (same defaults). */
 HL_API hl_result hl_camera_set_desc(hl_camera *c, const hl_camera_desc *desc);
-HL_API const hl_camera_desc *hl_camera_get_desc(const hl_camera *c); /* resolved */
+HL_API const hl_camera_desc *hl_camera_get_desc(const hl_camera *c); /**< resolved */
 HL_API void hl_camera_set_aspect(hl_camera *c, float aspect);
-/* Updates the camera's world matrix (through hl_node_update_world) and its view, projection,
+/** Updates the camera's world matrix (through hl_node_update_world) and its view, projection,
  * view-projection and frustum; bumps the camera revision when any of them changed.
  * HL_ERR_VALIDATION (nothing updated) when c is NULL or not a camera. */
 HL_API hl_result hl_camera_update(hl_camera *c);
-/* Getters: NULL (pointers), 0 (revision) or the zero vector when c is NULL or not a camera. */
+/** Getters: NULL (pointers), 0 (revision) or the zero vector when c is NULL or not a camera. */
 HL_API const hl_mat4 *hl_camera_view(const hl_camera *c);
 HL_API const hl_mat4 *hl_camera_projection(const hl_camera *c);
 HL_API const hl_mat4 *hl_camera_view_projection(const hl_camera *c);
 HL_API const hl_frustum *hl_camera_frustum(const hl_camera *c);
 HL_API uint64_t hl_camera_revision(const hl_camera *c);
-/* World point -> clip-space NDC (x, y in [-1, 1], z in [0, 1] when inside), as of the last update. */
+/** World point -> clip-space NDC (x, y in [-1, 1], z in [0, 1] when inside), as of the last update. */
 HL_API hl_vec3 hl_camera_project(const hl_camera *c, hl_vec3 world);
 
 /* ---- lights --------------------------------------------------------------------------------
@@ -314,21 +315,21 @@ typedef struct hl_light_desc {
 } hl_light_desc;
 
 HL_API hl_result hl_light_create(const hl_light_desc *desc, hl_light **out);
-/* HL_OK when l is a light; HL_ERR_VALIDATION for NULL or another node kind (named). */
+/** HL_OK when l is a light; HL_ERR_VALIDATION for NULL or another node kind (named). */
 HL_API hl_result hl_light_check(const hl_light *l);
-HL_API hl_node *hl_light_node(hl_light *l); /* NULL when l is NULL or not a light */
+HL_API hl_node *hl_light_node(hl_light *l); /**< NULL when l is NULL or not a light */
 HL_API hl_light *hl_node_light(hl_node *n);
-/* Replaces every parameter (same defaults); validation as at creation. */
+/** Replaces every parameter (same defaults); validation as at creation. */
 HL_API hl_result hl_light_set_desc(hl_light *l, const hl_light_desc *desc);
-HL_API const hl_light_desc *hl_light_get_desc(const hl_light *l); /* resolved */
+HL_API const hl_light_desc *hl_light_get_desc(const hl_light *l); /**< resolved */
 HL_API void hl_light_set_color(hl_light *l, hl_color c);
-HL_API void hl_light_set_intensity(hl_light *l, float intensity); /* literal, 0 allowed */
+HL_API void hl_light_set_intensity(hl_light *l, float intensity); /**< literal, 0 allowed */
 HL_API void hl_light_set_cast_shadows(hl_light *l, bool cast);
-/* World-space unit direction the light travels (-Z of the world matrix) and position, as
+/** World-space unit direction the light travels (-Z of the world matrix) and position, as
  * of the last update; (0, 0, -1) and the origin for NULL or a non-light. */
 HL_API hl_vec3 hl_light_direction(const hl_light *l);
 HL_API hl_vec3 hl_light_position(const hl_light *l);
-/* Changes on parameter changes (not transform changes: see hl_node_world_revision); 0 for
+/** Changes on parameter changes (not transform changes: see hl_node_world_revision); 0 for
  * NULL or a non-light. */
 HL_API uint64_t hl_light_revision(const hl_light *l);
 

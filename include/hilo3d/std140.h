@@ -1,4 +1,5 @@
-/* hilo3d: std140 layout calculator (pure functions, no allocation, no GPU).
+/** @file
+ * hilo3d: std140 layout calculator (pure functions, no allocation, no GPU).
  *
  * A schema is a flat list of (name, type, array_count) entries, the contract of seed 004
  * "custom GLSL and UBO contract": scalars, vectors, matrices and fixed arrays of them, no
@@ -25,7 +26,7 @@
 extern "C" {
 #endif
 
-/* Limits of a schema (HL_ERR_VALIDATION beyond them): array_count at most
+/** Limits of a schema (HL_ERR_VALIDATION beyond them): array_count at most
  * HL_STD140_MAX_ARRAY_COUNT; a block (every member's offset + size) at most
  * HL_STD140_MAX_BLOCK_SIZE bytes, the largest multiple of 16 a uint32 holds. Devices bind far
  * less as one uniform block (often 16-64 KiB): the renderer checks its own limit. */
@@ -53,13 +54,13 @@ typedef enum hl_std140_type {
     HL_STD140_TYPE_COUNT
 } hl_std140_type;
 
-/* GLSL spelling ("vec3", "mat4"...) and back (HL_STD140_INVALID when unknown). */
+/** GLSL spelling ("vec3", "mat4"...) and back (HL_STD140_INVALID when unknown). */
 HL_API const char *hl_std140_type_name(hl_std140_type t);
 HL_API hl_std140_type hl_std140_type_from_name(const char *glsl_name);
-/* Number of 4-byte scalars one element holds when tightly packed (mat3 = 9). 0 if invalid. */
+/** Number of 4-byte scalars one element holds when tightly packed (mat3 = 9). 0 if invalid. */
 HL_API uint32_t hl_std140_type_scalars(hl_std140_type t);
 
-/* One schema entry. name: a GLSL identifier (the caller keeps the string alive for the
+/** One schema entry. name: a GLSL identifier (the caller keeps the string alive for the
  * duration of the call only). array_count: 0 = not an array, N = `type name[N]`. */
 typedef struct hl_std140_entry {
     const char *name;
@@ -67,7 +68,7 @@ typedef struct hl_std140_entry {
     uint32_t array_count;
 } hl_std140_entry;
 
-/* Where a member lives. size is the member's total padded footprint (for an array:
+/** Where a member lives. size is the member's total padded footprint (for an array:
  * array_stride * count); matrix_stride is 16 for matrices, 0 otherwise; array_stride 0
  * when not an array. */
 typedef struct hl_std140_member {
@@ -78,7 +79,7 @@ typedef struct hl_std140_member {
     uint32_t matrix_stride;
 } hl_std140_member;
 
-/* Fills members[0..count-1] (the caller's array holds count members: the entries and the
+/** Fills members[0..count-1] (the caller's array holds count members: the entries and the
  * members are parallel arrays of one size) and *out_size (block size, multiple of 16). Fails
  * with HL_ERR_VALIDATION naming the entry on: NULL/empty/non-identifier/duplicate name, invalid
  * type, count == 0, array_count or block size over the limits above; members and *out_size
@@ -86,7 +87,7 @@ typedef struct hl_std140_member {
 HL_API hl_result hl_std140_compute(const hl_std140_entry *entries, uint32_t count, hl_std140_member *members,
                             uint32_t *out_size);
 
-/* Scatters value_count tightly packed scalars (values holds value_count * 4 bytes) into block
+/** Scatters value_count tightly packed scalars (values holds value_count * 4 bytes) into block
  * (block_size bytes) at member m (of type t with array_count elements, 0 = not an array).
  * value_count must be the full hl_std140_type_scalars(t) * max(array_count, 1). Returns
  * HL_ERR_VALIDATION otherwise, or when any byte the write would touch (from m->offset, m->size

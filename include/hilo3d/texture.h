@@ -1,4 +1,5 @@
-/* hilo3d: textures as CPU RGBA8 content with a revision, plus sampler settings.
+/** @file
+ * hilo3d: textures as CPU RGBA8 content with a revision, plus sampler settings.
  *
  * A texture holds width * height * 4 bytes (RGBA8, rows top to bottom, no padding). The
  * renderer uploads it when hl_texture_revision differs from what it uploaded last
@@ -28,43 +29,43 @@ extern "C" {
 #endif
 
 typedef enum hl_wrap {
-    HL_WRAP_DEFAULT = 0, /* = HL_WRAP_REPEAT */
+    HL_WRAP_DEFAULT = 0, /**< = HL_WRAP_REPEAT */
     HL_WRAP_REPEAT,
     HL_WRAP_CLAMP,
     HL_WRAP_MIRROR
 } hl_wrap;
 
 typedef enum hl_filter {
-    HL_FILTER_DEFAULT = 0, /* = HL_FILTER_LINEAR */
+    HL_FILTER_DEFAULT = 0, /**< = HL_FILTER_LINEAR */
     HL_FILTER_NEAREST,
     HL_FILTER_LINEAR
 } hl_filter;
 
 typedef enum hl_mipmaps {
-    HL_MIPMAPS_DEFAULT = 0, /* = HL_MIPMAPS_GENERATE */
-    HL_MIPMAPS_GENERATE,    /* the renderer generates the full chain on upload */
+    HL_MIPMAPS_DEFAULT = 0, /**< = HL_MIPMAPS_GENERATE */
+    HL_MIPMAPS_GENERATE,    /**< the renderer generates the full chain on upload */
     HL_MIPMAPS_NONE
 } hl_mipmaps;
 
 typedef enum hl_color_space {
-    HL_COLOR_SPACE_DEFAULT = 0, /* = HL_COLOR_SPACE_SRGB (colour maps); use LINEAR for data maps */
+    HL_COLOR_SPACE_DEFAULT = 0, /**< = HL_COLOR_SPACE_SRGB (colour maps); use LINEAR for data maps */
     HL_COLOR_SPACE_SRGB,
     HL_COLOR_SPACE_LINEAR
 } hl_color_space;
 
-/* Sampler settings; zero = defaults (repeat, linear min/mag/mip filters). */
+/** Sampler settings; zero = defaults (repeat, linear min/mag/mip filters). */
 typedef struct hl_sampler_desc {
     hl_wrap wrap_u, wrap_v;
     hl_filter mag_filter, min_filter, mip_filter;
 } hl_sampler_desc;
 
-/* The largest width or height of any texture (created, resized or loaded): WebGPU's
+/** The largest width or height of any texture (created, resized or loaded): WebGPU's
  * guaranteed maxTextureDimension2D, which both backends support, so a texture that is valid on
  * one backend is valid on all. Larger sizes are HL_ERR_VALIDATION at creation, never a failure
  * in a later frame. */
 #define HL_TEXTURE_MAX_DIMENSION 8192u
 
-/* The default decode limit: the most bytes of whole-image buffers one image decode may need,
+/** The default decode limit: the most bytes of whole-image buffers one image decode may need,
  * counted before decoding: the RGBA8 result (4 bytes per pixel) plus the decoder's whole-image
  * intermediates (progressive or multi-scan JPEG: about 2 bytes per sample of coefficients; HDR:
  * 16 bytes per pixel of floats). Every PNG, baseline JPEG and chroma-subsampled progressive
@@ -74,7 +75,7 @@ typedef struct hl_sampler_desc {
  * decode limit long. */
 #define HL_TEXTURE_DECODE_LIMIT_DEFAULT ((size_t)512 << 20)
 
-/* width, height: required (1..HL_TEXTURE_MAX_DIMENSION) unless loading a file.
+/** width, height: required (1..HL_TEXTURE_MAX_DIMENSION) unless loading a file.
  * pixels: RGBA8 data (width * height * 4 bytes) copied at creation; NULL = transparent black.
  * pixels_size: the number of bytes readable at pixels; must be at least width * height * 4 when
  *   pixels is set (only that many are read) and 0 when pixels is NULL.
@@ -93,10 +94,10 @@ typedef struct hl_texture_desc {
     size_t decode_limit;
 } hl_texture_desc;
 
-/* What the renderer reads: the resolved settings (no DEFAULT values left). */
+/** What the renderer reads: the resolved settings (no DEFAULT values left). */
 typedef struct hl_texture_info {
     uint32_t width, height;
-    uint32_t mip_levels; /* 1 when HL_MIPMAPS_NONE, else floor(log2(max(w, h))) + 1 */
+    uint32_t mip_levels; /**< 1 when HL_MIPMAPS_NONE, else floor(log2(max(w, h))) + 1 */
     hl_mipmaps mipmaps;
     hl_color_space color_space;
     hl_sampler_desc sampler;
@@ -104,10 +105,10 @@ typedef struct hl_texture_info {
 
 typedef struct hl_texture hl_texture;
 
-/* HL_ERR_VALIDATION (message naming the field) for a bad desc: a size outside
+/** HL_ERR_VALIDATION (message naming the field) for a bad desc: a size outside
  * 1..HL_TEXTURE_MAX_DIMENSION, pixels_size below width * height * 4, an invalid enum. */
 HL_API hl_result hl_texture_create(const hl_texture_desc *desc, hl_texture **out);
-/* Decodes a PNG, JPEG or Radiance HDR image (see the top of this file) held in memory; data is
+/** Decodes a PNG, JPEG or Radiance HDR image (see the top of this file) held in memory; data is
  * only read during the call. desc is optional (sampler, mipmaps, colour space, label,
  * decode_limit; width/height/pixels/pixels_size must be 0). Results:
  *   HL_ERR_UNSUPPORTED  a recognised image format other than these three (GIF, BMP, PSD, PNM,
@@ -118,30 +119,30 @@ HL_API hl_result hl_texture_create(const hl_texture_desc *desc, hl_texture **out
  *                       needing more than the decode limit (checked before decoding).
  *   HL_ERR_OUT_OF_MEMORY an allocation failed. */
 HL_API hl_result hl_texture_load_memory(const void *data, size_t size, const hl_texture_desc *desc, hl_texture **out);
-/* Reads the whole file, then decodes it exactly as hl_texture_load_memory. HL_ERR_IO, with a
+/** Reads the whole file, then decodes it exactly as hl_texture_load_memory. HL_ERR_IO, with a
  * message naming the path and the reason (strerror), when it cannot be opened, is a directory
  * or not a regular file, is empty, is longer than the decode limit, or cannot be read whole. */
 HL_API hl_result hl_texture_load_file(const char *path, const hl_texture_desc *desc, hl_texture **out);
 HL_API void hl_texture_retain(hl_texture *t);
-HL_API void hl_texture_release(hl_texture *t); /* NULL is a no-op */
-/* References held (the creator's, and those of meshes, materials and renderers that use it);
+HL_API void hl_texture_release(hl_texture *t); /**< NULL is a no-op */
+/** References held (the creator's, and those of meshes, materials and renderers that use it);
  * 0 for NULL. A renderer releases its GPU copy once only its own reference is left. */
 HL_API uint32_t hl_texture_ref_count(const hl_texture *t);
 
-/* Replaces the whole content (and size when width/height differ); bumps the revision.
+/** Replaces the whole content (and size when width/height differ); bumps the revision.
  * pixels: width * height * 4 bytes of RGBA8; pixels_size: the bytes readable at pixels (at least
  * width * height * 4). Sizes outside 1..HL_TEXTURE_MAX_DIMENSION or a short buffer are
  * HL_ERR_VALIDATION and leave the texture unchanged. */
 HL_API hl_result hl_texture_set_pixels(hl_texture *t, uint32_t width, uint32_t height, const void *pixels,
                                 size_t pixels_size);
-/* Replaces the sampler settings; bumps the sampler revision. */
+/** Replaces the sampler settings; bumps the sampler revision. */
 HL_API hl_result hl_texture_set_sampler(hl_texture *t, const hl_sampler_desc *sampler);
 
 HL_API const hl_texture_info *hl_texture_get_info(const hl_texture *t);
 HL_API const uint8_t *hl_texture_pixels(const hl_texture *t);
 HL_API uint64_t hl_texture_revision(const hl_texture *t);
 HL_API uint64_t hl_texture_sampler_revision(const hl_texture *t);
-HL_API const char *hl_texture_label(const hl_texture *t); /* "" when none */
+HL_API const char *hl_texture_label(const hl_texture *t); /**< "" when none */
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,5 @@
-/* hilo3d: std140 layouts built from a schema, uniform buffers with named set, and the
+/** @file
+ * hilo3d: std140 layouts built from a schema, uniform buffers with named set, and the
  * uniform-block registry (seed 004 "custom GLSL and UBO contract").
  *
  *   uint32_t binding;
@@ -34,13 +35,13 @@ typedef struct hl_std140_layout hl_std140_layout;
 
 HL_API hl_result hl_std140_layout_create(const hl_std140_entry *entries, uint32_t count, hl_std140_layout **out);
 HL_API void hl_std140_layout_retain(hl_std140_layout *l);
-HL_API void hl_std140_layout_release(hl_std140_layout *l); /* NULL is a no-op */
+HL_API void hl_std140_layout_release(hl_std140_layout *l); /**< NULL is a no-op */
 HL_API uint32_t hl_std140_layout_size(const hl_std140_layout *l);
 HL_API uint32_t hl_std140_layout_member_count(const hl_std140_layout *l);
-/* i-th member in schema order; name/type/array_count optional out-params. NULL if i is out of range. */
+/** i-th member in schema order; name/type/array_count optional out-params. NULL if i is out of range. */
 HL_API const hl_std140_member *hl_std140_layout_member(const hl_std140_layout *l, uint32_t i, const char **name,
                                                 hl_std140_type *type, uint32_t *array_count);
-/* Index of the member called name, -1 if none. */
+/** Index of the member called name, -1 if none. */
 HL_API int32_t hl_std140_layout_find(const hl_std140_layout *l, const char *name);
 HL_API uint64_t hl_std140_layout_hash(const hl_std140_layout *l);
 
@@ -53,21 +54,21 @@ typedef struct hl_uniform_buffer hl_uniform_buffer;
 
 HL_API hl_result hl_uniform_buffer_create(hl_std140_layout *layout, hl_uniform_buffer **out);
 HL_API void hl_uniform_buffer_retain(hl_uniform_buffer *ub);
-HL_API void hl_uniform_buffer_release(hl_uniform_buffer *ub); /* NULL is a no-op */
-/* References held (the creator's, and those of meshes, materials and renderers that use it);
+HL_API void hl_uniform_buffer_release(hl_uniform_buffer *ub); /**< NULL is a no-op */
+/** References held (the creator's, and those of meshes, materials and renderers that use it);
  * 0 for NULL. A renderer releases its GPU copy once only its own reference is left. */
 HL_API uint32_t hl_uniform_buffer_ref_count(const hl_uniform_buffer *ub);
-/* values: value_count tightly packed 4-byte scalars (see std140.h; value_count * 4 bytes are
+/** values: value_count tightly packed 4-byte scalars (see std140.h; value_count * 4 bytes are
  * read), exactly the member's full scalar count. HL_ERR_NOT_FOUND for an unknown name,
  * HL_ERR_VALIDATION for a wrong count. */
 HL_API hl_result hl_uniform_buffer_set(hl_uniform_buffer *ub, const char *name, const void *values, uint32_t value_count);
-/* Same by member index (hl_std140_layout_find), no string compare: the renderer's path. */
+/** Same by member index (hl_std140_layout_find), no string compare: the renderer's path. */
 HL_API hl_result hl_uniform_buffer_set_index(hl_uniform_buffer *ub, uint32_t member, const void *values,
                                       uint32_t value_count);
 HL_API hl_std140_layout *hl_uniform_buffer_layout(const hl_uniform_buffer *ub);
 HL_API const void *hl_uniform_buffer_data(const hl_uniform_buffer *ub);
 HL_API uint32_t hl_uniform_buffer_size(const hl_uniform_buffer *ub);
-HL_API uint64_t hl_uniform_buffer_revision(const hl_uniform_buffer *ub); /* process-unique (revision.h) */
+HL_API uint64_t hl_uniform_buffer_revision(const hl_uniform_buffer *ub); /**< process-unique (revision.h) */
 HL_API hl_upload_kind hl_uniform_buffer_upload(const hl_uniform_buffer *ub, uint64_t uploaded_revision,
                                         hl_dirty_range *range);
 HL_API void hl_uniform_buffer_clear_dirty(hl_uniform_buffer *ub);
@@ -83,7 +84,7 @@ HL_API void hl_uniform_buffer_clear_dirty(hl_uniform_buffer *ub);
 HL_API hl_result hl_register_uniform_block_binding(const char *name, uint32_t *out_binding /* optional */);
 HL_API bool hl_uniform_block_binding(const char *name, uint32_t *out_binding /* optional */);
 HL_API uint32_t hl_uniform_block_binding_count(void);
-/* Forgets every registration (tests). */
+/** Forgets every registration (tests). */
 HL_API void hl_uniform_block_bindings_reset(void);
 
 #ifdef __cplusplus
