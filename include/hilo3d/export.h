@@ -9,6 +9,7 @@
 #ifndef HILO3D_EXPORT_H
 #define HILO3D_EXPORT_H
 
+/** Marks a public function: exported from the shared library, empty everywhere else. */
 #if defined(HILO3D_BUILDING_SHARED) && (defined(__GNUC__) || defined(__clang__))
 #define HL_API __attribute__((visibility("default")))
 #else

@@ -35,16 +35,18 @@
 extern "C" {
 #endif
 
+/** What a consumer must upload for an object, given the revision it uploaded last (the
+ * *_upload getters of geometry and uniform buffers). */
 typedef enum hl_upload_kind {
-    HL_UPLOAD_NONE = 0,
-    HL_UPLOAD_RANGE,
-    HL_UPLOAD_FULL
+    HL_UPLOAD_NONE = 0, /**< nothing changed since that revision */
+    HL_UPLOAD_RANGE,    /**< only the returned dirty range changed */
+    HL_UPLOAD_FULL      /**< the consumer is new or older than the dirty range: send everything */
 } hl_upload_kind;
 
 /** Bytes [offset, offset + size); size 0 = empty. */
 typedef struct hl_dirty_range {
-    uint32_t offset;
-    uint32_t size;
+    uint32_t offset; /**< first byte that changed */
+    uint32_t size;   /**< bytes from offset (0: nothing) */
 } hl_dirty_range;
 
 /** The counter's current value: the last revision handed out. Two equal reads mean that nothing

@@ -15,8 +15,12 @@
 extern "C" {
 #endif
 
+/* One number per line, nothing after it: CMakeLists.txt reads these lines. */
+/** The major version: 0 while the API may still change in minor releases. */
 #define HILO3D_VERSION_MAJOR 0
+/** The minor version: new API (and, before 1.0.0, changed API). */
 #define HILO3D_VERSION_MINOR 1
+/** The patch version: fixes only. */
 #define HILO3D_VERSION_PATCH 0
 
 #define HILO3D__STR2(x) #x
@@ -27,7 +31,8 @@ extern "C" {
 /** One number that grows with every release: major * 10000 + minor * 100 + patch. */
 #define HILO3D_VERSION_NUMBER (HILO3D_VERSION_MAJOR * 10000 + HILO3D_VERSION_MINOR * 100 + HILO3D_VERSION_PATCH)
 
-/** The version of the library the program runs with, "MAJOR.MINOR.PATCH" (a static string). */
+/** The version of the library the program runs with, "MAJOR.MINOR.PATCH" (a static string): equal
+ * to HILO3D_VERSION_STRING when headers and library come from the same install. */
 HL_API const char *hl_version_string(void);
 
 #ifdef __cplusplus
