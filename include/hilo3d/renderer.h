@@ -50,18 +50,25 @@
 extern "C" {
 #endif
 
+/** Which backend a renderer draws with, chosen once at creation. */
 typedef enum hl_backend {
     HL_BACKEND_AUTO = 0, /**< webgpu when an adapter fits, else gles3 */
-    HL_BACKEND_WEBGPU,
-    HL_BACKEND_GLES3,
+    HL_BACKEND_WEBGPU,   /**< WebGPU through Dawn (loaded at run time; see dawn_library_path) */
+    HL_BACKEND_GLES3,    /**< OpenGL ES 3.0 over headless EGL */
 } hl_backend;
 
 HL_API const char *hl_backend_name(hl_backend b); /**< "auto", "webgpu", "gles3" */
+/** The backend named "auto", "webgpu" or "gles3"; HL_ERR_VALIDATION for any other name. */
 HL_API hl_result hl_backend_parse(const char *name, hl_backend *out);
 
+/** A renderer: one RHI device, its render graph and the GPU mirrors of what it draws (owned by
+ * the caller: hl_renderer_create / hl_renderer_destroy; used from its owner thread only). */
 typedef struct hl_renderer hl_renderer;
+/** A render target: colour attachments (and depth) the renderer draws into and the application
+ * reads or samples; owned by the renderer that made it. */
 typedef struct hl_render_target hl_render_target;
-struct hl_pipeline_factory; /**< hilo3d/pipeline.h */
+struct hl_pipeline_factory; /* hilo3d/pipeline.h */
+/** The frame being recorded inside hl_renderer_render_frame's callback (valid only there). */
 typedef struct hl_render_frame hl_render_frame;
 
 /** Called before a frame is built and after its submission is valid (never after a failed
@@ -82,21 +89,26 @@ typedef void (*hl_device_event_fn)(hl_renderer *r, uint64_t generation, const ch
  * material's mirror does). So the caches hold what the last frames drew and what the
  * application still holds, and the RHI's device cache bounds the native pipelines underneath. */
 typedef struct hl_renderer_desc {
-    hl_backend backend;
+    hl_backend backend;         /**< default AUTO; an explicit backend never falls back */
+    /** The output's size in pixels (default 640 x 480). @{ */
     uint32_t width, height;
-    uint32_t sample_count;      /**< 1 or 4 */
-    uint32_t shadow_atlas_size; /**< texels per side of the shadow depth atlas */
+    /** @} */
+    uint32_t sample_count;      /**< 1 or 4 (default 4: the output is 4x MSAA, resolved) */
+    uint32_t shadow_atlas_size; /**< texels per side of the shadow depth atlas (default 2048) */
     /** webgpu: the file Dawn (libwebgpu_wrapper.so) is loaded from, once per process (the first
      * webgpu device loads it; later paths are not read). $HL_DAWN_LIBRARY, when set, wins over
      * this field; with neither, the first of these that exists: beside an installed shared
-     * libhilo3d (<its folder>/hilo3d/libwebgpu_wrapper.so); for a program in <prefix>/bin,
-     * <prefix>/<libdir>/hilo3d/libwebgpu_wrapper.so; the install location configured when hilo3d
-     * was built (<CMAKE_INSTALL_PREFIX>/<libdir>/hilo3d/, where `cmake --install` puts Dawn); the
+     * libhilo3d (`<its folder>/hilo3d/libwebgpu_wrapper.so`); for a program in `<prefix>/bin`,
+     * `<prefix>/<libdir>/hilo3d/libwebgpu_wrapper.so`; the install location configured when hilo3d
+     * was built (`<CMAKE_INSTALL_PREFIX>/<libdir>/hilo3d/`, where `cmake --install` puts Dawn); the
      * build tree's bootstrap copy (.deps/dawn). Not found: HL_ERR_UNSUPPORTED naming the paths
      * tried (AUTO then takes gles3). */
     const char *dawn_library_path;
+    /** Called before each frame is built and after its submission is valid (hl_render_event_fn);
+     * NULL: none. @{ */
     hl_render_event_fn before_render, after_render;
-    void *event_user;
+    /** @} */
+    void *event_user; /**< passed to every event callback */
     /** How long any call waits for the GPU before it returns HL_ERR_TIMEOUT: read_pixels and
      * target reads, wait_idle, a render that finds too many frames in flight, creation, and the
      * wait in hl_renderer_destroy (which then releases everything anyway). 0 = 10000 ms;
@@ -124,7 +136,10 @@ HL_API hl_result hl_renderer_create(const hl_renderer_desc *desc, hl_renderer **
  * still has (their pointers become invalid). NULL is a no-op. */
 HL_API void hl_renderer_destroy(hl_renderer *r);
 HL_API hl_backend hl_renderer_backend(const hl_renderer *r); /**< the backend actually chosen */
+/** The device's adapter, e.g. "llvmpipe (LLVM 19.1.7, 256 bits)" (owned by the renderer); "" for
+ * NULL. */
 HL_API const char *hl_renderer_adapter_name(const hl_renderer *r);
+/** The output's size (either pointer may be NULL; 0 for a NULL renderer). */
 HL_API void hl_renderer_size(const hl_renderer *r, uint32_t *width, uint32_t *height);
 /** Resizes the output (outside hl_renderer_render_frame). */
 HL_API hl_result hl_renderer_resize(hl_renderer *r, uint32_t width, uint32_t height);
@@ -141,9 +156,12 @@ HL_API hl_result hl_renderer_wait_idle(hl_renderer *r);
  * becomes its owner. attach on the owner itself is HL_OK without effect; while another thread
  * owns the renderer it is HL_ERR_INVALID_STATE. */
 HL_API hl_result hl_renderer_detach(hl_renderer *r);
+/** Makes the calling thread the owner of a detached renderer (see hl_renderer_detach). */
 HL_API hl_result hl_renderer_attach(hl_renderer *r);
 
-/* ---- device loss ---------------------------------------------------------------------------------
+/* ---- device loss ------------------------------------------------------------------------------ */
+/** @file
+ * @par Device loss
  * The driver or the GPU may take the device away (webgpu: Dawn's device-lost callback; gles3: a
  * context reset where the driver reports it, or an EGL context that is no longer valid). The
  * renderer survives it: the call that notices the loss returns HL_ERR_DEVICE_LOST (a frame in
@@ -178,21 +196,24 @@ HL_API hl_result hl_renderer_recover(hl_renderer *r);
 HL_API hl_result hl_renderer_release_gpu_resources(hl_renderer *r);
 
 /* ---- render targets -------------------------------------------------------------------------- */
+/** The format of a render target's colour attachment. */
 typedef enum hl_target_format {
-    HL_TARGET_RGBA8_SRGB = 0, /**< default */
-    HL_TARGET_RGBA8,
-    HL_TARGET_RGBA16F,
+    HL_TARGET_RGBA8_SRGB = 0, /**< 8 bits per channel, sRGB-encoded on write (the default) */
+    HL_TARGET_RGBA8,          /**< 8 bits per channel, linear values as written */
+    HL_TARGET_RGBA16F,        /**< half floats: linear, unclamped (HDR) */
 } hl_target_format;
 
 /** Zero = defaults: the renderer's size, 1 colour attachment RGBA8 sRGB, 1 sample, depth on. */
 typedef struct hl_render_target_desc {
+    /** The size in pixels (0: the renderer's output size). @{ */
     uint32_t width, height;
+    /** @} */
     uint32_t color_count; /**< 1..4 */
-    hl_target_format formats[4];
+    hl_target_format formats[4]; /**< per colour attachment (default RGBA8 sRGB) */
     uint32_t sample_count; /**< 1 or 4: MSAA targets resolve into sampleable textures */
-    bool no_depth;
+    bool no_depth;         /**< no depth attachment (no depth test in its passes) */
     hl_color clear_color; /**< default transparent black */
-    const char *label;
+    const char *label;     /**< for messages (copied); NULL = none */
 } hl_render_target_desc;
 
 /** desc may be NULL: all defaults. A target belongs to the renderer that created it: every call
@@ -202,6 +223,9 @@ HL_API hl_result hl_render_target_create(hl_renderer *r, const hl_render_target_
 /** NULL t is a no-op. Not inside hl_renderer_render_frame (HL_ERR_INVALID_STATE); the output
  * cannot be destroyed this way. */
 HL_API hl_result hl_render_target_destroy(hl_renderer *r, hl_render_target *t);
+/** Changes t's size (its contents are lost). Not inside
+ * hl_renderer_render_frame (HL_ERR_INVALID_STATE); HL_ERR_VALIDATION for 0 or a size above the
+ * device's limit, and a target that cannot be made at the new size keeps its old one. */
 HL_API hl_result hl_render_target_resize(hl_renderer *r, hl_render_target *t, uint32_t width, uint32_t height);
 /** Renders into t. Attachment 0 gets the shaded colour; attachments 1..3 of an MRT target
  * get, in order: world-space normal (n * 0.5 + 0.5, alpha 1), base colour, and the distance from
@@ -219,14 +243,19 @@ HL_API size_t hl_render_target_read_size(const hl_render_target *t, uint32_t ind
  * backends, before any GPU work). */
 HL_API hl_texture *hl_render_target_texture(hl_render_target *t, uint32_t index);
 
-/* ---- one frame, many passes ------------------------------------------------------------------
- * Inside the callback, hl_render_frame_render_to_target and hl_render_frame_present record
- * into one graph that executes as one submission when the callback returns HL_OK. No
- * resize / destroy / readback inside. At most HL_RENDER_MAX_VIEWS render calls per frame (one
- * more is HL_ERR_VALIDATION and fails the frame). */
+/* ---- one frame, many passes --------------------------------------------------------------- */
+/** The most render calls (views) of one frame. */
 #define HL_RENDER_MAX_VIEWS 16
+/** The callback of hl_renderer_render_frame. Inside it, hl_render_frame_render,
+ * hl_render_frame_render_to_target and hl_render_frame_present record into one graph that
+ * executes as one submission when the callback returns HL_OK. No resize / destroy / readback
+ * inside. At most HL_RENDER_MAX_VIEWS render calls per frame (one more is HL_ERR_VALIDATION and
+ * fails the frame). An error return fails the frame: nothing is submitted. */
 typedef hl_result (*hl_render_frame_fn)(hl_render_frame *f, void *user);
+/** Builds one frame of several passes: calls fn(f, user) once and submits what it recorded, or
+ * nothing when fn fails (its code is returned). */
 HL_API hl_result hl_renderer_render_frame(hl_renderer *r, hl_render_frame_fn fn, void *user);
+/** Draws the scene into t (as hl_renderer_render_to_target), inside the frame. */
 HL_API hl_result hl_render_frame_render_to_target(hl_render_frame *f, hl_render_target *t, hl_stage *stage,
                                            hl_camera *camera);
 /** Draws the scene into the renderer's output. */
@@ -235,14 +264,20 @@ HL_API hl_result hl_render_frame_render(hl_render_frame *f, hl_stage *stage, hl_
 HL_API hl_result hl_render_frame_present(hl_render_frame *f, hl_render_target *t);
 
 /* ---- diagnostics ------------------------------------------------------------------------------- */
+/** What the last frame did and what the renderer holds (hl_renderer_stats); "last frame" figures
+ * are replaced by every successful render call. */
 typedef struct hl_render_stats {
-    uint64_t frame_index;
+    uint64_t frame_index;      /**< successful frames so far (the last one's index) */
     uint32_t draws;            /**< draw calls of the last frame */
     uint32_t instances;        /**< instances drawn (>= draws) */
     uint64_t faces;            /**< triangles submitted */
     uint32_t passes;           /**< graph passes executed */
+    /** Meshes that passed frustum culling, and those it rejected, last frame. @{ */
     uint32_t meshes_visible, meshes_culled;
+    /** @} */
+    /** Lights used and shadow atlas tiles rendered, last frame. @{ */
     uint32_t lights, shadow_tiles;
+    /** @} */
     /** last frame @{ */
     uint64_t pipeline_switches, bind_group_switches;
     /** @} */
@@ -272,8 +307,8 @@ typedef struct hl_render_stats {
      * rebuilt, per-object uploads queued), sort (the queues' order). @{ */
     uint64_t update_ns, cull_ns, build_ns, sort_ns;
     /** @} */
-    /** what the renderer holds after the last frame (bounded: see hl_renderer_desc) */
-    /** shader programs and render pipelines @{ */
+    /* what the renderer holds after the last frame (bounded: see hl_renderer_desc) */
+    /** shader programs and render pipelines held @{ */
     uint32_t programs, pipelines;
     /** @} */
     uint32_t mirrors;             /**< GPU mirrors of scene objects: geometry, textures, materials,
@@ -289,15 +324,16 @@ typedef struct hl_render_stats {
      * trails the last render by a frame or more; after hl_renderer_wait_idle it is the last
      * frame's. 0: not measured (yet). */
     uint64_t gpu_ns;
-    /** Device loss: successful recoveries so far, and the device generation (1 at creation, +1
-     * per recovery). */
+    /** Device loss: successful recoveries so far. */
     uint32_t device_recoveries;
-    uint64_t device_generation;
+    uint64_t device_generation; /**< the device generation: 1 at creation, +1 per recovery */
     /** Objects alive on the device after the last frame: RHI handles of every kind and the
      * native objects of its caches (a leak across recoveries shows here). */
     uint32_t gpu_objects;
 } hl_render_stats;
 
+/** The renderer's figures (owned by the renderer, updated by each render call); an all-zero
+ * struct for NULL. */
 HL_API const hl_render_stats *hl_renderer_stats(const hl_renderer *r);
 
 /** Writes the render graph of the last successful frame as Graphviz DOT (passes in execution
