@@ -124,7 +124,8 @@ def read_xml(xml_dir):
                     symbols.setdefault(vname, "enum value")
                     if not documented(value):
                         vf, vline = location(member)
-                        undocumented.append((vf, vline, "enum value", "%s::%s" % (name or "(anonymous)", vname)))
+                        owner = "(anonymous enum)" if not name or name.startswith("@") else name
+                        undocumented.append((vf, vline, "enum value", "%s::%s" % (owner, vname)))
             elif mkind == "variable":
                 note(member, "field", "%s.%s" % (cname, name))
     return symbols, undocumented
