@@ -98,7 +98,7 @@ typedef enum hl_topology {
 typedef struct hl_attribute_desc {
     const void *data;        /**< vertex_count elements, copied at creation; NULL = absent */
     hl_component_type type;  /**< default FLOAT32; the pairs the RHI can fetch only (see the top) */
-    uint32_t components;     /**< 1..4; 0 = the semantic's default count */
+    uint32_t components;     /**< values per vertex, 1..4; 0 = the semantic's default count */
 } hl_attribute_desc;
 
 /** A custom geometry (hl_geometry_create): its shape is fixed at creation, its content copied. */

@@ -208,7 +208,7 @@ typedef struct hl_render_target_desc {
     /** The size in pixels (0: the renderer's output size). @{ */
     uint32_t width, height;
     /** @} */
-    uint32_t color_count; /**< 1..4 */
+    uint32_t color_count; /**< colour attachments, 1..4 */
     hl_target_format formats[4]; /**< per colour attachment (default RGBA8 sRGB) */
     uint32_t sample_count; /**< 1 or 4: MSAA targets resolve into sampleable textures */
     bool no_depth;         /**< no depth attachment (no depth test in its passes) */
