@@ -110,6 +110,8 @@ def read_xml(xml_dir):
         cname = text_of(cdef.find("compoundname"))
         if kind in ("struct", "union"):
             note(cdef, kind, cname)
+        else:
+            note(cdef, "file", cname)  # the @file comment at the top of the header
         for member in cdef.iter("memberdef"):
             mkind = member.get("kind")
             name = text_of(member.find("name"))

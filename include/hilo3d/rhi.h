@@ -71,17 +71,28 @@ extern "C" {
 
 /* ---- handles ----------------------------------------------------------------------------
  * Values, not pointers: copy them freely. id 0 is "none"; a handle stays valid until its
- * destroy call (or the device's destruction or recreation) and is refused afterwards. */
-typedef struct hl_rhi_buffer { uint32_t id; } hl_rhi_buffer;
-typedef struct hl_rhi_texture { uint32_t id; } hl_rhi_texture;
-typedef struct hl_rhi_texture_view { uint32_t id; } hl_rhi_texture_view;
-typedef struct hl_rhi_sampler { uint32_t id; } hl_rhi_sampler;
-typedef struct hl_rhi_shader { uint32_t id; } hl_rhi_shader;
-typedef struct hl_rhi_bind_group_layout { uint32_t id; } hl_rhi_bind_group_layout;
-typedef struct hl_rhi_bind_group { uint32_t id; } hl_rhi_bind_group;
-typedef struct hl_rhi_pipeline_layout { uint32_t id; } hl_rhi_pipeline_layout;
-typedef struct hl_rhi_render_pipeline { uint32_t id; } hl_rhi_render_pipeline;
-typedef struct hl_rhi_compute_pipeline { uint32_t id; } hl_rhi_compute_pipeline;
+ * destroy call (or the device's destruction or recreation) and is refused afterwards. Each is
+ * {uint32_t id}: low 20 bits pool index + 1, 8 bits generation, 4 bits device tag. */
+/** A GPU buffer (hl_rhi_buffer_create). */
+typedef struct hl_rhi_buffer { uint32_t id; /**< 0 = none */ } hl_rhi_buffer;
+/** A texture (hl_rhi_texture_create). */
+typedef struct hl_rhi_texture { uint32_t id; /**< 0 = none */ } hl_rhi_texture;
+/** A view of some mips and layers of a texture (hl_rhi_texture_view_create). */
+typedef struct hl_rhi_texture_view { uint32_t id; /**< 0 = none */ } hl_rhi_texture_view;
+/** A sampler (hl_rhi_sampler_create; device-cached). */
+typedef struct hl_rhi_sampler { uint32_t id; /**< 0 = none */ } hl_rhi_sampler;
+/** A shader module of one stage (hl_rhi_shader_create). */
+typedef struct hl_rhi_shader { uint32_t id; /**< 0 = none */ } hl_rhi_shader;
+/** The shape of a bind group (hl_rhi_bind_group_layout_create; device-cached). */
+typedef struct hl_rhi_bind_group_layout { uint32_t id; /**< 0 = none */ } hl_rhi_bind_group_layout;
+/** Resources bound together at one group index (hl_rhi_bind_group_create). */
+typedef struct hl_rhi_bind_group { uint32_t id; /**< 0 = none */ } hl_rhi_bind_group;
+/** The bind group layouts of a pipeline (hl_rhi_pipeline_layout_create; device-cached). */
+typedef struct hl_rhi_pipeline_layout { uint32_t id; /**< 0 = none */ } hl_rhi_pipeline_layout;
+/** Shaders, vertex layout and fixed-function state (hl_rhi_render_pipeline_create). */
+typedef struct hl_rhi_render_pipeline { uint32_t id; /**< 0 = none */ } hl_rhi_render_pipeline;
+/** A compute module and its constants (hl_rhi_compute_pipeline_create). */
+typedef struct hl_rhi_compute_pipeline { uint32_t id; /**< 0 = none */ } hl_rhi_compute_pipeline;
 
 /** A device: one backend's native device or context and every object made from it (opaque;
  * hl_rhi_device_create / hl_rhi_device_destroy). */
@@ -91,16 +102,16 @@ typedef struct hl_rhi_device hl_rhi_device;
 typedef struct hl_rhi_cmd hl_rhi_cmd;
 
 /** A submitted frame. serial 0 means "none". */
-typedef struct hl_rhi_submission { uint64_t serial; } hl_rhi_submission;
+typedef struct hl_rhi_submission { uint64_t serial; /**< increasing per device; 0 = none */ } hl_rhi_submission;
 
 /* ---- enums -------------------------------------------------------------------------------- */
 /** Which native API a device uses. */
 typedef enum hl_rhi_backend {
     HL_RHI_BACKEND_AUTO = 0, /**< webgpu if an adapter satisfies the requirements, else gles3 */
-    HL_RHI_BACKEND_WEBGPU,
-    HL_RHI_BACKEND_GLES3,
+    HL_RHI_BACKEND_WEBGPU,   /**< WebGPU through Dawn's webgpu.h, loaded at run time */
+    HL_RHI_BACKEND_GLES3,    /**< OpenGL ES 3.0 over headless EGL */
     HL_RHI_BACKEND_NULL, /**< no GPU: objects and validation only, for logic tests */
-    HL_RHI_BACKEND_COUNT
+    HL_RHI_BACKEND_COUNT     /**< the number of values */
 } hl_rhi_backend;
 
 /** "auto", "webgpu", "gles3", "null"; "unknown" for a value outside the enum. Static strings. */
@@ -111,36 +122,36 @@ HL_API hl_result hl_rhi_backend_parse(const char *name, hl_rhi_backend *out);
 /** Texture formats (WebGPU's names; the capability snapshot says what each device can do with
  * each: hl_rhi_caps.formats). */
 typedef enum hl_rhi_format {
-    HL_RHI_FORMAT_UNDEFINED = 0,
-    HL_RHI_FORMAT_R8_UNORM,
-    HL_RHI_FORMAT_RG8_UNORM,
-    HL_RHI_FORMAT_RGBA8_UNORM,
-    HL_RHI_FORMAT_RGBA8_UNORM_SRGB,
-    HL_RHI_FORMAT_BGRA8_UNORM,
-    HL_RHI_FORMAT_R16_FLOAT,
-    HL_RHI_FORMAT_RG16_FLOAT,
-    HL_RHI_FORMAT_RGBA16_FLOAT,
-    HL_RHI_FORMAT_R32_FLOAT,
-    HL_RHI_FORMAT_RG32_FLOAT,
-    HL_RHI_FORMAT_RGBA32_FLOAT,
-    HL_RHI_FORMAT_R32_UINT,
-    HL_RHI_FORMAT_RGBA8_UINT,
-    HL_RHI_FORMAT_RGB10A2_UNORM,
-    HL_RHI_FORMAT_DEPTH16_UNORM,
-    HL_RHI_FORMAT_DEPTH24_PLUS,
-    HL_RHI_FORMAT_DEPTH24_PLUS_STENCIL8,
-    HL_RHI_FORMAT_DEPTH32_FLOAT,
-    HL_RHI_FORMAT_COUNT
+    HL_RHI_FORMAT_UNDEFINED = 0, /**< no format (the default where a format is optional) */
+    HL_RHI_FORMAT_R8_UNORM, /**< one 8-bit channel, [0, 1] */
+    HL_RHI_FORMAT_RG8_UNORM, /**< two 8-bit channels */
+    HL_RHI_FORMAT_RGBA8_UNORM, /**< four 8-bit channels, linear */
+    HL_RHI_FORMAT_RGBA8_UNORM_SRGB, /**< four 8-bit channels, sRGB-encoded */
+    HL_RHI_FORMAT_BGRA8_UNORM, /**< four 8-bit channels in BGRA order */
+    HL_RHI_FORMAT_R16_FLOAT, /**< one half float */
+    HL_RHI_FORMAT_RG16_FLOAT, /**< two half floats */
+    HL_RHI_FORMAT_RGBA16_FLOAT, /**< four half floats (HDR) */
+    HL_RHI_FORMAT_R32_FLOAT, /**< one float */
+    HL_RHI_FORMAT_RG32_FLOAT, /**< two floats */
+    HL_RHI_FORMAT_RGBA32_FLOAT, /**< four floats */
+    HL_RHI_FORMAT_R32_UINT, /**< one 32-bit unsigned integer */
+    HL_RHI_FORMAT_RGBA8_UINT, /**< four 8-bit unsigned integers */
+    HL_RHI_FORMAT_RGB10A2_UNORM, /**< 10-bit RGB and 2-bit alpha */
+    HL_RHI_FORMAT_DEPTH16_UNORM, /**< 16-bit depth */
+    HL_RHI_FORMAT_DEPTH24_PLUS, /**< depth of at least 24 bits (not copyable) */
+    HL_RHI_FORMAT_DEPTH24_PLUS_STENCIL8, /**< depth of at least 24 bits with 8-bit stencil (not copyable) */
+    HL_RHI_FORMAT_DEPTH32_FLOAT, /**< 32-bit float depth */
+    HL_RHI_FORMAT_COUNT /**< the number of formats */
 } hl_rhi_format;
 
 /** Static facts about a format (hl_rhi_format_get_info). */
 typedef struct hl_rhi_format_info {
     const char *name;      /**< "rgba8unorm" (WebGPU spelling) */
     uint32_t bytes_per_texel; /**< 0 for depth formats that cannot be copied (depth24plus*) */
-    bool is_depth;
-    bool has_stencil;
-    bool is_integer;
-    bool is_srgb;
+    bool is_depth;    /**< a depth (or depth-stencil) format */
+    bool has_stencil; /**< has a stencil aspect */
+    bool is_integer;  /**< read as integers (not filterable) */
+    bool is_srgb;     /**< sRGB-encoded colour */
 } hl_rhi_format_info;
 
 /** The format's facts (a static table entry); NULL for a value out of range. */
@@ -148,79 +159,86 @@ HL_API const hl_rhi_format_info *hl_rhi_format_get_info(hl_rhi_format f);
 
 /** Buffer usages (hl_rhi_buffer_desc.usage, bit flags): what a buffer may be used for. */
 enum {
-    HL_RHI_BUFFER_USAGE_VERTEX = 1u << 0,
-    HL_RHI_BUFFER_USAGE_INDEX = 1u << 1,
-    HL_RHI_BUFFER_USAGE_UNIFORM = 1u << 2,
-    HL_RHI_BUFFER_USAGE_STORAGE = 1u << 3,
-    HL_RHI_BUFFER_USAGE_INDIRECT = 1u << 4,
-    HL_RHI_BUFFER_USAGE_COPY_SRC = 1u << 5,
-    HL_RHI_BUFFER_USAGE_COPY_DST = 1u << 6,
+    HL_RHI_BUFFER_USAGE_VERTEX = 1u << 0, /**< vertex buffer of draws */
+    HL_RHI_BUFFER_USAGE_INDEX = 1u << 1, /**< index buffer of indexed draws */
+    HL_RHI_BUFFER_USAGE_UNIFORM = 1u << 2, /**< uniform buffer binding */
+    HL_RHI_BUFFER_USAGE_STORAGE = 1u << 3, /**< storage buffer binding (webgpu) */
+    HL_RHI_BUFFER_USAGE_INDIRECT = 1u << 4, /**< indirect draw or dispatch arguments */
+    HL_RHI_BUFFER_USAGE_COPY_SRC = 1u << 5, /**< source of copies and reads */
+    HL_RHI_BUFFER_USAGE_COPY_DST = 1u << 6, /**< destination of copies, writes and clears */
     HL_RHI_BUFFER_USAGE_MAP_READ = 1u << 7, /**< readable through hl_rhi_buffer_read */
 };
 
 /** Texture usages (hl_rhi_texture_desc.usage, bit flags). */
 enum {
-    HL_RHI_TEXTURE_USAGE_COPY_SRC = 1u << 0,
-    HL_RHI_TEXTURE_USAGE_COPY_DST = 1u << 1,
-    HL_RHI_TEXTURE_USAGE_SAMPLED = 1u << 2,
-    HL_RHI_TEXTURE_USAGE_STORAGE = 1u << 3,
-    HL_RHI_TEXTURE_USAGE_RENDER_ATTACHMENT = 1u << 4,
+    HL_RHI_TEXTURE_USAGE_COPY_SRC = 1u << 0, /**< source of copies and reads */
+    HL_RHI_TEXTURE_USAGE_COPY_DST = 1u << 1, /**< destination of copies and writes */
+    HL_RHI_TEXTURE_USAGE_SAMPLED = 1u << 2, /**< sampled in shaders */
+    HL_RHI_TEXTURE_USAGE_STORAGE = 1u << 3, /**< storage texture binding (webgpu) */
+    HL_RHI_TEXTURE_USAGE_RENDER_ATTACHMENT = 1u << 4, /**< colour or depth attachment of render passes */
 };
 
 /** Texture (and view) dimensions. */
 typedef enum hl_rhi_texture_dimension {
     HL_RHI_TEXTURE_2D = 0, /**< default */
-    HL_RHI_TEXTURE_1D,
-    HL_RHI_TEXTURE_3D,
+    HL_RHI_TEXTURE_1D,       /**< 1D (HL_RHI_FEATURE_TEXTURE_1D) */
+    HL_RHI_TEXTURE_3D,       /**< 3D: depth_or_layers is the depth */
     HL_RHI_TEXTURE_2D_ARRAY, /**< 2D texture with depth_or_layers layers viewed as an array */
     HL_RHI_TEXTURE_CUBE,     /**< 2D texture with 6 layers viewed as a cube */
 } hl_rhi_texture_dimension;
 
 /** Sampler filters. */
-typedef enum hl_rhi_filter { HL_RHI_FILTER_NEAREST = 0, HL_RHI_FILTER_LINEAR } hl_rhi_filter;
+typedef enum hl_rhi_filter {
+    HL_RHI_FILTER_NEAREST = 0, /**< the nearest texel (the default) */
+    HL_RHI_FILTER_LINEAR       /**< a weighted mean of the nearest texels */
+} hl_rhi_filter;
 
 /** Sampler address modes (outside [0, 1]). */
 typedef enum hl_rhi_address_mode {
-    HL_RHI_ADDRESS_CLAMP_TO_EDGE = 0,
-    HL_RHI_ADDRESS_REPEAT,
-    HL_RHI_ADDRESS_MIRROR_REPEAT,
+    HL_RHI_ADDRESS_CLAMP_TO_EDGE = 0, /**< the edge texels extend (the default) */
+    HL_RHI_ADDRESS_REPEAT,            /**< the texture tiles */
+    HL_RHI_ADDRESS_MIRROR_REPEAT,     /**< the texture tiles, every other copy mirrored */
 } hl_rhi_address_mode;
 
 /** Comparison functions (depth test, stencil test, comparison samplers). */
 typedef enum hl_rhi_compare {
     HL_RHI_COMPARE_UNDEFINED = 0, /**< default: for depth state means LESS, for samplers "none" */
-    HL_RHI_COMPARE_NEVER,
-    HL_RHI_COMPARE_LESS,
-    HL_RHI_COMPARE_EQUAL,
-    HL_RHI_COMPARE_LESS_EQUAL,
-    HL_RHI_COMPARE_GREATER,
-    HL_RHI_COMPARE_NOT_EQUAL,
-    HL_RHI_COMPARE_GREATER_EQUAL,
-    HL_RHI_COMPARE_ALWAYS,
+    HL_RHI_COMPARE_NEVER,         /**< never passes */
+    HL_RHI_COMPARE_LESS,          /**< new < stored */
+    HL_RHI_COMPARE_EQUAL,         /**< new == stored */
+    HL_RHI_COMPARE_LESS_EQUAL,    /**< new <= stored */
+    HL_RHI_COMPARE_GREATER,       /**< new > stored */
+    HL_RHI_COMPARE_NOT_EQUAL,     /**< new != stored */
+    HL_RHI_COMPARE_GREATER_EQUAL, /**< new >= stored */
+    HL_RHI_COMPARE_ALWAYS,        /**< always passes */
 } hl_rhi_compare;
 
 /** Shader stage bits (hl_rhi_bind_group_layout_entry.visibility). */
-enum { HL_RHI_STAGE_VERTEX = 1u << 0, HL_RHI_STAGE_FRAGMENT = 1u << 1, HL_RHI_STAGE_COMPUTE = 1u << 2 };
+enum {
+    HL_RHI_STAGE_VERTEX = 1u << 0,   /**< the vertex stage */
+    HL_RHI_STAGE_FRAGMENT = 1u << 1, /**< the fragment stage */
+    HL_RHI_STAGE_COMPUTE = 1u << 2   /**< the compute stage */
+};
 
 /** The stage of one shader module (hl_rhi_shader_desc.stage). */
 typedef enum hl_rhi_shader_stage {
-    HL_RHI_SHADER_VERTEX = 0,
-    HL_RHI_SHADER_FRAGMENT,
-    HL_RHI_SHADER_COMPUTE,
+    HL_RHI_SHADER_VERTEX = 0, /**< a vertex shader */
+    HL_RHI_SHADER_FRAGMENT,   /**< a fragment shader */
+    HL_RHI_SHADER_COMPUTE,    /**< a compute shader (HL_RHI_FEATURE_COMPUTE) */
 } hl_rhi_shader_stage;
 
 /* ---- features, limits, capabilities ------------------------------------------------------ */
 /** Optional features (hl_rhi_caps.features, hl_rhi_requirements.features; bit flags). */
 enum {
-    HL_RHI_FEATURE_COMPUTE = 1u << 0,
-    HL_RHI_FEATURE_STORAGE_BUFFER = 1u << 1,
-    HL_RHI_FEATURE_STORAGE_TEXTURE = 1u << 2,
-    HL_RHI_FEATURE_INDIRECT_DRAW = 1u << 3,
-    HL_RHI_FEATURE_TEXTURE_1D = 1u << 4,
+    HL_RHI_FEATURE_COMPUTE = 1u << 0, /**< compute pipelines and passes (webgpu) */
+    HL_RHI_FEATURE_STORAGE_BUFFER = 1u << 1, /**< storage buffer bindings */
+    HL_RHI_FEATURE_STORAGE_TEXTURE = 1u << 2, /**< write-only storage texture bindings */
+    HL_RHI_FEATURE_INDIRECT_DRAW = 1u << 3, /**< indirect draws and dispatches */
+    HL_RHI_FEATURE_TEXTURE_1D = 1u << 4, /**< 1D textures */
     HL_RHI_FEATURE_BASE_VERTEX = 1u << 5,    /**< draw_indexed with base_vertex != 0 */
     HL_RHI_FEATURE_FIRST_INSTANCE = 1u << 6, /**< draws with first_instance != 0 */
-    HL_RHI_FEATURE_BUFFER_MAP_ASYNC = 1u << 7,
-    HL_RHI_FEATURE_FLOAT32_FILTERABLE = 1u << 8,
+    HL_RHI_FEATURE_BUFFER_MAP_ASYNC = 1u << 7, /**< asynchronous buffer mapping */
+    HL_RHI_FEATURE_FLOAT32_FILTERABLE = 1u << 8, /**< linear filtering of 32-bit float textures */
     /** the GPU time of each frame is measured (hl_rhi_device_desc.gpu_timing, webgpu where the
        adapter has timestamp queries; a device created without gpu_timing lacks it) */
     HL_RHI_FEATURE_TIMESTAMP_QUERY = 1u << 9,
@@ -231,37 +249,37 @@ HL_API const char *hl_rhi_feature_name(uint32_t single_feature_bit);
 
 /** The device's limits (WebGPU's names, in the units WebGPU uses: texels, bindings, bytes). */
 typedef struct hl_rhi_limits {
-    uint32_t max_texture_dimension_2d;
-    uint32_t max_texture_array_layers;
-    uint32_t max_bind_groups;
-    uint32_t max_bindings_per_group;
-    uint32_t max_uniform_buffers_per_stage;
-    uint32_t max_sampled_textures_per_stage;
-    uint32_t max_samplers_per_stage;
+    uint32_t max_texture_dimension_2d; /**< largest width or height of a 2D texture */
+    uint32_t max_texture_array_layers; /**< layers of an array texture */
+    uint32_t max_bind_groups; /**< bind groups of a pipeline layout */
+    uint32_t max_bindings_per_group; /**< bindings of one bind group layout */
+    uint32_t max_uniform_buffers_per_stage; /**< uniform buffer bindings one stage sees */
+    uint32_t max_sampled_textures_per_stage; /**< sampled textures one stage sees */
+    uint32_t max_samplers_per_stage; /**< samplers one stage sees */
     uint32_t max_storage_buffers_per_stage; /**< 0 where storage is absent */
-    uint32_t max_uniform_buffer_binding_size;
-    uint32_t max_storage_buffer_binding_size;
-    uint32_t min_uniform_buffer_offset_alignment;
-    uint32_t min_storage_buffer_offset_alignment;
-    uint32_t max_vertex_buffers;
-    uint32_t max_vertex_attributes;
-    uint32_t max_vertex_buffer_array_stride;
-    uint32_t max_color_attachments;
-    uint32_t max_compute_workgroup_size_x; /**< compute limits are 0 where compute is absent */
-    uint32_t max_compute_workgroup_size_y;
-    uint32_t max_compute_workgroup_size_z;
-    uint32_t max_compute_invocations_per_workgroup;
-    uint32_t max_compute_workgroups_per_dimension;
+    uint32_t max_uniform_buffer_binding_size; /**< bytes of one uniform buffer binding */
+    uint32_t max_storage_buffer_binding_size; /**< bytes of one storage buffer binding (0 without storage) */
+    uint32_t min_uniform_buffer_offset_alignment; /**< alignment of uniform binding and dynamic offsets */
+    uint32_t min_storage_buffer_offset_alignment; /**< alignment of storage binding offsets */
+    uint32_t max_vertex_buffers; /**< vertex buffer slots of a pipeline */
+    uint32_t max_vertex_attributes; /**< vertex attributes of a pipeline */
+    uint32_t max_vertex_buffer_array_stride; /**< largest vertex buffer stride */
+    uint32_t max_color_attachments; /**< colour attachments of a render pass */
+    uint32_t max_compute_workgroup_size_x; /**< workgroup size along x (compute limits are 0 where compute is absent) */
+    uint32_t max_compute_workgroup_size_y; /**< workgroup size along y */
+    uint32_t max_compute_workgroup_size_z; /**< workgroup size along z */
+    uint32_t max_compute_invocations_per_workgroup; /**< x * y * z of a workgroup */
+    uint32_t max_compute_workgroups_per_dimension; /**< workgroups of a dispatch along each axis */
 } hl_rhi_limits;
 
 /** What a device can do with a format (hl_rhi_format_caps.flags, bit flags). */
 enum {
-    HL_RHI_FORMAT_CAP_SAMPLED = 1u << 0,
-    HL_RHI_FORMAT_CAP_FILTERABLE = 1u << 1,
-    HL_RHI_FORMAT_CAP_RENDERABLE = 1u << 2,
-    HL_RHI_FORMAT_CAP_BLENDABLE = 1u << 3,
-    HL_RHI_FORMAT_CAP_STORAGE = 1u << 4,
-    HL_RHI_FORMAT_CAP_RESOLVE = 1u << 5,
+    HL_RHI_FORMAT_CAP_SAMPLED = 1u << 0, /**< sampled in shaders */
+    HL_RHI_FORMAT_CAP_FILTERABLE = 1u << 1, /**< read through linear filtering */
+    HL_RHI_FORMAT_CAP_RENDERABLE = 1u << 2, /**< a render attachment */
+    HL_RHI_FORMAT_CAP_BLENDABLE = 1u << 3, /**< blended into as a colour attachment */
+    HL_RHI_FORMAT_CAP_STORAGE = 1u << 4, /**< a storage texture */
+    HL_RHI_FORMAT_CAP_RESOLVE = 1u << 5, /**< a resolve target of multisampled passes */
 };
 
 /** One format's capabilities on a device. */
@@ -272,10 +290,10 @@ typedef struct hl_rhi_format_caps {
 
 /** Immutable snapshot taken at device creation. Truthful and conservative. */
 typedef struct hl_rhi_caps {
-    hl_rhi_backend backend;
+    hl_rhi_backend backend; /**< the backend the device uses (never AUTO) */
     uint32_t features; /**< HL_RHI_FEATURE_* */
-    hl_rhi_limits limits;
-    hl_rhi_format_caps formats[HL_RHI_FORMAT_COUNT];
+    hl_rhi_limits limits;   /**< the device's limits */
+    hl_rhi_format_caps formats[HL_RHI_FORMAT_COUNT]; /**< per hl_rhi_format */
     char adapter_name[128]; /**< e.g. "llvmpipe (LLVM 19.1.7, 256 bits)" */
     char driver_info[128];  /**< backend-specific: Vulkan/GL version string */
     bool clip_depth_negative_one; /**< clip-space z spans [-1, 1] (GL) instead of [0, 1] (WebGPU):
@@ -289,15 +307,15 @@ typedef struct hl_rhi_caps {
 /* ---- device ------------------------------------------------------------------------------- */
 /** Which adapter webgpu asks for (ignored by gles3). */
 typedef enum hl_rhi_power_preference {
-    HL_RHI_POWER_DEFAULT = 0,
-    HL_RHI_POWER_LOW,
-    HL_RHI_POWER_HIGH,
+    HL_RHI_POWER_DEFAULT = 0, /**< the adapter Dawn picks by default */
+    HL_RHI_POWER_LOW,         /**< prefer a low-power (integrated) adapter */
+    HL_RHI_POWER_HIGH,        /**< prefer a high-performance (discrete) adapter */
 } hl_rhi_power_preference;
 
 /** What a device must offer (zero: nothing beyond the baseline). */
 typedef struct hl_rhi_requirements {
     uint32_t features; /**< HL_RHI_FEATURE_* the device must have */
-    hl_rhi_power_preference power_preference;
+    hl_rhi_power_preference power_preference; /**< webgpu's adapter preference */
     bool allow_fallback_adapter; /**< webgpu: accept a software/fallback adapter (default false
                                     means hardware is preferred, software still accepted if it
                                     is the only adapter; see hl_rhi_probe) */
@@ -309,17 +327,17 @@ typedef struct hl_rhi_stats {
     uint64_t commands;                /**< hl_rhi_cmd_* calls accepted into a frame */
     uint64_t objects_created;         /**< buffers, textures, samplers, layouts, pipelines, groups
                                          created (device cache hits not counted) */
-    uint64_t draws;
-    uint64_t dispatches;
+    uint64_t draws; /**< draw commands recorded (packets included) */
+    uint64_t dispatches; /**< compute dispatches recorded */
     uint64_t pipeline_switches;       /**< set_pipeline that changed the bound pipeline */
-    uint64_t bind_group_switches;
-    uint64_t vertex_buffer_switches;
+    uint64_t bind_group_switches; /**< set_bind_group that changed a bound group */
+    uint64_t vertex_buffer_switches; /**< set_vertex_buffer that changed a bound buffer */
     uint64_t redundant_state_skipped; /**< set_* calls dropped by the command-state cache */
     uint64_t cache_hits;              /**< device caches: sampler, bgl, pipeline layout, pipeline */
-    uint64_t cache_misses;
+    uint64_t cache_misses; /**< device cache lookups that created a native object */
     uint64_t transient_allocations;   /**< objects_created while a frame was open */
-    uint64_t frames;
-    uint64_t submissions_completed;
+    uint64_t frames; /**< frames ended (submitted) */
+    uint64_t submissions_completed; /**< submissions the GPU is known to have finished */
     /** With HL_RHI_FEATURE_TIMESTAMP_QUERY: the GPU time (ns, from the frame's first command to
      * the end of its last) of the latest completed frame whose timestamps were read (polls
      * read them; after hl_rhi_device_wait_idle, the last submitted frame) and its serial; 0
@@ -328,20 +346,20 @@ typedef struct hl_rhi_stats {
     /** @} */
 } hl_rhi_stats;
 
-/** Wait timeouts in milliseconds: 0 = HL_RHI_WAIT_TIMEOUT_DEFAULT_MS, HL_RHI_WAIT_FOREVER =
+/** Wait timeouts in milliseconds: 0 = HL_RHI_WAIT_TIMEOUT_DEFAULT_MS (10 s), HL_RHI_WAIT_FOREVER =
  * no limit (a GPU that never finishes then blocks the caller for ever). */
 #define HL_RHI_WAIT_TIMEOUT_DEFAULT_MS 10000u
-#define HL_RHI_WAIT_FOREVER UINT32_MAX
+#define HL_RHI_WAIT_FOREVER UINT32_MAX /**< no limit */
 
 /** Zero = defaults (listed per field). Read during hl_rhi_device_create only (strings copied). */
 typedef struct hl_rhi_device_desc {
     hl_rhi_backend backend;            /**< default AUTO */
-    hl_rhi_requirements requirements;
+    hl_rhi_requirements requirements; /**< what the device must offer (zero: the baseline) */
     const char *dawn_library_path;     /**< webgpu: where Dawn's libwebgpu_wrapper.so is loaded from;
                                           $HL_DAWN_LIBRARY overrides it; NULL = the search of
                                           hl_renderer_desc.dawn_library_path (renderer.h) */
     uint32_t cache_capacity;           /**< per device cache; default 256 entries */
-    const char *label;
+    const char *label; /**< for messages and native debug labels; NULL = none */
     uint32_t wait_timeout_ms;          /**< every implicit wait (see "Waits" above); 0 = 10 s,
                                           HL_RHI_WAIT_FOREVER = no limit */
     bool gpu_timing;                   /**< time every frame on the GPU where the backend can
@@ -373,6 +391,7 @@ HL_API hl_result hl_rhi_device_set_wait_timeout(hl_rhi_device *dev, uint32_t tim
  * here); HL_OK without effect on the owner itself; HL_ERR_INVALID_STATE while another thread
  * owns it. Neither waits for the GPU. */
 HL_API hl_result hl_rhi_device_detach(hl_rhi_device *dev);
+/** Makes the calling thread the owner of a detached device (see hl_rhi_device_detach). */
 HL_API hl_result hl_rhi_device_attach(hl_rhi_device *dev);
 /** The capability snapshot taken at creation (updated by hl_rhi_device_recreate); owned by the
  * device. Any thread. NULL for a NULL device. */
@@ -429,7 +448,7 @@ typedef struct hl_rhi_buffer_desc {
     uint64_t size;  /**< bytes, > 0, multiple of 4 */
     uint32_t usage; /**< HL_RHI_BUFFER_USAGE_*, non-zero */
     const void *initial_data; /**< optional: size bytes uploaded at creation */
-    const char *label;
+    const char *label; /**< for messages and native debug labels; NULL = none */
 } hl_rhi_buffer_desc;
 
 /** Creates a buffer (contents zero, or initial_data) into *out (id 0 on failure). */
@@ -458,7 +477,7 @@ typedef struct hl_rhi_texture_desc {
     uint32_t mip_levels;                /**< default 1 */
     uint32_t sample_count;              /**< default 1; 4 for MSAA */
     uint32_t usage;                     /**< HL_RHI_TEXTURE_USAGE_*, non-zero */
-    const char *label;
+    const char *label; /**< for messages and native debug labels; NULL = none */
 } hl_rhi_texture_desc;
 
 /** Creates a texture (contents undefined until written or rendered) into *out. */
@@ -471,8 +490,10 @@ HL_API const hl_rhi_texture_desc *hl_rhi_texture_get_desc(hl_rhi_device *dev, hl
 /** A box of one mip level (x, y, z_or_layer: its first texel or layer). Where a call takes a
  * region pointer, NULL means all of mip level 0. */
 typedef struct hl_rhi_texture_region {
-    uint32_t mip_level;
+    uint32_t mip_level; /**< the mip level (default 0) */
+    /** The first texel (and the first layer of an array or cube texture). @{ */
     uint32_t x, y, z_or_layer;
+    /** @} */
     /** 0 = to the end of the mip level @{ */
     uint32_t width, height, depth_or_layers;
     /** @} */
@@ -491,11 +512,11 @@ HL_API hl_result hl_rhi_texture_read(hl_rhi_device *dev, hl_rhi_texture tex, con
 /** A view: some mips and layers of a texture, seen as one dimension. Zero = the whole texture. */
 typedef struct hl_rhi_texture_view_desc {
     hl_rhi_texture_dimension dimension; /**< default: the texture's */
-    uint32_t base_mip_level;
+    uint32_t base_mip_level; /**< first mip level seen */
     uint32_t mip_level_count; /**< 0 = to the last level */
-    uint32_t base_layer;
+    uint32_t base_layer; /**< first layer seen */
     uint32_t layer_count; /**< 0 = to the last layer */
-    const char *label;
+    const char *label; /**< for messages and native debug labels; NULL = none */
 } hl_rhi_texture_view_desc;
 
 /** desc NULL = the whole texture. Views die with their texture. */
@@ -517,7 +538,7 @@ typedef struct hl_rhi_sampler_desc {
     float lod_max;  /**< 0 = default 32 */
     hl_rhi_compare compare; /**< UNDEFINED = not a comparison sampler */
     uint32_t max_anisotropy; /**< default 1 */
-    const char *label;
+    const char *label; /**< for messages and native debug labels; NULL = none */
 } hl_rhi_sampler_desc;
 
 /** Creates a sampler handle into *out (sharing the native sampler of an equal descriptor). */
@@ -545,9 +566,9 @@ typedef enum hl_rhi_binding_plan_kind {
 
 /** One GLSL name's (group, binding) (gles3: GLSL ES 3.00 has no layout(binding)). */
 typedef struct hl_rhi_binding_plan_entry {
-    hl_rhi_binding_plan_kind kind;
-    const char *name;
-    uint32_t group;
+    hl_rhi_binding_plan_kind kind; /**< a uniform block or a sampler */
+    const char *name; /**< the GLSL name */
+    uint32_t group; /**< the group it belongs to */
     uint32_t binding;         /**< UBO binding, or the texture binding of a sampler */
     uint32_t sampler_binding; /**< HL_RHI_PLAN_SAMPLER only: binding of the sampler object */
 } hl_rhi_binding_plan_entry;
@@ -556,21 +577,21 @@ typedef struct hl_rhi_binding_plan_entry {
  * wgsl; gles3: glsl, and wgsl must be NULL there since it means a compute kernel, which gles3
  * refuses with HL_ERR_UNSUPPORTED). Strings and arrays are read during the call only. */
 typedef struct hl_rhi_shader_desc {
-    hl_rhi_shader_stage stage;
+    hl_rhi_shader_stage stage; /**< the stage */
     const uint32_t *spirv; /**< webgpu */
-    size_t spirv_word_count;
+    size_t spirv_word_count; /**< 32-bit words at spirv */
     const char *wgsl;      /**< webgpu (used when spirv is NULL) */
     const char *glsl;      /**< gles3: complete GLSL ES 3.00 source */
     const hl_rhi_binding_plan_entry *binding_plan; /**< gles3 */
-    uint32_t binding_plan_count;
+    uint32_t binding_plan_count; /**< entries in binding_plan */
     const char *entry_point; /**< default "main" */
-    const char *label;
+    const char *label; /**< for messages and native debug labels; NULL = none */
     /** fragment shaders, optional: the colour locations the shader writes (bit i = location i),
        valid when outputs_known. Pipelines are then checked against it on every backend: a
        colour target the shader does not write must be write_none (WebGPU requires it; GL would
        write undefined values) */
     uint32_t output_mask;
-    bool outputs_known;
+    bool outputs_known; /**< output_mask is given */
 } hl_rhi_shader_desc;
 
 /** Compiles a module into *out: HL_ERR_SHADER with the compiler's message when the source does
@@ -582,29 +603,29 @@ HL_API void hl_rhi_shader_destroy(hl_rhi_device *dev, hl_rhi_shader s);
 /* ---- bind group layouts, bind groups, pipeline layouts ---------------------------------- */
 /** What one binding of a group holds. */
 typedef enum hl_rhi_binding_type {
-    HL_RHI_BINDING_UNIFORM_BUFFER = 0,
+    HL_RHI_BINDING_UNIFORM_BUFFER = 0,       /**< a uniform buffer range */
     HL_RHI_BINDING_STORAGE_BUFFER,           /**< webgpu only */
     HL_RHI_BINDING_READ_ONLY_STORAGE_BUFFER, /**< webgpu only */
-    HL_RHI_BINDING_SAMPLED_TEXTURE,
-    HL_RHI_BINDING_SAMPLER,
-    HL_RHI_BINDING_COMPARISON_SAMPLER,
+    HL_RHI_BINDING_SAMPLED_TEXTURE,          /**< a texture view read through a sampler */
+    HL_RHI_BINDING_SAMPLER,                  /**< a filtering or non-filtering sampler */
+    HL_RHI_BINDING_COMPARISON_SAMPLER,       /**< a comparison (shadow) sampler */
     HL_RHI_BINDING_STORAGE_TEXTURE, /**< webgpu only, write-only */
 } hl_rhi_binding_type;
 
 /** How a shader reads a sampled texture. */
 typedef enum hl_rhi_texture_sample_type {
-    HL_RHI_SAMPLE_FLOAT = 0,
-    HL_RHI_SAMPLE_UNFILTERABLE_FLOAT,
-    HL_RHI_SAMPLE_DEPTH,
-    HL_RHI_SAMPLE_UINT,
-    HL_RHI_SAMPLE_SINT,
+    HL_RHI_SAMPLE_FLOAT = 0,          /**< filterable floats (the default) */
+    HL_RHI_SAMPLE_UNFILTERABLE_FLOAT, /**< floats read without filtering */
+    HL_RHI_SAMPLE_DEPTH,              /**< a depth texture */
+    HL_RHI_SAMPLE_UINT,               /**< unsigned integers */
+    HL_RHI_SAMPLE_SINT,               /**< signed integers */
 } hl_rhi_texture_sample_type;
 
 /** One binding of a bind group layout. */
 typedef struct hl_rhi_bind_group_layout_entry {
-    uint32_t binding;
+    uint32_t binding; /**< the binding number, below HL_RHI_MAX_BINDINGS */
     uint32_t visibility; /**< HL_RHI_STAGE_*, non-zero */
-    hl_rhi_binding_type type;
+    hl_rhi_binding_type type; /**< what it holds */
     bool has_dynamic_offset; /**< buffers */
     uint64_t min_binding_size; /**< buffers; 0 = no minimum */
     hl_rhi_texture_sample_type sample_type;   /**< sampled textures */
@@ -613,18 +634,18 @@ typedef struct hl_rhi_bind_group_layout_entry {
     hl_rhi_format storage_format;             /**< storage textures */
 } hl_rhi_bind_group_layout_entry;
 
-/** Fixed bounds of the contract (every backend). */
-#define HL_RHI_MAX_BINDINGS 16
-#define HL_RHI_MAX_BIND_GROUPS 4
-#define HL_RHI_MAX_VERTEX_BUFFERS 8
-#define HL_RHI_MAX_VERTEX_ATTRIBUTES 16
-#define HL_RHI_MAX_COLOR_ATTACHMENTS 4
+/* Fixed bounds of the contract (every backend). */
+#define HL_RHI_MAX_BINDINGS 16           /**< bindings of one bind group layout */
+#define HL_RHI_MAX_BIND_GROUPS 4         /**< bind groups of one pipeline layout */
+#define HL_RHI_MAX_VERTEX_BUFFERS 8      /**< vertex buffer slots of a pipeline */
+#define HL_RHI_MAX_VERTEX_ATTRIBUTES 16  /**< vertex attributes of a pipeline */
+#define HL_RHI_MAX_COLOR_ATTACHMENTS 4   /**< colour attachments of a pass or pipeline */
 
 /** The shape of a bind group. */
 typedef struct hl_rhi_bind_group_layout_desc {
-    const hl_rhi_bind_group_layout_entry *entries;
+    const hl_rhi_bind_group_layout_entry *entries; /**< the bindings (read during the call) */
     uint32_t entry_count; /**< <= HL_RHI_MAX_BINDINGS, bindings unique */
-    const char *label;
+    const char *label; /**< for messages and native debug labels; NULL = none */
 } hl_rhi_bind_group_layout_desc;
 
 /** Device-cached: equal descriptors share one native layout (labels are not part of the key). */
@@ -635,9 +656,9 @@ HL_API void hl_rhi_bind_group_layout_destroy(hl_rhi_device *dev, hl_rhi_bind_gro
 
 /** What one binding of a group points at (the field of the layout entry's type). */
 typedef struct hl_rhi_bind_group_entry {
-    uint32_t binding;
+    uint32_t binding; /**< the layout entry this fills */
     hl_rhi_buffer buffer;    /**< buffer bindings */
-    uint64_t offset;
+    uint64_t offset; /**< buffer bindings: bytes from the start (aligned as the limits say) */
     uint64_t size;           /**< 0 = rest of the buffer (must fit the binding limits) */
     hl_rhi_texture_view view; /**< texture bindings */
     hl_rhi_sampler sampler;   /**< sampler bindings */
@@ -645,10 +666,10 @@ typedef struct hl_rhi_bind_group_entry {
 
 /** A bind group: resources for every entry of a layout. */
 typedef struct hl_rhi_bind_group_desc {
-    hl_rhi_bind_group_layout layout;
-    const hl_rhi_bind_group_entry *entries;
+    hl_rhi_bind_group_layout layout; /**< the shape (required) */
+    const hl_rhi_bind_group_entry *entries; /**< the resources (read during the call) */
     uint32_t entry_count; /**< exactly one per layout entry */
-    const char *label;
+    const char *label; /**< for messages and native debug labels; NULL = none */
 } hl_rhi_bind_group_desc;
 
 /** Creates a group into *out; the resources must outlive it (a destroyed one makes draws using
@@ -661,7 +682,7 @@ HL_API void hl_rhi_bind_group_destroy(hl_rhi_device *dev, hl_rhi_bind_group g);
 typedef struct hl_rhi_pipeline_layout_desc {
     const hl_rhi_bind_group_layout *groups; /**< group i = groups[i] */
     uint32_t group_count;                   /**< <= HL_RHI_MAX_BIND_GROUPS */
-    const char *label;
+    const char *label; /**< for messages and native debug labels; NULL = none */
 } hl_rhi_pipeline_layout_desc;
 
 /** Device-cached like bind group layouts. */
@@ -673,21 +694,21 @@ HL_API void hl_rhi_pipeline_layout_destroy(hl_rhi_device *dev, hl_rhi_pipeline_l
 /* ---- render pipelines ---------------------------------------------------------------------- */
 /** Vertex attribute formats (WebGPU's). */
 typedef enum hl_rhi_vertex_format {
-    HL_RHI_VERTEX_FORMAT_INVALID = 0,
-    HL_RHI_VERTEX_FLOAT32,
-    HL_RHI_VERTEX_FLOAT32X2,
-    HL_RHI_VERTEX_FLOAT32X3,
-    HL_RHI_VERTEX_FLOAT32X4,
-    HL_RHI_VERTEX_UNORM8X4,
-    HL_RHI_VERTEX_SNORM8X4,
-    HL_RHI_VERTEX_UINT8X4,
-    HL_RHI_VERTEX_UNORM16X2,
-    HL_RHI_VERTEX_UNORM16X4,
-    HL_RHI_VERTEX_SNORM16X2,
-    HL_RHI_VERTEX_SNORM16X4,
-    HL_RHI_VERTEX_UINT16X4,
-    HL_RHI_VERTEX_UINT32,
-    HL_RHI_VERTEX_FORMAT_COUNT
+    HL_RHI_VERTEX_FORMAT_INVALID = 0, /**< no format (refused) */
+    HL_RHI_VERTEX_FLOAT32, /**< float */
+    HL_RHI_VERTEX_FLOAT32X2, /**< vec2 */
+    HL_RHI_VERTEX_FLOAT32X3, /**< vec3 */
+    HL_RHI_VERTEX_FLOAT32X4, /**< vec4 */
+    HL_RHI_VERTEX_UNORM8X4, /**< 4 bytes read as [0, 1] */
+    HL_RHI_VERTEX_SNORM8X4, /**< 4 signed bytes read as [-1, 1] */
+    HL_RHI_VERTEX_UINT8X4, /**< 4 unsigned bytes as integers */
+    HL_RHI_VERTEX_UNORM16X2, /**< 2 unsigned shorts read as [0, 1] */
+    HL_RHI_VERTEX_UNORM16X4, /**< 4 unsigned shorts read as [0, 1] */
+    HL_RHI_VERTEX_SNORM16X2, /**< 2 signed shorts read as [-1, 1] */
+    HL_RHI_VERTEX_SNORM16X4, /**< 4 signed shorts read as [-1, 1] */
+    HL_RHI_VERTEX_UINT16X4, /**< 4 unsigned shorts as integers */
+    HL_RHI_VERTEX_UINT32, /**< one unsigned int */
+    HL_RHI_VERTEX_FORMAT_COUNT /**< the number of formats */
 } hl_rhi_vertex_format;
 
 /** Bytes of one attribute of format f; 0 for an invalid format. */
@@ -695,108 +716,132 @@ HL_API uint32_t hl_rhi_vertex_format_size(hl_rhi_vertex_format f);
 
 /** One attribute inside a vertex buffer. */
 typedef struct hl_rhi_vertex_attribute {
-    hl_rhi_vertex_format format;
-    uint32_t offset;
+    hl_rhi_vertex_format format; /**< how the shader reads it */
+    uint32_t offset; /**< bytes from the start of the element */
     uint32_t location; /**< shader input location */
 } hl_rhi_vertex_attribute;
 
 /** One vertex buffer slot of a pipeline: its stride and the attributes read from it. */
 typedef struct hl_rhi_vertex_buffer_layout {
-    uint32_t stride;
+    uint32_t stride; /**< bytes from one element to the next */
     bool per_instance; /**< step mode: instance instead of vertex */
-    const hl_rhi_vertex_attribute *attributes;
-    uint32_t attribute_count;
+    const hl_rhi_vertex_attribute *attributes; /**< read during pipeline creation */
+    uint32_t attribute_count; /**< entries in attributes */
 } hl_rhi_vertex_buffer_layout;
 
 /** Primitive topology (default triangle list). */
 typedef enum hl_rhi_topology {
-    HL_RHI_TOPOLOGY_TRIANGLE_LIST = 0,
-    HL_RHI_TOPOLOGY_TRIANGLE_STRIP,
-    HL_RHI_TOPOLOGY_LINE_LIST,
-    HL_RHI_TOPOLOGY_LINE_STRIP,
-    HL_RHI_TOPOLOGY_POINT_LIST,
+    HL_RHI_TOPOLOGY_TRIANGLE_LIST = 0, /**< every 3 vertices a triangle */
+    HL_RHI_TOPOLOGY_TRIANGLE_STRIP,    /**< each vertex after the second a triangle with the two before */
+    HL_RHI_TOPOLOGY_LINE_LIST,         /**< every 2 vertices a line */
+    HL_RHI_TOPOLOGY_LINE_STRIP,        /**< a connected line */
+    HL_RHI_TOPOLOGY_POINT_LIST,        /**< one point per vertex */
 } hl_rhi_topology;
 
-/** Face culling (default none), winding of front faces (default counter-clockwise) and index
- * formats (default 16-bit). */
-typedef enum hl_rhi_cull_mode { HL_RHI_CULL_NONE = 0, HL_RHI_CULL_FRONT, HL_RHI_CULL_BACK } hl_rhi_cull_mode;
-typedef enum hl_rhi_front_face { HL_RHI_FRONT_CCW = 0, HL_RHI_FRONT_CW } hl_rhi_front_face;
-typedef enum hl_rhi_index_format { HL_RHI_INDEX_UINT16 = 0, HL_RHI_INDEX_UINT32 } hl_rhi_index_format;
+/** Face culling (default none). */
+typedef enum hl_rhi_cull_mode {
+    HL_RHI_CULL_NONE = 0, /**< draw both faces */
+    HL_RHI_CULL_FRONT,    /**< drop front faces */
+    HL_RHI_CULL_BACK      /**< drop back faces */
+} hl_rhi_cull_mode;
+/** Winding of front faces as seen in the image (default counter-clockwise). */
+typedef enum hl_rhi_front_face {
+    HL_RHI_FRONT_CCW = 0, /**< counter-clockwise */
+    HL_RHI_FRONT_CW       /**< clockwise */
+} hl_rhi_front_face;
+/** Index formats (default 16-bit). */
+typedef enum hl_rhi_index_format {
+    HL_RHI_INDEX_UINT16 = 0, /**< 16-bit indices */
+    HL_RHI_INDEX_UINT32      /**< 32-bit indices */
+} hl_rhi_index_format;
 
 /** Blend factors (WebGPU's). */
 typedef enum hl_rhi_blend_factor {
     HL_RHI_BLEND_DEFAULT = 0, /**< ONE for src factors, ZERO for dst factors */
-    HL_RHI_BLEND_ZERO,
-    HL_RHI_BLEND_ONE,
-    HL_RHI_BLEND_SRC,
-    HL_RHI_BLEND_ONE_MINUS_SRC,
-    HL_RHI_BLEND_SRC_ALPHA,
-    HL_RHI_BLEND_ONE_MINUS_SRC_ALPHA,
-    HL_RHI_BLEND_DST,
-    HL_RHI_BLEND_ONE_MINUS_DST,
-    HL_RHI_BLEND_DST_ALPHA,
-    HL_RHI_BLEND_ONE_MINUS_DST_ALPHA,
-    HL_RHI_BLEND_CONSTANT,
-    HL_RHI_BLEND_ONE_MINUS_CONSTANT,
+    HL_RHI_BLEND_ZERO, /**< 0 */
+    HL_RHI_BLEND_ONE, /**< 1 */
+    HL_RHI_BLEND_SRC, /**< the source colour */
+    HL_RHI_BLEND_ONE_MINUS_SRC, /**< 1 - the source colour */
+    HL_RHI_BLEND_SRC_ALPHA, /**< the source alpha */
+    HL_RHI_BLEND_ONE_MINUS_SRC_ALPHA, /**< 1 - the source alpha */
+    HL_RHI_BLEND_DST, /**< the destination colour */
+    HL_RHI_BLEND_ONE_MINUS_DST, /**< 1 - the destination colour */
+    HL_RHI_BLEND_DST_ALPHA, /**< the destination alpha */
+    HL_RHI_BLEND_ONE_MINUS_DST_ALPHA, /**< 1 - the destination alpha */
+    HL_RHI_BLEND_CONSTANT, /**< the blend constant (hl_rhi_cmd_set_blend_constant) */
+    HL_RHI_BLEND_ONE_MINUS_CONSTANT, /**< 1 - the blend constant */
 } hl_rhi_blend_factor;
 
 /** Blend operations (default add). */
 typedef enum hl_rhi_blend_op {
-    HL_RHI_BLEND_OP_ADD = 0,
-    HL_RHI_BLEND_OP_SUBTRACT,
-    HL_RHI_BLEND_OP_REVERSE_SUBTRACT,
-    HL_RHI_BLEND_OP_MIN,
-    HL_RHI_BLEND_OP_MAX,
+    HL_RHI_BLEND_OP_ADD = 0, /**< src + dst (the default) */
+    HL_RHI_BLEND_OP_SUBTRACT, /**< src - dst */
+    HL_RHI_BLEND_OP_REVERSE_SUBTRACT, /**< dst - src */
+    HL_RHI_BLEND_OP_MIN, /**< min(src, dst), factors ignored */
+    HL_RHI_BLEND_OP_MAX, /**< max(src, dst), factors ignored */
 } hl_rhi_blend_op;
 
 /** result = op(src * src_factor, dst * dst_factor), for colour or alpha. */
 typedef struct hl_rhi_blend_component {
+    /** The factors of the source (default ONE) and destination (default ZERO). @{ */
     hl_rhi_blend_factor src_factor, dst_factor;
-    hl_rhi_blend_op op;
+    /** @} */
+    hl_rhi_blend_op op; /**< default ADD */
 } hl_rhi_blend_component;
 
 /** Colour write mask bits. */
-enum { HL_RHI_COLOR_WRITE_R = 1, HL_RHI_COLOR_WRITE_G = 2, HL_RHI_COLOR_WRITE_B = 4, HL_RHI_COLOR_WRITE_A = 8,
-       HL_RHI_COLOR_WRITE_ALL = 15 };
+enum {
+    HL_RHI_COLOR_WRITE_R = 1,   /**< red */
+    HL_RHI_COLOR_WRITE_G = 2,   /**< green */
+    HL_RHI_COLOR_WRITE_B = 4,   /**< blue */
+    HL_RHI_COLOR_WRITE_A = 8,   /**< alpha */
+    HL_RHI_COLOR_WRITE_ALL = 15 /**< every channel */
+};
 
 /** One colour attachment of a pipeline: its format (required) and blend / write state. */
 typedef struct hl_rhi_color_target_state {
-    hl_rhi_format format;
-    bool blend_enabled;
+    hl_rhi_format format; /**< the attachment's format (required) */
+    bool blend_enabled; /**< blend with color and alpha below (default off: replace) */
+    /** How colour and alpha blend when blend_enabled. @{ */
     hl_rhi_blend_component color, alpha;
+    /** @} */
     uint32_t write_mask; /**< HL_RHI_COLOR_WRITE_* bits; 0 = ALL */
     bool write_none;     /**< true: write nothing (overrides write_mask) */
 } hl_rhi_color_target_state;
 
 /** Stencil operations (default keep). */
 typedef enum hl_rhi_stencil_op {
-    HL_RHI_STENCIL_KEEP = 0,
-    HL_RHI_STENCIL_ZERO,
-    HL_RHI_STENCIL_REPLACE,
-    HL_RHI_STENCIL_INVERT,
-    HL_RHI_STENCIL_INCREMENT_CLAMP,
-    HL_RHI_STENCIL_DECREMENT_CLAMP,
-    HL_RHI_STENCIL_INCREMENT_WRAP,
-    HL_RHI_STENCIL_DECREMENT_WRAP,
+    HL_RHI_STENCIL_KEEP = 0, /**< keep the stored value (the default) */
+    HL_RHI_STENCIL_ZERO, /**< write 0 */
+    HL_RHI_STENCIL_REPLACE, /**< write the reference value */
+    HL_RHI_STENCIL_INVERT, /**< invert the bits */
+    HL_RHI_STENCIL_INCREMENT_CLAMP, /**< add 1, saturating */
+    HL_RHI_STENCIL_DECREMENT_CLAMP, /**< subtract 1, saturating */
+    HL_RHI_STENCIL_INCREMENT_WRAP, /**< add 1, wrapping */
+    HL_RHI_STENCIL_DECREMENT_WRAP, /**< subtract 1, wrapping */
 } hl_rhi_stencil_op;
 
 /** Stencil test and operations of one face. */
 typedef struct hl_rhi_stencil_face {
     hl_rhi_compare compare; /**< UNDEFINED = ALWAYS */
+    /** What happens when the stencil test fails, when it passes but the depth test fails, and when both pass. @{ */
     hl_rhi_stencil_op fail_op, depth_fail_op, pass_op;
+    /** @} */
 } hl_rhi_stencil_face;
 
 /** Depth and stencil state of a pipeline (zero: no depth/stencil attachment). */
 typedef struct hl_rhi_depth_stencil_state {
     hl_rhi_format format; /**< UNDEFINED = no depth/stencil attachment */
-    bool depth_write;
+    bool depth_write; /**< write depth (default off) */
     hl_rhi_compare depth_compare; /**< UNDEFINED = ALWAYS when depth_write is false and LESS otherwise */
-    bool stencil_enabled;
+    bool stencil_enabled; /**< use the stencil state below */
+    /** The stencil test of front and back faces. @{ */
     hl_rhi_stencil_face stencil_front, stencil_back;
+    /** @} */
     uint32_t stencil_read_mask;  /**< 0 = 0xff when stencil_enabled */
     uint32_t stencil_write_mask; /**< 0 = 0xff when stencil_enabled */
-    int32_t depth_bias;
-    float depth_bias_slope_scale;
+    int32_t depth_bias; /**< constant depth bias (default 0) */
+    float depth_bias_slope_scale; /**< slope-scaled depth bias (default 0) */
 } hl_rhi_depth_stencil_state;
 
 /** A render pipeline: shaders, vertex layout and fixed-function state. Zero = defaults listed
@@ -805,18 +850,18 @@ typedef struct hl_rhi_render_pipeline_desc {
     hl_rhi_pipeline_layout layout; /**< required */
     hl_rhi_shader vertex;          /**< required */
     hl_rhi_shader fragment;        /**< optional (depth-only passes) */
-    const hl_rhi_vertex_buffer_layout *vertex_buffers;
-    uint32_t vertex_buffer_count;
-    hl_rhi_topology topology;
+    const hl_rhi_vertex_buffer_layout *vertex_buffers; /**< one per vertex buffer slot */
+    uint32_t vertex_buffer_count; /**< at most HL_RHI_MAX_VERTEX_BUFFERS */
+    hl_rhi_topology topology; /**< default triangle list */
     hl_rhi_index_format strip_index_format; /**< strips only */
-    hl_rhi_cull_mode cull_mode;
-    hl_rhi_front_face front_face;
-    hl_rhi_depth_stencil_state depth_stencil;
-    const hl_rhi_color_target_state *color_targets;
-    uint32_t color_target_count;
+    hl_rhi_cull_mode cull_mode; /**< default none */
+    hl_rhi_front_face front_face; /**< default counter-clockwise */
+    hl_rhi_depth_stencil_state depth_stencil; /**< zero: no depth/stencil attachment */
+    const hl_rhi_color_target_state *color_targets; /**< one per colour attachment */
+    uint32_t color_target_count; /**< at most HL_RHI_MAX_COLOR_ATTACHMENTS (0: depth only) */
     uint32_t sample_count; /**< default 1 */
-    bool alpha_to_coverage;
-    const char *label;
+    bool alpha_to_coverage; /**< multisampled: coverage from the fragment's alpha */
+    const char *label; /**< for messages and native debug labels; NULL = none */
 } hl_rhi_render_pipeline_desc;
 
 /** Device-cached: an equal descriptor returns a new handle sharing the native pipeline. */
@@ -827,8 +872,8 @@ HL_API void hl_rhi_render_pipeline_destroy(hl_rhi_device *dev, hl_rhi_render_pip
 
 /** A pipeline-overridable constant of the shader (WGSL `override`), set at pipeline creation. */
 typedef struct hl_rhi_constant {
-    const char *name;
-    double value;
+    const char *name; /**< the override's name */
+    double value; /**< its value */
 } hl_rhi_constant;
 
 /** Most constants of one compute pipeline. */
@@ -836,11 +881,11 @@ typedef struct hl_rhi_constant {
 
 /** A compute pipeline: one compute module and its constants. */
 typedef struct hl_rhi_compute_pipeline_desc {
-    hl_rhi_pipeline_layout layout;
-    hl_rhi_shader compute;
+    hl_rhi_pipeline_layout layout; /**< required */
+    hl_rhi_shader compute; /**< a compute module (required) */
     const hl_rhi_constant *constants; /**< at most HL_RHI_MAX_CONSTANTS; names checked by the driver */
-    uint32_t constant_count;
-    const char *label;
+    uint32_t constant_count; /**< entries in constants */
+    const char *label; /**< for messages and native debug labels; NULL = none */
 } hl_rhi_compute_pipeline_desc;
 
 /** HL_ERR_UNSUPPORTED without HL_RHI_FEATURE_COMPUTE. */
@@ -873,9 +918,17 @@ HL_API hl_result hl_rhi_submission_wait(hl_rhi_device *dev, hl_rhi_submission s,
 /** Waits for every submission, at most the device's wait timeout (HL_ERR_TIMEOUT). */
 HL_API hl_result hl_rhi_device_wait_idle(hl_rhi_device *dev);
 
-/** What a pass does with an attachment at its start (default clear) and end (default store). */
-typedef enum hl_rhi_load_op { HL_RHI_LOAD_CLEAR = 0, HL_RHI_LOAD_LOAD, HL_RHI_LOAD_DONT_CARE } hl_rhi_load_op;
-typedef enum hl_rhi_store_op { HL_RHI_STORE_STORE = 0, HL_RHI_STORE_DISCARD } hl_rhi_store_op;
+/** What a pass does with an attachment at its start (default clear). */
+typedef enum hl_rhi_load_op {
+    HL_RHI_LOAD_CLEAR = 0, /**< fill with the clear value */
+    HL_RHI_LOAD_LOAD,      /**< keep the contents */
+    HL_RHI_LOAD_DONT_CARE  /**< contents undefined (no read) */
+} hl_rhi_load_op;
+/** What a pass does with an attachment at its end. */
+typedef enum hl_rhi_store_op {
+    HL_RHI_STORE_STORE = 0, /**< keep what the pass drew */
+    HL_RHI_STORE_DISCARD    /**< contents undefined afterwards */
+} hl_rhi_store_op;
 
 /** One colour attachment of a render pass. */
 typedef struct hl_rhi_color_attachment {
@@ -883,28 +936,28 @@ typedef struct hl_rhi_color_attachment {
     hl_rhi_texture_view resolve_target; /**< optional: single-sample view to resolve into */
     hl_rhi_load_op load_op;             /**< default CLEAR */
     hl_rhi_store_op store_op;           /**< default STORE */
-    float clear_color[4];
+    float clear_color[4]; /**< RGBA for LOAD_CLEAR */
 } hl_rhi_color_attachment;
 
 /** The depth/stencil attachment of a render pass (view id 0: none). */
 typedef struct hl_rhi_depth_stencil_attachment {
     hl_rhi_texture_view view; /**< id 0 = none */
-    hl_rhi_load_op depth_load_op;
-    hl_rhi_store_op depth_store_op;
+    hl_rhi_load_op depth_load_op; /**< default CLEAR */
+    hl_rhi_store_op depth_store_op; /**< default STORE */
     float depth_clear_value; /**< used as given: set 1.0f for the usual clear */
-    bool depth_read_only;
-    hl_rhi_load_op stencil_load_op;
-    hl_rhi_store_op stencil_store_op;
-    uint32_t stencil_clear_value;
-    bool stencil_read_only;
+    bool depth_read_only; /**< depth is tested but never written in the pass */
+    hl_rhi_load_op stencil_load_op; /**< default CLEAR */
+    hl_rhi_store_op stencil_store_op; /**< default STORE */
+    uint32_t stencil_clear_value; /**< for LOAD_CLEAR */
+    bool stencil_read_only; /**< stencil is tested but never written in the pass */
 } hl_rhi_depth_stencil_attachment;
 
 /** A render pass: its attachments (all of one size and sample count). */
 typedef struct hl_rhi_render_pass_desc {
-    const hl_rhi_color_attachment *color_attachments;
-    uint32_t color_attachment_count;
-    hl_rhi_depth_stencil_attachment depth_stencil;
-    const char *label;
+    const hl_rhi_color_attachment *color_attachments; /**< read during the call */
+    uint32_t color_attachment_count; /**< at most HL_RHI_MAX_COLOR_ATTACHMENTS (0: depth only) */
+    hl_rhi_depth_stencil_attachment depth_stencil; /**< view id 0: none */
+    const char *label; /**< for messages and native debug labels; NULL = none */
 } hl_rhi_render_pass_desc;
 
 /* Render passes. Inside one: set a pipeline, its bind groups and vertex / index buffers,
@@ -947,28 +1000,29 @@ HL_API hl_result hl_rhi_cmd_draw_indexed(hl_rhi_cmd *cmd, uint32_t index_count, 
  * (index count, instance count, first index, base vertex, first instance). Needs
  * HL_RHI_FEATURE_INDIRECT_DRAW. */
 HL_API hl_result hl_rhi_cmd_draw_indirect(hl_rhi_cmd *cmd, hl_rhi_buffer buf, uint64_t offset);
+/** The indexed form of hl_rhi_cmd_draw_indirect (five uint32 at offset; the bound index buffer). */
 HL_API hl_result hl_rhi_cmd_draw_indexed_indirect(hl_rhi_cmd *cmd, hl_rhi_buffer buf, uint64_t offset);
 
 /** A prepared draw: everything one draw needs, bound through the command-state cache.
  * Fields equal to the previous packet's are not re-sent. */
 typedef struct hl_rhi_draw_packet {
-    hl_rhi_render_pipeline pipeline;
-    hl_rhi_bind_group bind_groups[HL_RHI_MAX_BIND_GROUPS];
+    hl_rhi_render_pipeline pipeline; /**< the pipeline (required) */
+    hl_rhi_bind_group bind_groups[HL_RHI_MAX_BIND_GROUPS]; /**< groups 0..bind_group_count-1 */
     uint32_t dynamic_offsets[HL_RHI_MAX_BIND_GROUPS]; /**< one dynamic offset per group at most */
-    uint8_t bind_group_count;
+    uint8_t bind_group_count; /**< groups bound */
     uint8_t dynamic_offset_mask;  /**< bit g: group g takes dynamic_offsets[g] */
-    uint8_t vertex_buffer_count;
+    uint8_t vertex_buffer_count; /**< vertex buffer slots bound */
     uint8_t indexed;              /**< 1 = draw_indexed with index_buffer/index_format */
-    hl_rhi_buffer vertex_buffers[HL_RHI_MAX_VERTEX_BUFFERS];
-    uint64_t vertex_offsets[HL_RHI_MAX_VERTEX_BUFFERS];
-    hl_rhi_buffer index_buffer;
-    hl_rhi_index_format index_format;
-    uint64_t index_offset;
+    hl_rhi_buffer vertex_buffers[HL_RHI_MAX_VERTEX_BUFFERS]; /**< per slot */
+    uint64_t vertex_offsets[HL_RHI_MAX_VERTEX_BUFFERS]; /**< per slot, bytes */
+    hl_rhi_buffer index_buffer; /**< indexed draws */
+    hl_rhi_index_format index_format; /**< indexed draws */
+    uint64_t index_offset; /**< indexed draws, bytes */
     uint32_t count;            /**< vertices or indices */
     uint32_t instance_count;   /**< 0 = 1 */
     uint32_t first;            /**< first vertex or first index */
-    int32_t base_vertex;
-    uint32_t first_instance;
+    int32_t base_vertex; /**< indexed draws (non-zero needs HL_RHI_FEATURE_BASE_VERTEX) */
+    uint32_t first_instance; /**< non-zero needs HL_RHI_FEATURE_FIRST_INSTANCE */
 } hl_rhi_draw_packet;
 
 /** Records count packets in order; stops at the first invalid one (its index in *failed_index
@@ -980,9 +1034,13 @@ HL_API hl_result hl_rhi_cmd_draw_packets(hl_rhi_cmd *cmd, const hl_rhi_draw_pack
  * pipeline and its groups (hl_rhi_cmd_set_bind_group), dispatch x * y * z workgroups, or the
  * three uint32 counts the GPU reads from buf (INDIRECT usage) at offset, then close it. */
 HL_API hl_result hl_rhi_cmd_begin_compute_pass(hl_rhi_cmd *cmd, const char *label);
+/** Closes the open compute pass. */
 HL_API hl_result hl_rhi_cmd_end_compute_pass(hl_rhi_cmd *cmd);
+/** Binds a compute pipeline for the dispatches that follow. */
 HL_API hl_result hl_rhi_cmd_set_compute_pipeline(hl_rhi_cmd *cmd, hl_rhi_compute_pipeline p);
+/** Dispatches x * y * z workgroups (each at most max_compute_workgroups_per_dimension). */
 HL_API hl_result hl_rhi_cmd_dispatch(hl_rhi_cmd *cmd, uint32_t x, uint32_t y, uint32_t z);
+/** Dispatches the three uint32 workgroup counts the GPU reads from buf (INDIRECT usage) at offset. */
 HL_API hl_result hl_rhi_cmd_dispatch_indirect(hl_rhi_cmd *cmd, hl_rhi_buffer buf, uint64_t offset);
 
 /* Copies and clears: outside passes. Sources need COPY_SRC usage, destinations COPY_DST. */
