@@ -79,7 +79,7 @@ def location(node):
     loc = node.find("location")
     if loc is None:
         return "?", 0
-    return relpath(loc.get("file")), int(loc.get("line", "0"))
+    return relpath(loc.get("file")), int(loc.get("line", "1"))
 
 
 def public_file(path):
@@ -200,6 +200,8 @@ def main():
         print("\n".join(problems))
         print("docs: %d undocumented symbols or Doxygen warnings (of %d public symbols: %s)"
               % (len(problems), len(symbols), summary))
+        print("docs: document each with a /** ... */ block above it or a /**< ... */ comment after it "
+              "(a header's first comment starts with /** @file); see docs/Doxyfile")
         return 1
     print("docs: all %d public symbols documented (%s)%s" % (len(symbols), summary,
           "; HTML in %s" % os.path.join(out, "html", "index.html") if args.html else ""))

@@ -126,7 +126,7 @@ typedef struct hl_vertex_attribute_info {
 /** The fixed shape of a geometry. layout_key hashes every field that shapes a pipeline's
  * vertex state (attribute types/counts/strides, topology, index format), for cache keys. */
 typedef struct hl_geometry_layout {
-    uint32_t vertex_count;        /**< vertices */
+    uint32_t vertex_count;        /**< as created (fixed) */
     uint32_t vertex_bytes;        /**< size of the vertex block (every present attribute's array) */
     uint32_t index_count;         /**< 0 = not indexed */
     hl_index_format index_format; /**< resolved (UINT16/UINT32) when indexed */

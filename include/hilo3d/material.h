@@ -46,8 +46,8 @@ typedef enum hl_alpha_mode {
 /** A switch whose zero value means "the default for this case". */
 typedef enum hl_toggle {
     HL_TOGGLE_DEFAULT = 0, /**< the documented default of the field */
-    HL_TOGGLE_ON,          /**< on */
-    HL_TOGGLE_OFF          /**< off */
+    HL_TOGGLE_ON,          /**< on, whatever the default */
+    HL_TOGGLE_OFF          /**< off, whatever the default */
 } hl_toggle;
 
 /** Texture slots of basic and PBR materials (basic uses BASE_COLOR only). METALLIC_ROUGHNESS

@@ -22,11 +22,11 @@ extern "C" {
 #endif
 
 /** A 2D vector (texture coordinates, sizes). */
-typedef struct hl_vec2 { /** @{ */ float x, y; /**< components */ /** @} */ } hl_vec2;
+typedef struct hl_vec2 { /** @{ */ float x, y; /**< the components, in order */ /** @} */ } hl_vec2;
 /** A 3D point, direction or scale. */
-typedef struct hl_vec3 { /** @{ */ float x, y, z; /**< components */ /** @} */ } hl_vec3;
+typedef struct hl_vec3 { /** @{ */ float x, y, z; /**< the components, in order */ /** @} */ } hl_vec3;
 /** A 4D vector: homogeneous points, planes (xyz normal, w distance). */
-typedef struct hl_vec4 { /** @{ */ float x, y, z, w; /**< components */ /** @} */ } hl_vec4;
+typedef struct hl_vec4 { /** @{ */ float x, y, z, w; /**< the components, in order */ /** @} */ } hl_vec4;
 /** A rotation quaternion: (x, y, z) the imaginary part, w the real part; identity {0, 0, 0, 1}. */
 typedef struct hl_quat { /** @{ */ float x, y, z, w; /**< components (w real) */ /** @} */ } hl_quat;
 /** Linear RGBA colour. */
@@ -37,7 +37,7 @@ typedef struct hl_mat4 { float m[16]; /**< m[col * 4 + row] (translation in m[12
 /** An axis-aligned box; empty when min > max on any axis. */
 typedef struct hl_aabb { /** @{ */ hl_vec3 min, max; /**< opposite corners, min <= max when not empty */ /** @} */ } hl_aabb;
 /** A bounding sphere. */
-typedef struct hl_sphere { hl_vec3 center; /**< centre */ float radius; /**< radius (>= 0) */ } hl_sphere;
+typedef struct hl_sphere { hl_vec3 center; /**< in the space of what it bounds */ float radius; /**< radius (>= 0) */ } hl_sphere;
 
 /** Six planes (x, y, z) = inward normal, w = distance: a point p is inside a plane when
  * dot(xyz, p) + w >= 0. Order: left, right, bottom, top, near, far. */

@@ -113,7 +113,7 @@ HL_API const char *hl_pipeline_capability_name(uint32_t capability);
 /* ---- requirements ------------------------------------------------------------------------------------ */
 /** One texture format use a pipeline cannot do without. */
 typedef struct hl_pipeline_texture_requirement {
-    hl_pipeline_format format;   /**< the format */
+    hl_pipeline_format format;   /**< the texture format needed */
     hl_pipeline_texture_use use; /**< what the pipeline does with it */
     uint32_t samples; /**< 0 or 1: single-sampled; 4 */
 } hl_pipeline_texture_requirement;
@@ -190,7 +190,7 @@ typedef struct hl_pipeline_output {
     /** @} */
     uint32_t sample_count;               /**< 1 or 4 */
     uint32_t color_count;                /**< colour attachments, 1..4 */
-    hl_pipeline_format color_formats[4]; /**< their formats */
+    hl_pipeline_format color_formats[4]; /**< formats of attachments 0..color_count-1 */
     bool has_depth;                      /**< a depth attachment exists */
 } hl_pipeline_output;
 

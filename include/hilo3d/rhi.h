@@ -234,7 +234,7 @@ enum {
     HL_RHI_FEATURE_STORAGE_BUFFER = 1u << 1, /**< storage buffer bindings */
     HL_RHI_FEATURE_STORAGE_TEXTURE = 1u << 2, /**< write-only storage texture bindings */
     HL_RHI_FEATURE_INDIRECT_DRAW = 1u << 3, /**< indirect draws and dispatches */
-    HL_RHI_FEATURE_TEXTURE_1D = 1u << 4, /**< 1D textures */
+    HL_RHI_FEATURE_TEXTURE_1D = 1u << 4, /**< textures of HL_RHI_TEXTURE_1D */
     HL_RHI_FEATURE_BASE_VERTEX = 1u << 5,    /**< draw_indexed with base_vertex != 0 */
     HL_RHI_FEATURE_FIRST_INSTANCE = 1u << 6, /**< draws with first_instance != 0 */
     HL_RHI_FEATURE_BUFFER_MAP_ASYNC = 1u << 7, /**< asynchronous buffer mapping */
@@ -577,7 +577,7 @@ typedef struct hl_rhi_binding_plan_entry {
  * wgsl; gles3: glsl, and wgsl must be NULL there since it means a compute kernel, which gles3
  * refuses with HL_ERR_UNSUPPORTED). Strings and arrays are read during the call only. */
 typedef struct hl_rhi_shader_desc {
-    hl_rhi_shader_stage stage; /**< the stage */
+    hl_rhi_shader_stage stage; /**< which stage the module is for */
     const uint32_t *spirv; /**< webgpu */
     size_t spirv_word_count; /**< 32-bit words at spirv */
     const char *wgsl;      /**< webgpu (used when spirv is NULL) */
