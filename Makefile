@@ -2,6 +2,8 @@
 #   make demo  - bootstrap, build, render the demo to out/demo.png
 #   make test  - bootstrap, build, run the suite on both backends, then the ASan+UBSan build,
 #                the fuzz smoke runs and the browser build's test (web-test)
+#   make docs  - the API reference from the public headers (Doxygen) into build/docs/html,
+#                failing on any undocumented public symbol (CTest docs_public_api checks the same)
 JOBS ?= $(shell nproc)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
@@ -9,7 +11,7 @@ WEB_BUILD ?= build-web
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CTEST_FLAGS ?= --output-on-failure --timeout 600 -j $(JOBS)
 
-.PHONY: all deps build build-asan demo test test-fast test-asan fuzz fuzz-smoke random-frames bench clean web web-test
+.PHONY: all deps build build-asan demo docs test test-fast test-asan fuzz fuzz-smoke random-frames bench clean web web-test
 
 all: build
 
@@ -27,6 +29,9 @@ build-asan: deps
 demo: build
 	mkdir -p out
 	./$(BUILD)/tools/hilo3d render --backend auto --width 1280 --height 720 --out out/demo.png
+
+docs: deps
+	python3 scripts/check_docs.py --html --out $(BUILD)/docs
 
 test-fast: build
 	cd $(BUILD) && ctest $(CTEST_FLAGS)

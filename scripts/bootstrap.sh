@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything hilo3d needs on a fresh Debian 12 machine. Idempotent; run as root.
 # Debian packages (Mesa 25 from bookworm-backports for lavapipe + llvmpipe; Emscripten and
-# Chromium for the browser build) and Dawn from npm (bun-webgpu-linux-x64 0.1.7) into the ignored
+# Chromium for the browser build; doxygen and python3 for the API reference and its check,
+# scripts/check_docs.py) and Dawn from npm (bun-webgpu-linux-x64 0.1.7) into the ignored
 # project-local folder .deps/dawn.
 set -euo pipefail
 
@@ -37,7 +38,7 @@ base_pkgs=(build-essential cmake pkg-config git ca-certificates
   libegl-dev libgles-dev libvulkan1 libvulkan-dev
   glslang-dev glslang-tools spirv-tools libspirv-cross-c-shared-dev
   libcjson-dev libstb-dev libcglm-dev libpng-dev libjpeg62-turbo-dev
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev doxygen
   libglfw3-dev libx11-dev libxrandr-dev xvfb
   emscripten dpkg-dev python3 chromium)
 # (GLFW 3 for `hilo3d view`, Xlib for its native handles and captures, Xrandr's header for
@@ -77,6 +78,7 @@ for h in /usr/include/EGL/egl.h /usr/include/GLES3/gl3.h /usr/include/glslang/In
   [ -f "$h" ] || missing+=("$h")
 done
 command -v Xvfb >/dev/null || missing+=(Xvfb)
+command -v doxygen >/dev/null || missing+=(doxygen)
 [ ${#missing[@]} -eq 0 ] || die "missing after install: ${missing[*]}"
 
 mkdir -p "$here/.deps"

@@ -1,4 +1,5 @@
-/* hilo3d: the whole public API in one include (the RHI, hilo3d/rhi.h, included: programs that
+/** @file
+ * hilo3d: the whole public API in one include (the RHI, hilo3d/rhi.h, included: programs that
  * only use the renderer may include the headers they use instead). */
 #ifndef HILO3D_H
 #define HILO3D_H

@@ -1,4 +1,5 @@
-/* hilo3d: how CPU-side scene data tells a renderer what to upload.
+/** @file
+ * hilo3d: how CPU-side scene data tells a renderer what to upload.
  *
  * Every object with GPU-visible content (geometry, uniform buffer, texture, material) keeps a
  * revision. A consumer (one renderer / device) remembers the revision it last uploaded
@@ -34,19 +35,21 @@
 extern "C" {
 #endif
 
+/** What a consumer must upload for an object, given the revision it uploaded last (the
+ * *_upload getters of geometry and uniform buffers). */
 typedef enum hl_upload_kind {
-    HL_UPLOAD_NONE = 0,
-    HL_UPLOAD_RANGE,
-    HL_UPLOAD_FULL
+    HL_UPLOAD_NONE = 0, /**< nothing changed since that revision */
+    HL_UPLOAD_RANGE,    /**< only the returned dirty range changed */
+    HL_UPLOAD_FULL      /**< the consumer is new or older than the dirty range: send everything */
 } hl_upload_kind;
 
-/* Bytes [offset, offset + size); size 0 = empty. */
+/** Bytes [offset, offset + size); size 0 = empty. */
 typedef struct hl_dirty_range {
-    uint32_t offset;
-    uint32_t size;
+    uint32_t offset; /**< first byte that changed */
+    uint32_t size;   /**< bytes from offset (0: nothing) */
 } hl_dirty_range;
 
-/* The counter's current value: the last revision handed out. Two equal reads mean that nothing
+/** The counter's current value: the last revision handed out. Two equal reads mean that nothing
  * with a revision changed in between, anywhere in the process; the setters of state without a
  * revision of its own that decides what is drawn (render order, layers, mesh events, stage fog,
  * environment and exposure) advance it too. hl_stage_update skips its walk and renderers keep
