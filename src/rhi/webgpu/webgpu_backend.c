@@ -372,6 +372,24 @@ static hl_result open_adapter(const hl_rhi_requirements *req, uint64_t timeout_n
         return hl__fail(HL_ERR_UNSUPPORTED, "webgpu: no adapter (status %u): %s", status,
                         message[0] ? message : "Dawn found no usable GPU");
     }
+    /* Dawn answers with its Null backend when it finds no driver (no Vulkan ICD): an adapter that
+       accepts every call and draws nothing, which must not pass for a GPU (auto would pick it). */
+    WGPUAdapterInfo info;
+    memset(&info, 0, sizeof info);
+    (*calls)++;
+    if (hl__wgpu.AdapterGetInfo(adapter, &info) == WGPUStatus_Success) {
+        uint32_t type = info.backendType;
+        (*calls)++;
+        hl__wgpu.AdapterInfoFreeMembers(info);
+        if (type == WGPUBackendType_Null) {
+            (*calls) += 2;
+            hl__wgpu.AdapterRelease(adapter);
+            hl__wgpu.InstanceRelease(instance);
+            return hl__fail(HL_ERR_UNSUPPORTED,
+                            "webgpu: Dawn found no GPU driver, only its Null backend (which draws nothing): "
+                            "install a Vulkan driver (mesa-vulkan-drivers for lavapipe) or check VK_ICD_FILENAMES");
+        }
+    }
     *out_instance = instance;
     *out_adapter = adapter;
     return HL_OK;
