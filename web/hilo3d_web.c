@@ -299,6 +299,12 @@ static void frame(void *user) {
     hl_web_output(app->px, app->width, app->height);
 }
 
+/* For tests (the page's Module._hl_web_simulate_loss()): hl_renderer_simulate_device_loss, the
+ * engine's own loss; the next frame recovers. 0 when the renderer is lost afterwards. */
+EMSCRIPTEN_KEEPALIVE int hl_web_simulate_loss(void) {
+    return g_app.r ? (int)hl_renderer_simulate_device_loss(g_app.r) : (int)HL_ERR_INVALID_STATE;
+}
+
 int main(int argc, char **argv) {
     web_app *app = &g_app;
     app->main_ms = emscripten_get_now(); /* ms since the page's navigation started */

@@ -258,9 +258,20 @@ LOSS_JS = """(async () => {
   const presentedWhileLost = hilo3d.frames - at;
   const failedWhileLost = hilo3d.events.filter((e) => e.kind === 'failed').length;
   ext.restoreContext();
+  await wait(() => hilo3d.recoveries >= 1, 'the recovery after restoreContext()', 30000);
   const f = await hilo3d.capture((f) => f.recoveries >= 1);
   return Object.assign(f, { events: hilo3d.events, presentedWhileLost, failedWhileLost });
 })()""" % WAIT_JS
+
+# hl_renderer_simulate_device_loss from the page (Module._hl_web_simulate_loss); the first frame
+# presented after the recovery.
+SIMULATE_JS = """(async () => {
+  const recoveries = hilo3d.recoveries;
+  const res = Module._hl_web_simulate_loss();
+  if (res !== 0) return { error: 'hl_renderer_simulate_device_loss: result ' + res };
+  const f = await hilo3d.capture((f) => f.recoveries > recoveries);
+  return Object.assign(f, { events: hilo3d.events });
+})()"""
 
 # The canvas resized by the page; the third frame presented at the new size.
 RESIZE_JS = """(async () => {
@@ -340,9 +351,9 @@ def against_native(check, canvas, ref, p99_max):
           'max %d/255' % (mean, MEAN_MAX, p99, p99_max, worst))
 
 
-def loss_case(check, browser, session, a, before):
-    """WEBGL_lose_context on the demo's forward page: a device loss, then the same frame again."""
-    print('demo-forward, WebGL context loss:')
+def loss_case(check, browser, session, a, name, before):
+    """WEBGL_lose_context on a demo page: a device loss, then the same frame again."""
+    print('%s, WebGL context loss:' % name)
     res = browser.evaluate(session, LOSS_JS, a.timeout)
     if not res or 'error' in res and 'canvas' not in res:
         check(False, 'the page: %s' % (res or {}).get('error', 'no answer'))
@@ -356,11 +367,26 @@ def loss_case(check, browser, session, a, before):
     check(len(recovered) == 1 and res['generation'] == 2,
           'recovered once after restoreContext(): device generation %d (%s)' %
           (res['generation'], recovered[0]['message'] if recovered else 'no device_recovered event'))
-    after = frame_pixels(check, a.out, 'demo-forward-recovered', res)
+    after = frame_pixels(check, a.out, name + '-recovered', res)
     if after is not None:
         mean, _, worst = compare(after, before)
         check(worst == 0, 'frame %d (the first after the recovery) equals the frame before the loss: max '
               'difference %d/255, mean %.3f/255' % (res['frame'], worst, mean))
+
+
+def simulate_case(check, browser, session, a, name, before):
+    """hl_renderer_simulate_device_loss in the browser (the device marked lost, the context kept
+    until the recovery's new one): the same frame again."""
+    print('%s, hl_renderer_simulate_device_loss:' % name)
+    res = browser.evaluate(session, SIMULATE_JS, a.timeout)
+    lost = [e for e in (res or {}).get('events', []) if e['kind'] == 'lost']
+    check(bool(lost) and 'hl_rhi_device_simulate_loss' in lost[-1]['message'],
+          'a device_lost event naming the simulation: %s' % (lost[-1]['message'] if lost else 'none'))
+    after = frame_pixels(check, a.out, name + '-simulated', res)
+    if after is not None:
+        mean, _, worst = compare(after, before)
+        check(worst == 0, 'frame %d (generation %d, the first after the recovery) equals the frame before: max '
+              'difference %d/255, mean %.3f/255' % (res['frame'], res['generation'], worst, mean))
 
 
 def resize_case(check, browser, session, a):
@@ -454,13 +480,23 @@ def main():
                       'CPU render, %.2f ms present; page %.1f s wall; native first frame %s ms CPU' %
                       (res['firstFrameMs'], res['mainMs'], res['frame'], res['cpuMs'], res['presentMs'], wall,
                        native_first))
+                steps = []
+                if name.startswith('demo-'):
+                    steps.append(lambda: loss_case(check, browser, session, a, name, canvas))
                 if name == 'demo-forward':
-                    loss_case(check, browser, session, a, canvas)
-                    resize_case(check, browser, session, a)
+                    steps += [lambda: simulate_case(check, browser, session, a, name, canvas),
+                              lambda: resize_case(check, browser, session, a)]
+                for step in steps:
+                    try:
+                        step()
+                    except RuntimeError as e:  # the page's exception: the next step may still work
+                        check(False, str(e))
+            except (RuntimeError, TimeoutError) as e:  # this page failed; the next one may work
+                check(False, '%s: %s' % (type(e).__name__, e))
             finally:
                 browser.close_tab(target)
         playing_case(check, browser, base, a)
-    except Exception as e:  # a page that never answers, a Chromium that died
+    except Exception as e:  # a Chromium that died
         check(False, '%s: %s' % (type(e).__name__, e))
     finally:
         if browser.console:
