@@ -219,7 +219,8 @@ HL_API hl_result hl_renderer_attach(hl_renderer *r);
  * event fires. Engine objects (stages, meshes, materials, textures, targets, storage buffers)
  * keep working without any user action; the next frame draws the same image. */
 /* Takes the device away as a real loss would (webgpu: destroys the Dawn device; gles3: destroys
- * the EGL context and its surface) and notices it: HL_OK when the renderer is lost afterwards.
+ * the EGL context and its surface; in the browser marks it lost, the WebGL context kept until
+ * the recovery replaces it) and notices it: HL_OK when the renderer is lost afterwards.
  * Allowed inside hl_renderer_render_frame's callback and a pipeline pass's execute callback
  * (that frame then fails with HL_ERR_DEVICE_LOST and is rolled back). */
 HL_API hl_result hl_renderer_simulate_device_loss(hl_renderer *r);

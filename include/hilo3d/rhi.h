@@ -431,8 +431,10 @@ HL_API bool hl_rhi_device_check_lost(hl_rhi_device *dev);
 HL_API bool hl_rhi_device_is_lost(const hl_rhi_device *dev);
 /* Takes the device away through the native API, as a real loss would: webgpu destroys the
  * Dawn device (its lost callback fires, reason "destroyed"); gles3 destroys the EGL context and
- * its surface. The loss is then detected by the same path as a real one (the device is lost
- * when this returns HL_OK). Inside a frame the frame then fails at its end (nothing submitted). */
+ * its surface (in the browser it marks the device lost and keeps the WebGL context, which
+ * Emscripten's GL layer needs for the teardown's calls, until recreate). The loss is then
+ * detected by the same path as a real one (the device is lost when this returns HL_OK). Inside
+ * a frame the frame then fails at its end (nothing submitted). */
 HL_API hl_result hl_rhi_device_simulate_loss(hl_rhi_device *dev);
 /* Replaces the native device by a new one of the same backend, made from the same
  * description: every object of the device is released first (every handle made before is

@@ -95,8 +95,8 @@ static bool hl__display_in_use(EGLDisplay d) {
 }
 
 #ifdef __EMSCRIPTEN__
-/* The canvas's WebGL context (Module.ctx while it is current) is kept on the canvas, and the
- * canvas's 'webglcontextlost' events are accepted, once per page. 0 when no context is current. */
+/* Keeps the canvas's WebGL context (Module.ctx, the current one) on the canvas and, once per
+ * page, accepts the canvas's 'webglcontextlost' events. 0 when no context is current. */
 EM_JS(int, hl__web_canvas_watch, (void), {
     var c = Module['canvas'];
     if (!c || !Module['ctx']) return 0;
@@ -333,10 +333,14 @@ hl_result hl__gl_egl_open(hl_rhi_device *dev, hl__gl_device *g) {
     }
     hl__gl_current = dev;
 #ifdef __EMSCRIPTEN__
-    if (!hl__web_canvas_watch() || hl__web_canvas_lost()) {
+    if (!hl__web_canvas_watch()) {
         hl__gl_egl_close(dev, g);
-        return hl__fail(HL_ERR_DEVICE_LOST, "gles3: the canvas's WebGL context is lost (it was made lost; the "
-                                            "browser restores it with 'webglcontextrestored')");
+        return hl__fail(HL_ERR_BACKEND, "gles3: no WebGL context is current on Module.canvas after eglMakeCurrent");
+    }
+    if (hl__web_canvas_lost()) { /* lost while it was made */
+        hl__gl_egl_close(dev, g);
+        return hl__fail(HL_ERR_DEVICE_LOST, "gles3: the canvas's WebGL context is lost (the browser gives it back "
+                                            "with 'webglcontextrestored')");
     }
 #endif
     if (reset_notify) {
