@@ -1,9 +1,39 @@
 /* RHI surfaces without a window system (null backend, no X server): the shared layer's
  * refusals. The device description's display (system out of range, a system without its
- * display, a display without a system), surfaces of a device without a display, the null backend
- * (no surfaces: HL_ERR_UNSUPPORTED), NULL arguments and stale handles on every surface call.
- * Surfaces on real windows: tests/window/win_surface.c. */
+ * display, a display without a system), the browser's canvas in this native build (refused with
+ * HL_ERR_UNSUPPORTED on every backend and by the renderer, before any native call), surfaces of
+ * a device without a display, the null backend (no surfaces: HL_ERR_UNSUPPORTED), NULL
+ * arguments and stale handles on every surface call. Surfaces on real windows:
+ * tests/window/win_surface.c; the canvas itself: web/page_test.py. */
+#include "hilo3d/renderer.h"
 #include "hl_test.h"
+
+/* The canvas window system is the browser build's: refused here by the shared layer, for every
+ * backend (AUTO included: before its probe) and by the renderer (before its device). */
+static void canvas_refused(void) {
+    const hl_rhi_backend backends[] = {HL_RHI_BACKEND_AUTO, HL_RHI_BACKEND_NULL, HL_RHI_BACKEND_GLES3,
+                                       HL_RHI_BACKEND_WEBGPU};
+    for (size_t i = 0; i < sizeof backends / sizeof backends[0]; i++) {
+        hl_rhi_device_desc d = {0};
+        d.backend = backends[i];
+        d.display.system = HL_RHI_WINDOW_SYSTEM_CANVAS;
+        hl_rhi_device *dev = (hl_rhi_device *)&d; /* must come back NULL */
+        HL_CHECK_RESULT(hl_rhi_device_create(&d, &dev), HL_ERR_UNSUPPORTED);
+        HL_CHECK(dev == NULL);
+        HL_CHECK(strstr(hl_last_error(), "hl_rhi_device_create: window system canvas is the browser build's") !=
+                 NULL);
+        HL_CHECK(strstr(hl_last_error(), "Emscripten") != NULL);
+    }
+    hl_renderer_desc rd = {0};
+    rd.window.system = HL_WINDOW_CANVAS;
+    hl_renderer *r = (hl_renderer *)&rd;
+    HL_CHECK_RESULT(hl_renderer_create(&rd, &r), HL_ERR_UNSUPPORTED);
+    HL_CHECK(r == NULL);
+    HL_CHECK(strstr(hl_last_error(), "hl_renderer_create: desc.window.system HL_WINDOW_CANVAS is the browser") != NULL);
+    rd.backend = HL_BACKEND_GLES3;
+    HL_CHECK_RESULT(hl_renderer_create(&rd, &r), HL_ERR_UNSUPPORTED);
+    HL_CHECK(strstr(hl_last_error(), "Emscripten") != NULL);
+}
 
 int main(void) {
     static int fake_display; /* never dereferenced: the null backend opens nothing */
@@ -21,6 +51,7 @@ int main(void) {
     d.display.display = &fake_display;
     HL_CHECK_RESULT(hl_rhi_device_create(&d, &dev), HL_ERR_VALIDATION);
     HL_CHECK(dev == NULL);
+    canvas_refused();
 
     /* headless: no surface on any backend */
     d.display.display = NULL;

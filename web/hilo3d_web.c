@@ -1,19 +1,29 @@
 /* The browser page's program: renders the built-in demo scene, or a glTF model the page wrote into
- * the in-memory file system, with the gles3 backend on WebGL 2, reads the frame back
- * (hl_renderer_read_pixels: glReadPixels in the browser) and hands the pixels and timings to the
- * page (web/shell.html shows them on its canvas and keeps them for tests).
+ * the in-memory file system, with the gles3 backend on WebGL 2 and presents every frame to the
+ * page's canvas through the engine's surface (hl_renderer_desc.window = HL_WINDOW_CANVAS,
+ * hl_renderer_present), in a requestAnimationFrame loop (emscripten_set_main_loop). A model's
+ * first animation plays, as in `hilo3d view`; --time pauses it at a time instead.
  *
  * The scenes are the ones `hilo3d render` draws (tools/hilo3d/cmd_render.c for the demo,
  * cmd_model.c for a model: the same camera framing, default lights and environment), so the
- * browser's image can be compared with the native gles3 one of the same size (make web-test).
+ * canvas can be compared with the native gles3 image of the same size (make web-test).
+ *
+ * The output is the canvas's size (canvas.width x height, which the page sets): when the page
+ * changes it the renderer is resized before the next frame (the surface is configured again).
+ * A WebGL context loss is a device loss: render calls return HL_ERR_DEVICE_LOST until the
+ * browser restores the context, and the frame after that recovers the renderer as natively.
+ *
+ * The page's side (web/shell.html) gets, after every presented frame, its number and timings,
+ * and may ask for that frame's output (hl_renderer_read_pixels) to compare with the canvas it
+ * captures in the same task (the canvas keeps preserveDrawingBuffer false: the browser clears
+ * it after compositing). Device events and errors are reported too.
  *
  * Arguments (the page passes its URL query as --name value pairs):
- *   --width W --height H   frame size (default 320 x 180)
  *   --samples 1|4          MSAA samples (default 4, as hilo3d render)
- *   --frames N             frames rendered, the last one read back (default 3 demo, 2 model)
  *   --model PATH           a .gltf / .glb in the in-memory file system instead of the demo scene
  *   --pipeline NAME        forward (default), forward-post (HDR, bloom, ACES, FXAA) or deferred, as
  *                          hilo3d render --pipeline
+ *   --time SECONDS         the model's animation paused at this time (default: it plays)
  */
 #include <emscripten.h>
 #include <math.h>
@@ -27,17 +37,31 @@
 #include "hl_deferred.h"
 #include "hl_scene_demo.h"
 
-/* The page's side (web/shell.html): the pixels and figures of the frame, or why there is none. */
-EM_JS(void, hl_web_publish,
-      (const uint8_t *rgba, uint32_t width, uint32_t height, double first_frame_ms, double main_ms, double frame_ms,
-       const char *info),
-      { Module.hlPublish(HEAPU8.slice(rgba, rgba + width * height * 4), width, height, first_frame_ms, main_ms,
-                         frame_ms, UTF8ToString(info)); })
+/* ---- the page's side (web/shell.html) ---- */
+EM_JS(void, hl_web_canvas_size, (uint32_t *w, uint32_t *h), {
+    HEAPU32[w >> 2] = Module.canvas.width;
+    HEAPU32[h >> 2] = Module.canvas.height;
+})
+/* Once, after the first frame was presented and finished on the GPU. */
+EM_JS(void, hl_web_started, (double first_frame_ms, double main_ms, const char *info),
+      { Module.hlStarted(first_frame_ms, main_ms, UTF8ToString(info)); })
+/* After every presented frame; returns 1 when the page wants this frame's output. */
+EM_JS(int, hl_web_frame,
+      (uint32_t frame, uint32_t width, uint32_t height, double cpu_ms, double present_ms, double anim_time,
+       double generation),
+      { return Module.hlFrame(frame, width, height, cpu_ms, present_ms, anim_time, generation) ? 1 : 0; })
+EM_JS(void, hl_web_output, (const uint8_t *rgba, uint32_t width, uint32_t height),
+      { Module.hlOutput(HEAPU8.slice(rgba, rgba + width * height * 4), width, height); })
+/* kind 0: device lost, 1: recovered; 2: a frame that failed while lost (message: why). */
+EM_JS(void, hl_web_event, (int kind, double generation, const char *message),
+      { Module.hlEvent(kind, generation, UTF8ToString(message)); })
 EM_JS(void, hl_web_fail, (const char *message), { Module.hlFail(UTF8ToString(message)); })
 
 typedef struct web_args {
-    uint32_t width, height, samples, frames;
+    uint32_t samples;
     const char *model, *pipeline;
+    bool paused;
+    float time;
 } web_args;
 
 static bool parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out) {
@@ -49,32 +73,31 @@ static bool parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out) {
 }
 
 static bool parse_args(int argc, char **argv, web_args *a, char *why, size_t why_size) {
-    a->width = 320;
-    a->height = 180;
     a->samples = 4;
-    a->frames = 0;
     a->model = NULL;
     a->pipeline = "forward";
+    a->paused = false;
+    a->time = 0.0f;
     for (int i = 1; i < argc; i += 2) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool ok = v != NULL;
-        if (ok && !strcmp(k, "--width")) ok = parse_u32(v, 1, 8192, &a->width);
-        else if (ok && !strcmp(k, "--height")) ok = parse_u32(v, 1, 8192, &a->height);
-        else if (ok && !strcmp(k, "--samples")) ok = parse_u32(v, 1, 4, &a->samples) && a->samples != 2 && a->samples != 3;
-        else if (ok && !strcmp(k, "--frames")) ok = parse_u32(v, 1, 1000, &a->frames);
+        if (ok && !strcmp(k, "--samples")) ok = parse_u32(v, 1, 4, &a->samples) && a->samples != 2 && a->samples != 3;
         else if (ok && !strcmp(k, "--model")) a->model = v;
         else if (ok && !strcmp(k, "--pipeline"))
             ok = !strcmp(v, "forward") || !strcmp(v, "forward-post") || !strcmp(v, "deferred"), a->pipeline = v;
-        else ok = false;
+        else if (ok && !strcmp(k, "--time")) {
+            char *end = NULL;
+            a->time = strtof(v, &end);
+            a->paused = true;
+            ok = *v && !*end && isfinite(a->time);
+        } else ok = false;
         if (!ok) {
             snprintf(why, why_size,
-                     "bad argument %s %s (--width, --height, --samples 1|4, --frames, --model, --pipeline "
-                     "forward|forward-post|deferred)", k,
-                     v ? v : "(missing)");
+                     "bad argument %s %s (--samples 1|4, --model, --pipeline forward|forward-post|deferred, --time)",
+                     k, v ? v : "(missing)");
             return false;
         }
     }
-    if (!a->frames) a->frames = a->model ? 2u : 3u;
     return true;
 }
 
@@ -187,68 +210,148 @@ static void scene_destroy(web_scene *s) {
     if (s->demo.stage) hl_scene_demo_destroy(&s->demo);
 }
 
-int main(int argc, char **argv) {
-    double main_ms = emscripten_get_now(); /* ms since the page's navigation started */
-    char msg[768];
+/* ---- the loop ---- */
+typedef struct web_app {
     web_args a;
-    if (!parse_args(argc, argv, &a, msg, sizeof msg)) {
-        hl_web_fail(msg);
+    hl_renderer *r;
+    web_scene s;
+    hl_stage *stage;
+    hl_animation *anim;
+    uint32_t width, height;
+    uint32_t presented;
+    double main_ms, start_ms;
+    bool lost;
+    uint8_t *px; /* the output read for the page (a test's request), width * height * 4 */
+    size_t px_size;
+    char msg[768];
+} web_app;
+
+static web_app g_app;
+
+static void on_lost(hl_renderer *r, uint64_t generation, const char *message, void *user) {
+    (void)r;
+    ((web_app *)user)->lost = true;
+    hl_web_event(0, (double)generation, message);
+}
+
+static void on_recovered(hl_renderer *r, uint64_t generation, const char *message, void *user) {
+    (void)r;
+    ((web_app *)user)->lost = false;
+    hl_web_event(1, (double)generation, message);
+}
+
+static void stop(web_app *app, const char *step, hl_result res) {
+    snprintf(app->msg, sizeof app->msg, "%s: %s: %s", step, hl_result_name(res), hl_last_error());
+    hl_web_fail(app->msg);
+    emscripten_cancel_main_loop();
+}
+
+/* One requestAnimationFrame: follow the canvas's size, pose the animation, render, present. */
+static void frame(void *user) {
+    web_app *app = user;
+    uint32_t w = 0, h = 0;
+    hl_web_canvas_size(&w, &h);
+    if (w && h && (w != app->width || h != app->height)) {
+        hl_result res = hl_renderer_resize(app->r, w, h);
+        if (res) { stop(app, "hl_renderer_resize", res); return; }
+        app->width = w, app->height = h;
+        float aspect = (float)w / (float)h;
+        if (!app->a.model || app->s.own_camera ||
+            hl_camera_get_desc(app->s.camera)->projection == HL_PROJECTION_PERSPECTIVE)
+            hl_camera_set_aspect(app->s.camera, aspect);
+    }
+    if (!w || !h) return; /* a canvas of no size shows nothing */
+    double now = emscripten_get_now();
+    if (!app->start_ms) app->start_ms = now;
+    double t = app->a.paused ? (double)app->a.time : (now - app->start_ms) / 1000.0;
+    if (app->anim) hl_animation_apply(app->anim, (float)t, HL_ANIMATION_LOOP);
+    const char *step = "hl_renderer_render";
+    hl_result res = hl_renderer_render(app->r, app->stage, app->s.camera);
+    if (!res) {
+        step = "hl_renderer_present";
+        res = hl_renderer_present(app->r);
+    }
+    if (res == HL_ERR_DEVICE_LOST) { /* the canvas's context is lost: the next frames recover */
+        hl_web_event(2, (double)hl_renderer_stats(app->r)->device_generation, hl_last_error());
+        return;
+    }
+    if (res) { stop(app, step, res); return; }
+    app->presented++;
+    const hl_render_stats *st = hl_renderer_stats(app->r);
+    if (app->presented == 1) { /* the first frame presented: the GPU has finished it */
+        if ((res = hl_renderer_wait_idle(app->r))) { stop(app, "hl_renderer_wait_idle", res); return; }
+        snprintf(app->msg, sizeof app->msg, "%s, %s, %ux%u, %ux MSAA, backend %s (%s), draws %u%s",
+                 app->a.model ? app->a.model : "demo", app->a.pipeline, app->width, app->height, app->a.samples,
+                 hl_backend_name(hl_renderer_backend(app->r)), hl_renderer_adapter_name(app->r), st->draws,
+                 app->anim ? (app->a.paused ? ", animation paused" : ", animation playing") : "");
+        hl_web_started(emscripten_get_now(), app->main_ms, app->msg);
+    }
+    bool want = hl_web_frame((uint32_t)app->presented, app->width, app->height, (double)st->cpu_ns / 1e6,
+                             (double)st->present_ns / 1e6, app->anim ? t : 0.0, (double)st->device_generation);
+    if (!want) return;
+    size_t n = (size_t)app->width * app->height * 4;
+    if (n > app->px_size) { /* a test's request: not a steady-state frame's */
+        uint8_t *p = realloc(app->px, n);
+        if (!p) { stop(app, "the output's buffer", HL_ERR_OUT_OF_MEMORY); return; }
+        app->px = p, app->px_size = n;
+    }
+    if ((res = hl_renderer_read_pixels(app->r, app->px, n))) { stop(app, "hl_renderer_read_pixels", res); return; }
+    hl_web_output(app->px, app->width, app->height);
+}
+
+/* For tests (the page's Module._hl_web_simulate_loss()): hl_renderer_simulate_device_loss, the
+ * engine's own loss; the next frame recovers. 0 when the renderer is lost afterwards. */
+EMSCRIPTEN_KEEPALIVE int hl_web_simulate_loss(void) {
+    return g_app.r ? (int)hl_renderer_simulate_device_loss(g_app.r) : (int)HL_ERR_INVALID_STATE;
+}
+
+int main(int argc, char **argv) {
+    web_app *app = &g_app;
+    app->main_ms = emscripten_get_now(); /* ms since the page's navigation started */
+    if (!parse_args(argc, argv, &app->a, app->msg, sizeof app->msg)) {
+        hl_web_fail(app->msg);
+        return 1;
+    }
+    hl_web_canvas_size(&app->width, &app->height);
+    if (!app->width || !app->height) {
+        hl_web_fail("the canvas has no size (canvas.width x height)");
         return 1;
     }
     hl_renderer_desc rd = {0};
     rd.backend = HL_BACKEND_GLES3;
-    rd.width = a.width;
-    rd.height = a.height;
-    rd.sample_count = a.samples;
-    hl_renderer *r = NULL;
-    web_scene s;
-    memset(&s, 0, sizeof s);
+    rd.width = app->width;
+    rd.height = app->height;
+    rd.sample_count = app->a.samples;
+    rd.window.system = HL_WINDOW_CANVAS;
+    rd.device_lost = on_lost;
+    rd.device_recovered = on_recovered;
+    rd.event_user = app;
     const char *step = "the pipeline";
     hl_pipeline_factory *factory = NULL;
-    hl_result res = pipeline_factory(a.pipeline, &factory);
+    hl_result res = pipeline_factory(app->a.pipeline, &factory);
     rd.pipeline = factory;
     if (!res) {
         step = "hl_renderer_create";
-        res = hl_renderer_create(&rd, &r);
+        res = hl_renderer_create(&rd, &app->r);
     }
-    pipeline_release(a.pipeline, factory); /* the renderer keeps what it needs */
-    float aspect = (float)a.width / (float)a.height;
+    pipeline_release(app->a.pipeline, factory); /* the renderer keeps what it needs */
+    float aspect = (float)app->width / (float)app->height;
     if (!res) {
-        step = a.model ? "the glTF model" : "hl_scene_demo_create";
-        res = a.model ? model_scene(a.model, aspect, &s) : hl_scene_demo_create(aspect, &s.demo);
-        if (!a.model && !res) s.stage = NULL, s.camera = s.demo.camera;
-    }
-    hl_stage *stage = a.model ? s.stage : s.demo.stage;
-    double first_ms = 0, frame_ms = 0;
-    for (uint32_t f = 0; !res && f < a.frames; f++) {
-        step = "hl_renderer_render";
-        res = hl_renderer_render(r, stage, s.camera);
-        if (!res && f == 0) { /* the first frame rendered: the GPU has finished it */
-            step = "hl_renderer_wait_idle";
-            res = hl_renderer_wait_idle(r);
-            first_ms = emscripten_get_now();
-        }
-        if (!res) frame_ms = (double)hl_renderer_stats(r)->cpu_ns / 1e6;
-    }
-    size_t n = (size_t)a.width * a.height * 4;
-    uint8_t *px = res ? NULL : malloc(n);
-    if (!res && !px) res = HL_ERR_OUT_OF_MEMORY;
-    if (!res) {
-        step = "hl_renderer_read_pixels";
-        res = hl_renderer_read_pixels(r, px, n);
+        step = app->a.model ? "the glTF model" : "hl_scene_demo_create";
+        res = app->a.model ? model_scene(app->a.model, aspect, &app->s) : hl_scene_demo_create(aspect, &app->s.demo);
+        if (!app->a.model && !res) app->s.camera = app->s.demo.camera;
     }
     if (res) {
-        snprintf(msg, sizeof msg, "%s: %s: %s", step, hl_result_name(res), hl_last_error());
-        hl_web_fail(msg);
-    } else {
-        const hl_render_stats *st = hl_renderer_stats(r);
-        snprintf(msg, sizeof msg, "%s, %s, %ux%u, %ux MSAA, %u frames, backend %s (%s), draws %u",
-                 a.model ? a.model : "demo", a.pipeline, a.width, a.height, a.samples, a.frames,
-                 hl_backend_name(hl_renderer_backend(r)), hl_renderer_adapter_name(r), st->draws);
-        hl_web_publish(px, a.width, a.height, first_ms, main_ms, frame_ms, msg);
+        snprintf(app->msg, sizeof app->msg, "%s: %s: %s", step, hl_result_name(res), hl_last_error());
+        hl_web_fail(app->msg);
+        scene_destroy(&app->s);
+        hl_renderer_destroy(app->r);
+        return 1;
     }
-    free(px);
-    scene_destroy(&s);
-    hl_renderer_destroy(r);
-    return res ? 1 : 0;
+    app->stage = app->a.model ? app->s.stage : app->s.demo.stage;
+    if (app->a.model && hl_gltf_asset_animation_count(app->s.asset))
+        app->anim = hl_gltf_asset_animation(app->s.asset, 0); /* the first, as hilo3d view plays */
+    /* requestAnimationFrame; main returns and the runtime stays (the page lives as long as the loop) */
+    emscripten_set_main_loop_arg(frame, app, 0, 0);
+    return 0;
 }

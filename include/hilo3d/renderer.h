@@ -107,13 +107,19 @@ typedef void (*hl_device_event_fn)(hl_renderer *r, uint64_t generation, const ch
  * the surface is made again on the new device and configured at recovery.
  *
  * Backends: webgpu presents through a Dawn surface (X11 or Wayland); gles3 through an EGL window
- * surface (X11; the EGL display is then the X11 one instead of a headless one). The window and
- * its display belong to the application and must outlive the renderer. */
+ * surface (X11; the EGL display is then the X11 one instead of a headless one; in the browser
+ * the WebGL canvas, HL_WINDOW_CANVAS: resize the renderer to canvas.width x height when they
+ * change, a WebGL context loss is a device loss). The window and its display belong to the
+ * application and must outlive the renderer. */
 /** The window system of hl_native_window (see "Windows" above). */
 typedef enum hl_window_system {
     HL_WINDOW_NONE = 0, /**< headless (default) */
     HL_WINDOW_X11,      /**< display: the Xlib Display *; window: the Window (XID) */
     HL_WINDOW_WAYLAND,  /**< display: struct wl_display *; wayland_surface: struct wl_surface * (webgpu) */
+    /** The browser build (Emscripten) only: the page's WebGL canvas, the one Emscripten's EGL
+     * draws on (Module.canvas); display, window and wayland_surface stay 0. Natively
+     * HL_ERR_UNSUPPORTED. */
+    HL_WINDOW_CANVAS,
 } hl_window_system;
 
 /** A window the application made, by its native handles (owned by the application; they must
@@ -218,7 +224,9 @@ HL_API hl_result hl_renderer_attach(hl_renderer *r);
 /** @file
  * @par Device loss
  * The driver or the GPU may take the device away (webgpu: Dawn's device-lost callback; gles3: a
- * context reset where the driver reports it, or an EGL context that is no longer valid). The
+ * context reset where the driver reports it, or an EGL context that is no longer valid; in the
+ * browser a lost WebGL context, 'webglcontextlost': recovery succeeds once the browser has
+ * restored it, 'webglcontextrestored'; until then render calls return HL_ERR_DEVICE_LOST). The
  * renderer survives it: the call that notices the loss returns HL_ERR_DEVICE_LOST (a frame in
  * flight is rolled back: nothing it did is committed) and the device_lost event fires. From then
  * on calls that need the device return HL_ERR_DEVICE_LOST (reads, target and storage calls),
@@ -237,7 +245,8 @@ HL_API hl_result hl_renderer_attach(hl_renderer *r);
  * event fires. Engine objects (stages, meshes, materials, textures, targets, storage buffers)
  * keep working without any user action; the next frame draws the same image. */
 /** Takes the device away as a real loss would (webgpu: destroys the Dawn device; gles3: destroys
- * the EGL context and its surface) and notices it: HL_OK when the renderer is lost afterwards.
+ * the EGL context and its surface; in the browser marks it lost, the WebGL context kept until
+ * the recovery replaces it) and notices it: HL_OK when the renderer is lost afterwards.
  * Allowed inside hl_renderer_render_frame's callback and a pipeline pass's execute callback
  * (that frame then fails with HL_ERR_DEVICE_LOST and is rolled back). */
 HL_API hl_result hl_renderer_simulate_device_loss(hl_renderer *r);

@@ -358,6 +358,9 @@ typedef enum hl_rhi_window_system {
     HL_RHI_WINDOW_SYSTEM_NONE = 0, /**< headless (default): the device can make no surface */
     HL_RHI_WINDOW_SYSTEM_X11,      /**< Xlib: display is a Display *, windows are Window XIDs */
     HL_RHI_WINDOW_SYSTEM_WAYLAND,  /**< display is a struct wl_display *, windows are wl_surface * */
+    /** The browser build (Emscripten) only: the page's WebGL canvas (Module.canvas, which
+     * Emscripten's EGL draws on); display NULL, surface windows 0. Elsewhere HL_ERR_UNSUPPORTED. */
+    HL_RHI_WINDOW_SYSTEM_CANVAS,
     HL_RHI_WINDOW_SYSTEM_COUNT     /**< the number of window systems (not one) */
 } hl_rhi_window_system;
 
@@ -385,7 +388,8 @@ typedef struct hl_rhi_device_desc {
     /** The window system of the surfaces this device will present to (default none: headless).
      * Required for hl_rhi_surface_create on every backend: gles3 opens its EGL display on it
      * (EGL_PLATFORM_X11_KHR / _WAYLAND_KHR instead of the headless device or surfaceless
-     * platforms) and picks a window-capable config; webgpu names it in each Dawn surface. */
+     * platforms) and picks a window-capable config; webgpu names it in each Dawn surface. CANVAS
+     * (the browser build only) needs no display: gles3's context is already the canvas's. */
     hl_rhi_native_display display;
 } hl_rhi_device_desc;
 
@@ -436,7 +440,10 @@ HL_API hl_result hl_rhi_device_invalidate_native_state(hl_rhi_device *dev);
  * A device is lost when the driver or the GPU takes it away (webgpu: Dawn's device-lost
  * callback, delivered during any wait or poll; gles3: a context reset reported by
  * glGetGraphicsResetStatus where the context was created with reset notification, or an EGL
- * context that is no longer valid). From then on every call that needs the device returns
+ * context that is no longer valid; in the browser, the canvas's WebGL context lost: its
+ * isContextLost(), the 'webglcontextlost' event, which the backend accepts (preventDefault) so
+ * that the browser may restore the context; recreate fails with HL_ERR_DEVICE_LOST until it has,
+ * 'webglcontextrestored'). From then on every call that needs the device returns
  * HL_ERR_DEVICE_LOST (destroy calls only forget the object) until hl_rhi_device_recreate. */
 /** Asks the backend whether the device was lost (gles3 polls the context; webgpu processes
  * Dawn's events). True when lost. Owner thread only (false elsewhere). */
@@ -445,8 +452,10 @@ HL_API bool hl_rhi_device_check_lost(hl_rhi_device *dev);
 HL_API bool hl_rhi_device_is_lost(const hl_rhi_device *dev);
 /** Takes the device away through the native API, as a real loss would: webgpu destroys the
  * Dawn device (its lost callback fires, reason "destroyed"); gles3 destroys the EGL context and
- * its surface. The loss is then detected by the same path as a real one (the device is lost
- * when this returns HL_OK). Inside a frame the frame then fails at its end (nothing submitted). */
+ * its surface (in the browser it marks the device lost and keeps the WebGL context, which
+ * Emscripten's GL layer needs for the teardown's calls, until recreate). The loss is then
+ * detected by the same path as a real one (the device is lost when this returns HL_OK). Inside
+ * a frame the frame then fails at its end (nothing submitted). */
 HL_API hl_result hl_rhi_device_simulate_loss(hl_rhi_device *dev);
 /** Replaces the native device by a new one of the same backend, made from the same
  * description: every object of the device is released first (every handle made before is
@@ -940,14 +949,18 @@ HL_API void hl_rhi_compute_pipeline_destroy(hl_rhi_device *dev, hl_rhi_compute_p
  * window surface: the frame texture is a texture of the configured size (the backend's y
  * convention makes memory row 0 the image's top, the window's default framebuffer counts rows
  * from the bottom), copied flipped into the default framebuffer by present before
- * eglSwapBuffers; present mode FIFO is eglSwapInterval 1, IMMEDIATE 0. The null backend makes
- * no surfaces (HL_ERR_UNSUPPORTED).
+ * eglSwapBuffers; present mode FIFO is eglSwapInterval 1, IMMEDIATE 0. In the browser (window
+ * system CANVAS) the default framebuffer is the WebGL canvas's drawing buffer: the same copy,
+ * RGBA8 and FIFO only (the page's requestAnimationFrame loop sets the pace; eglSwapBuffers is a
+ * no-op there and the browser composites the canvas when the frame's task ends), OUTDATED when
+ * canvas.width / height differ from the configured size. The null backend makes no surfaces
+ * (HL_ERR_UNSUPPORTED).
  *
  * A lost device loses its surfaces with every other object (their handles are stale after
  * hl_rhi_device_recreate): create and configure them again on the recreated device. */
 /** The window a surface shows (on the device's display, hl_rhi_device_desc.display). */
 typedef struct hl_rhi_surface_desc {
-    uint64_t window;       /**< X11: the Window XID (an integer) */
+    uint64_t window;       /**< X11: the Window XID (an integer); canvas: 0 (the page's canvas) */
     void *wayland_surface; /**< Wayland: the struct wl_surface * */
     const char *label;     /**< for messages; may be NULL */
 } hl_rhi_surface_desc;

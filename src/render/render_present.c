@@ -69,6 +69,18 @@ hl_result hl__present_validate_desc(const hl_renderer_desc *d) {
                             "%s: desc.window (Wayland) needs the wl_display and the wl_surface (%s is missing)", fn,
                             w->display ? "wayland_surface" : "display");
         return HL_OK;
+    case HL_WINDOW_CANVAS:
+#ifdef __EMSCRIPTEN__
+        if (w->display || w->window || w->wayland_surface)
+            return hl__fail(HL_ERR_VALIDATION,
+                            "%s: desc.window (canvas) takes no handles: the canvas is the page's (Module.canvas)", fn);
+        return HL_OK;
+#else
+        return hl__fail(HL_ERR_UNSUPPORTED,
+                        "%s: desc.window.system HL_WINDOW_CANVAS is the browser build's (Emscripten, WebGL 2): this "
+                        "is a native build (use HL_WINDOW_X11 or HL_WINDOW_WAYLAND)",
+                        fn);
+#endif
     default: return hl__fail(HL_ERR_VALIDATION, "%s: desc.window.system %d is out of range", fn, (int)w->system);
     }
 }
@@ -76,8 +88,11 @@ hl_result hl__present_validate_desc(const hl_renderer_desc *d) {
 void hl__present_display(const hl_renderer_desc *d, hl_rhi_native_display *out) {
     out->system = d->window.system == HL_WINDOW_X11       ? HL_RHI_WINDOW_SYSTEM_X11
                   : d->window.system == HL_WINDOW_WAYLAND ? HL_RHI_WINDOW_SYSTEM_WAYLAND
+                  : d->window.system == HL_WINDOW_CANVAS  ? HL_RHI_WINDOW_SYSTEM_CANVAS
                                                           : HL_RHI_WINDOW_SYSTEM_NONE;
-    out->display = out->system == HL_RHI_WINDOW_SYSTEM_NONE ? NULL : d->window.display;
+    out->display = out->system == HL_RHI_WINDOW_SYSTEM_NONE || out->system == HL_RHI_WINDOW_SYSTEM_CANVAS
+                       ? NULL
+                       : d->window.display;
 }
 
 /* ---- the surface ------------------------------------------------------------------------------------ */

@@ -12,8 +12,9 @@
  * - a device loss (the surface is made and configured again at recovery) and
  *   hl_renderer_release_gpu_resources.
  * Also: a renderer without a window refuses present (HL_ERR_INVALID_STATE), bad window
- * descriptions are HL_ERR_VALIDATION, present inside hl_renderer_render_frame is refused, vsync
- * (FIFO) by default and IMMEDIATE with no_vsync where offered. */
+ * descriptions are HL_ERR_VALIDATION (the browser's HL_WINDOW_CANVAS: HL_ERR_UNSUPPORTED natively),
+ * present inside hl_renderer_render_frame is refused, vsync (FIFO) by default and IMMEDIATE
+ * with no_vsync where offered. */
 #include <stdlib.h>
 #include <time.h>
 
@@ -112,6 +113,9 @@ int main(int argc, char **argv) {
     HL_CHECK_RESULT(hl_renderer_create(&d, &r), HL_ERR_VALIDATION);
     d.window = (hl_native_window){(hl_window_system)7, w.display, w.window, NULL};
     HL_CHECK_RESULT(hl_renderer_create(&d, &r), HL_ERR_VALIDATION);
+    d.window = (hl_native_window){HL_WINDOW_CANVAS, NULL, 0, NULL}; /* the browser build's */
+    HL_CHECK_RESULT(hl_renderer_create(&d, &r), HL_ERR_UNSUPPORTED);
+    HL_CHECK(r == NULL && strstr(hl_last_error(), "Emscripten") != NULL);
     d.window = (hl_native_window){0};
     HL_CHECK_OK(hl_renderer_create(&d, &r));
     HL_CHECK_RESULT(hl_renderer_present(r), HL_ERR_INVALID_STATE); /* headless */

@@ -81,9 +81,6 @@ void hl__cmd_forget(hl_rhi_device *dev, uint8_t pool, uint32_t id);
 /* Retires one object handle of a non-cached pool (destroy path shared with texture -> views). */
 void hl__destroy_object(hl_rhi_device *dev, uint8_t pool, uint32_t slot);
 
-/* ---- surface.c ------------------------------------------------------------------------------- */
-/* The device description's window system: in range, a display when not NONE. */
-hl_result hl__validate_display(const hl_rhi_native_display *d, const char *fn);
 
 /* ---- format.c -------------------------------------------------------------------------------- */
 static inline bool hl__format_valid(hl_rhi_format f) { return f > HL_RHI_FORMAT_UNDEFINED && f < HL_RHI_FORMAT_COUNT; }

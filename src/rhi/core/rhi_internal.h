@@ -506,6 +506,12 @@ static inline uint32_t hl__mip_extent(uint32_t base, uint32_t level) {
     return v ? v : 1u;
 }
 
+/* ---- surface.c: the device description's window system --------------------------------------
+ * In range, a display when not NONE (none for CANVAS); CANVAS outside the Emscripten build is
+ * HL_ERR_UNSUPPORTED. Checked before backend selection (hl_rhi_device_create, rhi/select) and
+ * again at device creation, so no native call precedes a refusal. */
+hl_result hl__validate_display(const hl_rhi_native_display *d, const char *fn);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,7 @@ static const char *hl__window_system_name(hl_rhi_window_system w) {
     case HL_RHI_WINDOW_SYSTEM_NONE: return "none";
     case HL_RHI_WINDOW_SYSTEM_X11: return "X11";
     case HL_RHI_WINDOW_SYSTEM_WAYLAND: return "Wayland";
+    case HL_RHI_WINDOW_SYSTEM_CANVAS: return "canvas";
     default: return "?";
     }
 }
@@ -19,6 +20,21 @@ static const char *hl__window_system_name(hl_rhi_window_system w) {
 hl_result hl__validate_display(const hl_rhi_native_display *d, const char *fn) {
     if ((unsigned)d->system >= HL_RHI_WINDOW_SYSTEM_COUNT)
         return hl__fail(HL_ERR_VALIDATION, "%s: desc.display.system %d is out of range", fn, (int)d->system);
+    if (d->system == HL_RHI_WINDOW_SYSTEM_CANVAS) {
+#ifdef __EMSCRIPTEN__
+        if (d->display)
+            return hl__fail(HL_ERR_VALIDATION,
+                            "%s: desc.display.display must be NULL for window system canvas (the page's canvas, "
+                            "Module.canvas, is the only one)",
+                            fn);
+        return HL_OK;
+#else
+        return hl__fail(HL_ERR_UNSUPPORTED,
+                        "%s: window system canvas is the browser build's (Emscripten, WebGL 2): this is a native "
+                        "build (use X11 or Wayland)",
+                        fn);
+#endif
+    }
     if (d->system != HL_RHI_WINDOW_SYSTEM_NONE && !d->display)
         return hl__fail(HL_ERR_VALIDATION, "%s: desc.display.display is NULL for window system %s", fn,
                         hl__window_system_name(d->system));
@@ -37,6 +53,13 @@ static hl_result hl__validate_surface_desc(const hl_rhi_device *dev, const hl_rh
     case HL_RHI_WINDOW_SYSTEM_WAYLAND:
         if (!desc->wayland_surface)
             return hl__fail(HL_ERR_VALIDATION, "%s: desc.wayland_surface is NULL (a wl_surface is required)", fn);
+        return HL_OK;
+    case HL_RHI_WINDOW_SYSTEM_CANVAS:
+        if (desc->window || desc->wayland_surface)
+            return hl__fail(HL_ERR_VALIDATION,
+                            "%s: desc.window and desc.wayland_surface must be 0 for the canvas (its surface is the "
+                            "page's canvas, Module.canvas)",
+                            fn);
         return HL_OK;
     default:
         return hl__fail(HL_ERR_VALIDATION,

@@ -8,7 +8,20 @@
  * display, a window surface on the page's canvas (Module.canvas) made current with the context,
  * EGL_CONTEXT_CLIENT_VERSION 3 (WebGL 2) as the only context attribute it accepts, no pbuffers,
  * no platform or robustness extensions. The engine renders into its own textures, so the
- * canvas's default framebuffer asks for no depth, stencil or multisampling.
+ * canvas's default framebuffer asks for no depth, stencil, alpha or multisampling (an opaque
+ * canvas, as a window's RGB visual is).
+ *
+ * Loss in the browser: the canvas's WebGL context is lost when the browser takes it away
+ * ('webglcontextlost': GPU process reset, too many contexts, WEBGL_lose_context). The backend
+ * accepts the event (preventDefault: without it the browser never restores the context) and
+ * polls isContextLost() where the native build asks glGetGraphicsResetStatus. A lost device
+ * keeps the lost context current: WebGL calls on a lost context do nothing, which is what
+ * releasing it natively achieves, whereas Emscripten's GL layer cannot run a call without a
+ * current context at all. A new context (recreate) is refused with HL_ERR_DEVICE_LOST until the
+ * browser has restored the canvas's ('webglcontextrestored'); the restored context has none of
+ * the old objects, and the recreated device makes them again. hl_rhi_device_simulate_loss marks
+ * the device lost without destroying the context (the teardown's GL calls still need one; the
+ * context is destroyed when the device is recreated or destroyed).
  *
  * EGL displays are per-platform singletons shared by every device of the process, so
  * eglTerminate runs only when the last user of a display goes away (a small refcount table).
@@ -17,6 +30,9 @@
  * owner thread only (the core enforces the owner; detach/attach move it). */
 #include <pthread.h>
 #include <stdio.h>
+#ifdef __EMSCRIPTEN__
+#include <emscripten/emscripten.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,11 +95,29 @@ static bool hl__display_in_use(EGLDisplay d) {
 }
 
 #ifdef __EMSCRIPTEN__
+/* Keeps the canvas's WebGL context (Module.ctx, the current one) on the canvas and, once per
+ * page, accepts the canvas's 'webglcontextlost' events. 0 when no context is current. */
+EM_JS(int, hl__web_canvas_watch, (void), {
+    var c = Module['canvas'];
+    if (!c || !Module['ctx']) return 0;
+    c.hlGl = Module['ctx'];
+    if (!c.hlWatched) {
+        c.hlWatched = true;
+        c.addEventListener('webglcontextlost', function(e) { e.preventDefault(); }, false);
+    }
+    return 1;
+})
+/* Whether the canvas's WebGL context (the one kept by hl__web_canvas_watch) is lost now. */
+EM_JS(int, hl__web_canvas_lost, (void), {
+    var c = Module['canvas'];
+    return c && c.hlGl && c.hlGl.isContextLost() ? 1 : 0;
+})
+
 /* The canvas: the engine renders into its own textures, so the default framebuffer asks for no
- * depth, stencil or multisampling (window is always true here). */
+ * depth, stencil, alpha or multisampling (window is always true here). */
 static bool hl__choose_config(EGLDisplay d, bool window, EGLConfig *out, uint32_t *calls) {
     (void)window;
-    EGLint attrs[] = {EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_DEPTH_SIZE, 0,
+    EGLint attrs[] = {EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 0, EGL_DEPTH_SIZE, 0,
                       EGL_STENCIL_SIZE, 0, EGL_SAMPLE_BUFFERS, 0, EGL_NONE};
     EGLint n = 0;
     (*calls)++;
@@ -209,12 +243,22 @@ hl_result hl__gl_egl_open(hl_rhi_device *dev, hl__gl_device *g) {
     if (only_device == -2)
         return hl__fail(HL_ERR_UNSUPPORTED, "gles3: HL_EGL_DEVICE='%s' is not an EGL device index (0-15)",
                         getenv("HL_EGL_DEVICE"));
+#ifdef __EMSCRIPTEN__
+    if (hl__web_canvas_lost())
+        return hl__fail(HL_ERR_DEVICE_LOST, "gles3: the canvas's WebGL context is lost and the browser has not "
+                                            "restored it yet ('webglcontextrestored')");
+#endif
     pthread_mutex_lock(&hl__egl_lock);
     bool ok = hl__pick_display(nd, &pick, only_device, &calls);
     EGLint pick_err = ok ? EGL_SUCCESS : eglGetError();
     if (ok) hl__display_ref(pick.display);
     pthread_mutex_unlock(&hl__egl_lock);
     dev->stats.native_calls += calls;
+#ifdef __EMSCRIPTEN__
+    if (!ok)
+        return hl__fail(HL_ERR_UNSUPPORTED, "gles3: no WebGL 2 EGL config on the page's canvas (EGL error 0x%x)",
+                        (unsigned)pick_err);
+#endif
     if (!ok && windowed)
         return hl__fail(HL_ERR_UNSUPPORTED,
                         "gles3: no EGL display with a window-capable OpenGL ES 3 config on the %s display "
@@ -288,6 +332,17 @@ hl_result hl__gl_egl_open(hl_rhi_device *dev, hl__gl_device *g) {
         return hl__fail(HL_ERR_BACKEND, "gles3: eglMakeCurrent failed (0x%x)", (unsigned)err);
     }
     hl__gl_current = dev;
+#ifdef __EMSCRIPTEN__
+    if (!hl__web_canvas_watch()) {
+        hl__gl_egl_close(dev, g);
+        return hl__fail(HL_ERR_BACKEND, "gles3: no WebGL context is current on Module.canvas after eglMakeCurrent");
+    }
+    if (hl__web_canvas_lost()) { /* lost while it was made */
+        hl__gl_egl_close(dev, g);
+        return hl__fail(HL_ERR_DEVICE_LOST, "gles3: the canvas's WebGL context is lost (the browser gives it back "
+                                            "with 'webglcontextrestored')");
+    }
+#endif
     if (reset_notify) {
         const char *gl_ext = (const char *)HL__GL(dev, glGetString(GL_EXTENSIONS));
         const char *fn = hl__has_ext(gl_ext, "GL_KHR_robustness")   ? "glGetGraphicsResetStatusKHR"
@@ -300,9 +355,13 @@ hl_result hl__gl_egl_open(hl_rhi_device *dev, hl__gl_device *g) {
 
 /* ---- device loss ------------------------------------------------------------------------------- */
 static void hl__gl_release_current(hl_rhi_device *dev, hl__gl_device *g) {
+#ifdef __EMSCRIPTEN__
+    (void)dev, (void)g; /* the lost context stays current: its calls do nothing (see the top) */
+#else
     if (HL__GL(dev, eglGetCurrentContext()) != EGL_NO_CONTEXT)
         HL__GL(dev, eglMakeCurrent(g->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
     hl__gl_current = NULL;
+#endif
 }
 
 void hl__gl_check_lost(hl_rhi_device *dev) { hl__gl_poll_lost(dev, true); }
@@ -311,6 +370,12 @@ void hl__gl_poll_lost(hl_rhi_device *dev, bool full) {
     hl__gl_device *g = hl__gl(dev);
     if (!g || dev->lost || g->display == EGL_NO_DISPLAY) return;
     const char *why = NULL;
+#ifdef __EMSCRIPTEN__
+    /* isContextLost() (one JS call); EGL's context query answers from its magic numbers only */
+    (void)full;
+    if (g->web_simulated_loss) why = "hl_rhi_device_simulate_loss";
+    else if (HL__GL(dev, hl__web_canvas_lost())) why = "the canvas's WebGL context was lost: webglcontextlost";
+#else
     EGLint value = 0;
     EGLint err = EGL_SUCCESS;
     /* EGL_CONFIG_ID: an attribute every EGL version answers; only a context EGL no longer knows
@@ -326,6 +391,7 @@ void hl__gl_poll_lost(hl_rhi_device *dev, bool full) {
         else if (status == 0x8254) why = "a GPU reset caused elsewhere (GL_INNOCENT_CONTEXT_RESET)";
         else if (status != GL_NO_ERROR) why = "a GPU reset (GL_UNKNOWN_CONTEXT_RESET)";
     }
+#endif
     if (!why) return;
     dev->lost = true;
     /* nothing of this device may run GL again: its teardown's calls reach no context */
@@ -337,10 +403,14 @@ void hl__gl_poll_lost(hl_rhi_device *dev, bool full) {
 void hl__gl_simulate_loss(hl_rhi_device *dev) {
     hl__gl_device *g = hl__gl(dev);
     if (!g || g->display == EGL_NO_DISPLAY || g->context_destroyed) return;
+#ifdef __EMSCRIPTEN__
+    g->web_simulated_loss = true; /* the context stays (see the top); recreate destroys it */
+#else
     if (hl__gl_current == dev || HL__GL(dev, eglGetCurrentContext()) == g->context) hl__gl_release_current(dev, g);
     HL__GL(dev, eglDestroyContext(g->display, g->context));
     if (g->pbuffer != EGL_NO_SURFACE) HL__GL(dev, eglDestroySurface(g->display, g->pbuffer));
     g->context_destroyed = true;
+#endif
     hl__gl_check_lost(dev); /* found as a real loss is: the context is no longer valid */
 }
 
@@ -375,11 +445,13 @@ void hl__gl_egl_abandon(hl_rhi_device *dev, hl__gl_device *g) {
 
 void hl__gl_make_current(hl_rhi_device *dev) {
     hl__gl_device *g = hl__gl(dev);
+#ifndef __EMSCRIPTEN__ /* the browser's lost context stays current */
     if (dev->lost) {
         if (g && g->display != EGL_NO_DISPLAY && (hl__gl_current || HL__GL(dev, eglGetCurrentContext()) != EGL_NO_CONTEXT))
             hl__gl_release_current(dev, g);
         return;
     }
+#endif
     if (hl__gl_current == dev) return;
     EGLSurface draw = hl__gl_draw_surface(g);
     if (HL__GL(dev, eglMakeCurrent(g->display, draw, draw, g->context))) hl__gl_current = dev;

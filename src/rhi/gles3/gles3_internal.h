@@ -219,7 +219,9 @@ typedef struct hl__gl_device {
     EGLSurface pbuffer; /* EGL_NO_SURFACE with EGL_KHR_surfaceless_context */
     EGLConfig config;
     const char *platform;
-    /* the window surface (gles3_surface.c), current instead of the pbuffer while it exists */
+    /* the window surface (gles3_surface.c), current instead of the pbuffer while it exists; in
+       the browser the canvas's surface, which is `pbuffer` too (the device's, never destroyed
+       by the surface) */
     EGLSurface window;
     hl__gl_texture *backbuffer; /* the frame texture's GL texture, at the configured size */
     uint32_t window_width, window_height; /* the configured size */
@@ -230,6 +232,9 @@ typedef struct hl__gl_device {
        context and surface were destroyed by hl_rhi_device_simulate_loss (teardown skips them) */
     GLenum (*reset_status)(void);
     bool context_destroyed;
+#ifdef __EMSCRIPTEN__
+    bool web_simulated_loss; /* hl_rhi_device_simulate_loss in the browser: lost, the context kept */
+#endif
 
     hl__gl_state st;
 

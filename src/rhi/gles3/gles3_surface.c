@@ -11,7 +11,17 @@
  *
  * Outdated: EGL resizes a window surface with its window; when the window's size (as EGL
  * reports it) differs from the configured size, acquire reports OUTDATED and gives no texture
- * until the surface is configured again. */
+ * until the surface is configured again.
+ *
+ * The browser (window system CANVAS, Emscripten): the device's EGL surface is already the
+ * page's canvas (gles3_egl.c), so the window surface is that one (not made, not destroyed
+ * here) and its default framebuffer is the canvas's drawing buffer. EGL's size of it is
+ * canvas.width x height, so a canvas resized by the page is OUTDATED until configured at its
+ * new size. RGBA8 only (the drawing buffer's format) and FIFO only: eglSwapInterval would
+ * change the timing of Emscripten's main loop, and the page's requestAnimationFrame sets the
+ * pace. eglSwapBuffers does nothing there (it reports a lost context); the browser composites
+ * the drawing buffer when the task that drew it ends (then clears it: preserveDrawingBuffer
+ * stays false, the fast path). */
 #include <string.h>
 
 #include "gles3_internal.h"
@@ -25,6 +35,23 @@ static void release_backbuffer(hl_rhi_device *dev, hl__gl_device *g) {
     g->backbuffer = NULL;
 }
 
+#ifdef __EMSCRIPTEN__
+hl_result hl__gl_surface_create(hl_rhi_device *dev, hl__surface *s) {
+    hl__gl_device *g = hl__gl(dev);
+    if (dev->desc.display.system != HL_RHI_WINDOW_SYSTEM_CANVAS)
+        return hl__fail(HL_ERR_UNSUPPORTED, "gles3: in the browser the window system is the canvas (CANVAS)");
+    if (g->window != EGL_NO_SURFACE)
+        return hl__fail(HL_ERR_UNSUPPORTED, "gles3: the device already has a window surface (one per gles3 device)");
+    g->window = g->pbuffer; /* the canvas's, current with the context since the device was made */
+    s->be.ptr = g->pbuffer;
+    s->caps.formats[0] = HL_RHI_FORMAT_RGBA8_UNORM;
+    s->caps.format_count = 1;
+    s->caps.usages = HL_RHI_TEXTURE_USAGE_RENDER_ATTACHMENT | HL_RHI_TEXTURE_USAGE_COPY_SRC |
+                     HL_RHI_TEXTURE_USAGE_COPY_DST | HL_RHI_TEXTURE_USAGE_SAMPLED;
+    s->caps.present_modes = 1u << HL_RHI_PRESENT_FIFO;
+    return HL_OK;
+}
+#else
 hl_result hl__gl_surface_create(hl_rhi_device *dev, hl__surface *s) {
     hl__gl_device *g = hl__gl(dev);
     if (dev->desc.display.system != HL_RHI_WINDOW_SYSTEM_X11)
@@ -61,6 +88,7 @@ hl_result hl__gl_surface_create(hl_rhi_device *dev, hl__surface *s) {
     s->caps.present_modes = (1u << HL_RHI_PRESENT_FIFO) | (1u << HL_RHI_PRESENT_IMMEDIATE);
     return HL_OK;
 }
+#endif
 
 void hl__gl_surface_destroy(hl_rhi_device *dev, hl__surface *s) {
     hl__gl_device *g = hl__gl(dev);
@@ -70,6 +98,9 @@ void hl__gl_surface_destroy(hl_rhi_device *dev, hl__surface *s) {
         g->swap_width = g->swap_height = 0;
     }
     if (!s->be.ptr) return;
+#ifdef __EMSCRIPTEN__
+    if (g && g->window == s->be.ptr) g->window = EGL_NO_SURFACE; /* the canvas's surface stays the device's */
+#else
     if (g) {
         if (g->window == s->be.ptr) {
             g->window = EGL_NO_SURFACE;
@@ -79,6 +110,7 @@ void hl__gl_surface_destroy(hl_rhi_device *dev, hl__surface *s) {
         }
         if (g->display != EGL_NO_DISPLAY) HL__GL(dev, eglDestroySurface(g->display, s->be.ptr));
     }
+#endif
     s->be.ptr = NULL;
 }
 
@@ -105,8 +137,10 @@ hl_result hl__gl_surface_configure(hl_rhi_device *dev, hl__surface *s, const hl_
         g->window_height = config->height;
     }
     g->swap_interval = config->present_mode == HL_RHI_PRESENT_IMMEDIATE ? 0 : 1;
+#ifndef __EMSCRIPTEN__ /* FIFO only: the page's requestAnimationFrame sets the pace */
     if (!HL__GL(dev, eglSwapInterval(g->display, g->swap_interval)))
         (void)eglGetError(); /* a display without swap control presents as it can */
+#endif
     return HL_OK;
 }
 
@@ -138,6 +172,7 @@ hl_result hl__gl_surface_acquire(hl_rhi_device *dev, hl__surface *s, hl__texture
     return HL_OK;
 }
 
+#ifndef __EMSCRIPTEN__
 /* Replaces the EGL window surface of s's window by a new one (made current in its place). */
 static hl_result recreate_window_surface(hl_rhi_device *dev, hl__gl_device *g, hl__surface *s) {
     hl_result r = hl__gl_make_current_with(dev, g->pbuffer);
@@ -156,6 +191,7 @@ static hl_result recreate_window_surface(hl_rhi_device *dev, hl__gl_device *g, h
     if (!r && !HL__GL(dev, eglSwapInterval(g->display, g->swap_interval))) (void)eglGetError();
     return r;
 }
+#endif
 
 hl_result hl__gl_surface_present(hl_rhi_device *dev, hl__surface *s, hl__texture *tex) {
     (void)tex;
@@ -171,6 +207,7 @@ hl_result hl__gl_surface_present(hl_rhi_device *dev, hl__surface *s, hl__texture
     EGLint ww, wh;
     window_size(dev, g, &ww, &wh);
     if (wh < 0) wh = (EGLint)g->window_height;
+#ifndef __EMSCRIPTEN__ /* the canvas's drawing buffer has the canvas's size at once */
     if (g->swap_width && (ww != g->swap_width || wh != g->swap_height)) {
         /* The window changed size since the last swap. Mesa's software X11 path learns a
          * drawable's size when it first validates its buffers after a swap, which any draw does
@@ -181,6 +218,7 @@ hl_result hl__gl_surface_present(hl_rhi_device *dev, hl__surface *s, hl__texture
         hl_result r = recreate_window_surface(dev, g, s);
         if (r) return r;
     }
+#endif
     hl__gl_bind_read_fbo(dev, fbo);
     hl__gl_bind_draw_fbo(dev, 0);
     hl__gl_scissor(dev, false, 0, 0, 0, 0); /* blits are scissored */

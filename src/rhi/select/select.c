@@ -94,6 +94,9 @@ hl_result hl_rhi_device_create(const hl_rhi_device_desc *desc, hl_rhi_device **o
     if (desc) d = *desc;
     if ((unsigned)d.backend >= HL_RHI_BACKEND_COUNT)
         return hl__fail(HL_ERR_VALIDATION, "hl_rhi_device_create: desc.backend %d is out of range", (int)d.backend);
+    /* the window system before any probe: a refusal makes no native call */
+    hl_result vr = hl__validate_display(&d.display, "hl_rhi_device_create");
+    if (vr) return vr;
     hl_rhi_backend b = d.backend;
     if (b == HL_RHI_BACKEND_AUTO) {
         hl_result r = hl__resolve_auto(&d, &b, NULL, 0);
