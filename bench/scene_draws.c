@@ -23,7 +23,10 @@
  * call, per steady-state frame.
  *
  *   scene_draws [--json] [--backend webgpu|gles3] [--meshes N[,N...]] [--cases static,moving,churn]
- *               [--materials M] [--frames F] [--warmup W]
+ *               [--materials M] [--frames F] [--warmup W] [--size WxH]
+ *
+ * --size: the output (default 640x360; a small one keeps lavapipe's rasterization out of a profile
+ * under valgrind).
  */
 #include <math.h>
 #include <stdio.h>
@@ -44,6 +47,7 @@ typedef struct cfg {
     uint32_t cases; /* bit per case */
     uint32_t materials, frames, warmup;
     bool json;
+    uint32_t width, height;
 } cfg;
 
 /* The grid of hl_scene_grid_create, with the application's own list of its meshes. */
@@ -142,9 +146,10 @@ static hl_result run_case(hl_backend backend, uint32_t meshes, int which, const 
     memset(out, 0, sizeof *out);
     hl_renderer_desc rd = {0};
     rd.backend = backend;
-    rd.width = 640;
-    rd.height = 360;
+    rd.width = c->width;
+    rd.height = c->height;
     rd.sample_count = 1;
+    rd.wait_timeout_ms = 600000; /* under valgrind (profiles) lavapipe takes tens of seconds a frame */
     hl_renderer *ren = NULL;
     hl_result r = hl_renderer_create(&rd, &ren);
     if (r) return r;
@@ -286,12 +291,12 @@ static void print_result(hl_backend backend, const char *adapter, uint32_t meshe
 
 static int usage(void) {
     fprintf(stderr, "usage: scene_draws [--json] [--backend webgpu|gles3] [--meshes N[,N...]] "
-                    "[--cases static,moving,churn] [--materials M] [--frames F] [--warmup W]\n");
+                    "[--cases static,moving,churn] [--materials M] [--frames F] [--warmup W] [--size WxH]\n");
     return 2;
 }
 
 int main(int argc, char **argv) {
-    cfg c = {{10000}, 1, (1u << CASE_COUNT) - 1u, 100, 100, 10, false};
+    cfg c = {{10000}, 1, (1u << CASE_COUNT) - 1u, 100, 100, 10, false, 640, 360};
     int only = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -304,6 +309,12 @@ int main(int argc, char **argv) {
         if (!strcmp(a, "--frames")) c.frames = (uint32_t)strtoul(v, NULL, 10);
         else if (!strcmp(a, "--warmup")) c.warmup = (uint32_t)strtoul(v, NULL, 10);
         else if (!strcmp(a, "--materials")) c.materials = (uint32_t)strtoul(v, NULL, 10);
+        else if (!strcmp(a, "--size")) {
+            if (sscanf(v, "%ux%u", &c.width, &c.height) != 2 || !c.width || !c.height || c.width > 4096 || c.height > 4096) {
+                fprintf(stderr, "scene_draws: --size takes WxH (1..4096 each)\n");
+                return 2;
+            }
+        }
         else if (!strcmp(a, "--meshes")) {
             c.mesh_sets = 0;
             for (const char *p = v; *p && c.mesh_sets < 8;) {

@@ -518,6 +518,8 @@ struct hl_renderer {
     uint32_t material_count, material_capacity, material_hint;
     hl__gpu_mesh **meshes;
     uint32_t mesh_count, mesh_capacity, mesh_hint;
+    hl__gpu_mesh **spare_meshes; /* records eviction released, reused by new meshes (no allocation) */
+    uint32_t spare_mesh_count, spare_mesh_capacity;
     hl__ptr_map ubuf_map;
     hl__gpu_ubuf **ubufs;
     uint32_t ubuf_count, ubuf_capacity, ubuf_hint;
@@ -717,6 +719,8 @@ hl_result hl__owned_group_get(hl_renderer *r, hl__owned_group *og, const hl__pro
 void hl__owned_group_destroy(hl_renderer *r, hl__owned_group *og);
 /* Records: hint is the lowest index that may be free (kept by alloc and clear). */
 void *hl__record_alloc(void ***array, uint32_t *count, uint32_t *capacity, uint32_t *hint, size_t size, uint32_t *index);
+/* Puts an existing record rec at a free index of the array (NULL when the array cannot grow). */
+void *hl__record_place(void ***array, uint32_t *count, uint32_t *capacity, uint32_t *hint, void *rec, uint32_t *index);
 /* Frees record i of the array (hl__free) and makes its slot reusable. */
 void hl__record_clear(void **array, uint32_t i, uint32_t *hint);
 void hl__gpu_texture_release(hl_renderer *r, uint32_t index);
