@@ -105,6 +105,16 @@ typedef struct hl_renderer_desc {
     /* Called once per loss, when the renderer notices it (the call that noticed returns
      * HL_ERR_DEVICE_LOST), and after each successful recovery; event_user is passed. NULL: none. */
     hl_device_event_fn device_lost, device_recovered;
+    /* The direct recorder draws its colour passes through render bundles: a view's sorted lists
+     * are cut into chunks of a few hundred draws (where their content says, so that a change
+     * moves few cuts), each recorded once into a bundle and replayed while its draws stay the
+     * same (a static scene, or meshes that only move). The chunks a change touches are drawn one
+     * by one in that frame and recorded the next if they stay (content that changes every frame
+     * costs what it costs without bundles); a view's first frame records every chunk at once
+     * (hl_render_stats.bundles_recorded / _replayed / bundle_draws). webgpu records native
+     * render bundles; gles3 replays the bundles' draws itself (the same draws, the same images).
+     * true: every draw is recorded one by one each frame instead. */
+    bool no_render_bundles;
 } hl_renderer_desc;
 
 /* desc may be NULL: all defaults. */
@@ -240,6 +250,11 @@ typedef struct hl_render_stats {
      * that view's stage, camera, target and environment stay and nothing changes anywhere
      * (hl_revision_now); views with instanced meshes or mesh events are rebuilt every frame. */
     uint32_t retained_draws;
+    /* Render bundles of the last frame (hl_renderer_desc.no_render_bundles): recorded (chunks of
+     * draws new in a view's first frame, or unchanged since the frame before, which drew them one
+     * by one), replayed (recorded in an earlier frame, nothing in them changed), and the draws
+     * executed through them (the rest, draws - bundle_draws, were drawn one by one). */
+    uint32_t bundles_recorded, bundles_replayed, bundle_draws;
     uint64_t upload_bytes;                            /* last frame */
     uint64_t cpu_ns;                                  /* last hl_renderer_render / render_frame */
     /* cpu_ns by phase (ns), the rest being event callbacks and cache eviction: record (scene

@@ -607,9 +607,13 @@ static hl_result exec_color(hl_graph_ctx *ctx, hl__view *v, bool transparent) {
     hl_result res = hl_graph_ctx_begin_render_pass(ctx);
     uint32_t first = v->draw_first + (transparent ? v->opaque_count : 0);
     uint32_t count = transparent ? v->draw_count - v->opaque_count : v->opaque_count;
-    /* the view's packets in execution order (view_sort): one call for the pass; the RHI's
-       command-state cache carries the bound state from one to the next */
-    if (!res && count) res = hl_rhi_cmd_draw_packets(cmd, &r->sorted_packets[first], count, NULL);
+    /* the view's packets in execution order (view_sort): one call for the pass, through render
+       bundles (render_bundle.c) or one by one; the RHI's command-state cache carries the bound
+       state from one to the next */
+    if (!res && count && !r->desc.no_render_bundles)
+        res = hl__bundles_draw(r, cmd, v, transparent, &r->sorted_packets[first], count);
+    else if (!res && count)
+        res = hl_rhi_cmd_draw_packets(cmd, &r->sorted_packets[first], count, NULL);
     if (!res) res = hl_rhi_cmd_end_render_pass(cmd);
     return res;
 }
@@ -986,6 +990,7 @@ static void retained_use(hl_renderer *r, hl__view *v) {
     r->stats.shadow_tiles += k->shadow_tiles;
     r->stats.retained_draws += v->draw_count + v->shadow_only_count;
     k->used_serial = r->frame_serial;
+    v->kept = true;
 }
 
 /* After a view was built: keep it when nothing in it needs per-frame work of the building steps. */

@@ -300,6 +300,7 @@ typedef struct hl__view {
     uint64_t order_serial; /* r->order_serial when its traversal filled r->order */
     hl_render_target *output; /* scripted views: the invocation's target (target may be a layout) */
     uint32_t invocation;      /* scripted views: the render call of the frame that made it */
+    bool kept;                /* the direct recorder reused the kept view's list (hl__retained) */
 } hl__view;
 
 /* A renderer list: draws of one view, filtered and ordered (r->list_items[first..+count)). */
@@ -484,6 +485,37 @@ typedef struct hl__retained {
     hl__frame_block frame_block;
 } hl__retained;
 
+/* Render bundles of the direct recorder's colour passes (render_bundle.c): per view slot and pass
+ * (opaque, transparent), last frame's packets and their chunks, one bundle each. */
+typedef struct hl__bundle_chunk {
+    uint32_t first, count; /* into the packets */
+    uint64_t hash;         /* of its packets (matching only: equality compares them) */
+    hl_rhi_render_bundle bundle; /* 0: drawn directly (content new last frame) */
+    bool seen;             /* matched a chunk of the frame before (scratch) */
+} hl__bundle_chunk;
+
+typedef struct hl__bundle_cache {
+    hl_rhi_format color[4]; /* the attachment layout its bundles were recorded for */
+    uint32_t color_count;
+    hl_rhi_format depth;
+    uint32_t samples;
+    hl_rhi_draw_packet *packets; /* last frame's (high-water) */
+    uint32_t packet_count, packet_capacity;
+    hl__bundle_chunk *chunks;
+    uint32_t chunk_count, chunk_capacity;
+    uint64_t frame; /* frame_serial it was last drawn in */
+} hl__bundle_cache;
+
+/* Draws count packets of view v's opaque or transparent pass through the cache's bundles (recording
+ * the chunks that changed) with one hl_rhi_cmd_execute_bundles. */
+hl_result hl__bundles_draw(hl_renderer *r, hl_rhi_cmd *cmd, const hl__view *v, bool transparent,
+                           const hl_rhi_draw_packet *packets, uint32_t count);
+/* Frame end: caches not drawn in this frame are emptied (their bundles destroyed). */
+void hl__bundles_frame_end(hl_renderer *r);
+/* Every bundle destroyed (GPU objects dropped); hl__bundles_free also frees the arrays. */
+void hl__bundles_drop(hl_renderer *r);
+void hl__bundles_free(hl_renderer *r);
+
 struct hl_renderer {
     hl_renderer_desc desc;
     hl_rhi_device *dev;
@@ -657,6 +689,13 @@ struct hl_renderer {
     hl_rhi_buffer fs_params; /* parameter blocks of fullscreen passes, 256-byte slots */
     uint32_t fs_params_capacity, fs_params_used;
     uint32_t invocations; /* render calls recorded in this frame */
+    hl__bundle_cache bundle_caches[HL__MAX_VIEWS][2]; /* render_bundle.c */
+    hl__bundle_chunk *bundle_scratch; /* high-water: a pass's new chunks */
+    uint32_t bundle_scratch_capacity;
+    uint32_t *bundle_table; /* high-water: last frame's chunks by hash */
+    uint32_t bundle_table_capacity;
+    hl_rhi_render_bundle *bundle_handles; /* high-water: the bundles of one execute */
+    uint32_t bundle_handle_capacity;
     hl__render_host host; /* the render pipeline host (src/pipeline); empty = direct recorder */
     hl_render_stats stats;
 };

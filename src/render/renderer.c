@@ -463,6 +463,7 @@ void hl_renderer_destroy(hl_renderer *r) {
     if (r->dev) hl__storage_free(r);
     if (r->dev) hl__storage_shaders_free(r);
     if (r->dev) {
+        hl__bundles_free(r);
         hl__render_release_retired(r);
         hl__render_fullscreen_free(r); /* before the programs: the groups use their layouts */
         hl__render_ubufs_free(r);
@@ -663,6 +664,7 @@ static hl_result frame_finish(hl_renderer *r, hl_result res) {
         r->stats.bind_group_switches = rs->bind_group_switches - bg0;
         r->stats.frame_index++;
     }
+    hl__bundles_frame_end(r);
     hl__render_release_retired(r);
     hl__render_fullscreen_evict(r);
     hl__render_evict(r);
