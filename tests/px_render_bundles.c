@@ -244,6 +244,25 @@ static void run(hl_backend be, uint32_t samples) {
     all_bundled(&c, "after the churn");
     c = frame(&p, s, cam, NULL, NULL, "after the churn, static");
     HL_CHECK_EQ(c.st.bundles_recorded, 0);
+    /* churn all over the list (every hundredth mesh replaced, two frames running): most chunks
+       are new each frame, so nothing is recorded while it lasts; then a static frame records */
+    for (int f = 0; f < 2; f++) {
+        for (uint32_t k = (uint32_t)f * 50u; k < count; k += 100) {
+            HL_CHECK_OK(hl_stage_update(s));
+            ms = hl_stage_meshes(s, &count);
+            HL_CHECK(replace_mesh(s, ms[k % count]) != NULL);
+        }
+        HL_CHECK_OK(hl_stage_update(s));
+        ms = hl_stage_meshes(s, &count);
+        c = frame(&p, s, cam, NULL, NULL, "churn all over");
+        HL_CHECK_EQ(c.st.bundles_recorded, 0);
+        HL_CHECK(direct(&c) > c.st.draws / 2);
+    }
+    c = frame(&p, s, cam, NULL, NULL, "after the churn all over");
+    HL_CHECK(c.st.bundles_recorded > chunks / 2);
+    all_bundled(&c, "after the churn all over");
+    c = frame(&p, s, cam, NULL, NULL, "after the churn all over, static");
+    HL_CHECK_EQ(c.st.bundles_recorded, 0);
 
     /* culling: the camera moves, fewer meshes in view, then back */
     hl_vec3 eye = hl_node_translation(hl_camera_node(cam));

@@ -13,11 +13,12 @@
  *     packet by packet: equal chunks replay their bundle (or, drawn directly last frame, are
  *     recorded now: their draws held for two frames), and last frame's bundles that no chunk
  *     took are destroyed. A chunk seen for the first time is drawn directly (one by one, as
- *     without bundles) and kept: recorded if it comes again the next frame. So content that
- *     changes every frame (meshes churned all over the list, a transparent list re-sorted as the
- *     camera moves) costs what it costs without bundles, and nothing is recorded to be thrown
- *     away; an empty cache (the first frame, a new layout, after a loss) records every chunk at
- *     once.
+ *     without bundles) and kept: recorded if it comes again the next frame, unless most of the
+ *     pass's chunks are new this frame (then nothing new is recorded: a pass churned all over
+ *     would change those chunks again before they replay). So content that changes every frame
+ *     (meshes churned all over the list, a transparent list re-sorted as the camera moves) costs
+ *     what it costs without bundles plus the matching, and little is recorded to be thrown away;
+ *     an empty cache (the first frame, a new layout, after a loss) records every chunk at once.
  * A bundle is replayed only while it is current (hl_rhi_render_bundle_is_current: nothing it
  * names was destroyed); else it is recorded again. Caches not drawn in a frame are emptied at
  * its end (their bundles would only keep destroyed objects' native memory alive), every bundle
@@ -114,7 +115,8 @@ static hl_result sync_changed(hl_renderer *r, hl__bundle_cache *c, const hl_rhi_
         while (r->bundle_table[s]) s = (s + 1) & (cap - 1);
         r->bundle_table[s] = i + 1;
     }
-    for (uint32_t j = 0; j < n && !res; j++) {
+    uint32_t unmatched = 0;
+    for (uint32_t j = 0; j < n; j++) {
         hl__bundle_chunk *k = &r->bundle_scratch[j];
         for (uint32_t s = (uint32_t)k->hash & (cap - 1); r->bundle_table[s]; s = (s + 1) & (cap - 1)) {
             hl__bundle_chunk *old = &c->chunks[r->bundle_table[s] - 1];
@@ -127,7 +129,19 @@ static hl_result sync_changed(hl_renderer *r, hl__bundle_cache *c, const hl_rhi_
             k->seen = true;
             break;
         }
-        if (k->seen || cold) res = replay_or_record(r, c, packets, k);
+        unmatched += !k->seen;
+    }
+    /* A pass where most chunks changed (churn all over the list) records nothing new: what it
+       would record would most likely change again before it is replayed. */
+    bool volatile_pass = !cold && unmatched * 2u > n;
+    for (uint32_t j = 0; j < n && !res; j++) {
+        hl__bundle_chunk *k = &r->bundle_scratch[j];
+        if (cold || (k->seen && !volatile_pass) || (k->bundle.id && hl_rhi_render_bundle_is_current(r->dev, k->bundle))) {
+            res = replay_or_record(r, c, packets, k);
+        } else { /* drawn directly; a stale bundle goes */
+            hl_rhi_render_bundle_destroy(r->dev, k->bundle);
+            k->bundle = (hl_rhi_render_bundle){0};
+        }
     }
     /* what no chunk took goes; the new chunks become the cache's */
     for (uint32_t i = 0; i < c->chunk_count; i++) hl_rhi_render_bundle_destroy(r->dev, c->chunks[i].bundle);

@@ -78,13 +78,19 @@ static uint32_t hl__size_class(uint32_t n) {
     return k;
 }
 
-/* An array of at least `need` items of kind (0 packets, 1 uses); *klass: its class. */
+/* An array of at least `need` items of kind (0 packets, 1 uses); *klass: its class. A free one of
+ * the class or of a larger one, else a new one of the class. */
 static void *hl__bundle_array_take(hl_rhi_device *dev, int kind, uint32_t need, size_t elem, uint32_t *klass) {
     uint32_t k = hl__size_class(need);
     if (need > (1u << k)) return NULL;
+    for (uint32_t j = k; j < 32; j++) {
+        struct hl__bundle_free *fj = &dev->bundle_free[kind][j];
+        if (!fj->count) continue;
+        *klass = j;
+        return fj->items[--fj->count];
+    }
     struct hl__bundle_free *f = &dev->bundle_free[kind][k];
     *klass = k;
-    if (f->count) return f->items[--f->count];
     /* a new array: the list gets room for it now, so that giving it back never allocates */
     size_t bytes;
     if (!hl__mul_size((size_t)1 << k, elem, &bytes) ||
