@@ -485,6 +485,24 @@ typedef struct hl__retained {
     hl__frame_block frame_block;
 } hl__retained;
 
+/* Frontend threads (render_workers.c, hl_renderer_desc.frontend_threads): run(w, parts, fn, ctx)
+ * calls fn(ctx, part, parts) for every part, part 0 on the calling thread and the others on the
+ * workers at once, and returns when all are done; parts is at most hl__workers_threads(w) (the
+ * callers size their per-part scratch by it). w NULL (one thread): every part in turn on the
+ * caller. What runs on a worker makes no RHI call, no allocation and no hl__fail. */
+#define HL__MAX_FRONTEND_THREADS 8
+/* Loops shorter than this run on the calling thread alone (waking workers costs more). */
+#define HL__PARALLEL_MIN 4096u
+typedef struct hl__workers hl__workers;
+typedef void (*hl__work_fn)(void *ctx, uint32_t part, uint32_t parts);
+uint32_t hl__frontend_threads_default(void); /* cores - 1, at least 1, at most the maximum */
+hl_result hl__workers_start(uint32_t threads, hl__workers **out); /* *out NULL for 1 thread */
+void hl__workers_stop(hl__workers *w);
+uint32_t hl__workers_threads(const hl__workers *w);
+void hl__workers_run(hl__workers *w, uint32_t parts, hl__work_fn fn, void *ctx);
+/* Part `part` of [0, count) split into parts contiguous ranges: [*first, *end). */
+void hl__work_range(uint32_t count, uint32_t part, uint32_t parts, uint32_t *first, uint32_t *end);
+
 /* Render bundles of the direct recorder's colour passes (render_bundle.c): per view slot and pass
  * (opaque, transparent), last frame's packets and their chunks, one bundle each. */
 typedef struct hl__bundle_chunk {
@@ -697,6 +715,11 @@ struct hl_renderer {
     hl_rhi_render_bundle *bundle_handles; /* high-water: the bundles of one execute */
     uint32_t bundle_handle_capacity;
     hl__render_host host; /* the render pipeline host (src/pipeline); empty = direct recorder */
+    hl__workers *workers; /* frontend threads (NULL: the calling thread alone) */
+    struct hl__cull_part { /* view_cull's per-part results (HL__MAX_FRONTEND_THREADS) */
+        uint32_t visible, offscreen, culled;
+        hl_aabb box;
+    } cull_parts[HL__MAX_FRONTEND_THREADS];
     hl_render_stats stats;
 };
 

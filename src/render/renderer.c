@@ -364,6 +364,10 @@ hl_result hl__renderer_create(const hl_renderer_desc *desc, uint32_t rhi_feature
         return hl__fail(HL_ERR_VALIDATION, "hl_renderer_create: desc.sample_count %u (1 or 4)", d.sample_count);
     if (d.shadow_atlas_size < 64 || d.shadow_atlas_size > 8192)
         return hl__fail(HL_ERR_VALIDATION, "hl_renderer_create: desc.shadow_atlas_size %u (64..8192)", d.shadow_atlas_size);
+    if (d.frontend_threads > HL__MAX_FRONTEND_THREADS)
+        return hl__fail(HL_ERR_VALIDATION, "hl_renderer_create: desc.frontend_threads %u (0..%u)", d.frontend_threads,
+                        HL__MAX_FRONTEND_THREADS);
+    if (!d.frontend_threads) d.frontend_threads = hl__frontend_threads_default();
     hl_renderer *r = hl__calloc(1, sizeof *r);
     if (!r) return hl__fail(HL_ERR_OUT_OF_MEMORY, "hl_renderer_create: out of memory");
     r->desc = d;
@@ -395,6 +399,7 @@ hl_result hl__renderer_create(const hl_renderer_desc *desc, uint32_t rhi_feature
     r->gl_depth = hl_rhi_device_caps(r->dev)->clip_depth_negative_one;
     hl_graph_desc gd = {r->dev, 0, "renderer"};
     res = hl_graph_create(&gd, &r->graph);
+    if (!res) res = hl__workers_start(d.frontend_threads, &r->workers);
     if (!res) res = hl__render_resources_init(r);
     hl_render_target_desc od = {0};
     od.width = d.width;
@@ -492,6 +497,7 @@ void hl_renderer_destroy(hl_renderer *r) {
         hl__free(r->sort_cache[i].keys);
         hl__free(r->sort_cache[i].order);
     }
+    hl__workers_stop(r->workers);
     hl__free(r->instance_data);
     hl__free(r->retired_buffers);
     hl__free(r->retired_groups);
