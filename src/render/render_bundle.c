@@ -32,8 +32,8 @@
 #define HL__BUNDLE_MAX 512u
 
 /* What tells neighbouring packets apart (equality is always the whole packet). Handles count
- * without their device tag (HL__HANDLE_TAG_BITS at the top): the same scene is cut the same way by
- * every renderer. */
+ * without their device tag (the top 4 bits of an id: hl_rhi.h's handle layout): the same scene is
+ * cut the same way by every renderer. */
 #define ID(h) ((uint64_t)((h).id & 0x0fffffffu))
 static uint64_t packet_hash(const hl_rhi_draw_packet *p) {
     uint64_t h = hl__hash_mix((ID(p->pipeline) << 32) ^ ID(p->bind_groups[2]));
@@ -42,6 +42,7 @@ static uint64_t packet_hash(const hl_rhi_draw_packet *p) {
     h = hl__hash_mix(h ^ (((uint64_t)p->first << 32) | p->count) ^ ((uint64_t)p->first_instance << 20) ^ p->instance_count);
     return h;
 }
+#undef ID
 
 static void cache_clear(hl_renderer *r, hl__bundle_cache *c) {
     for (uint32_t i = 0; i < c->chunk_count; i++) hl_rhi_render_bundle_destroy(r->dev, c->chunks[i].bundle);
