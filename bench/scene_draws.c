@@ -23,7 +23,13 @@
  * call, per steady-state frame.
  *
  *   scene_draws [--json] [--backend webgpu|gles3] [--meshes N[,N...]] [--cases static,moving,churn]
- *               [--materials M] [--frames F] [--warmup W]
+ *               [--materials M] [--frames F] [--warmup W] [--size WxH] [--no-bundles] [--threads T]
+ *
+ * --size: the output (default 640x360; a small one keeps lavapipe's rasterization out of a profile
+ * under valgrind). --no-bundles: the engine draws without render bundles
+ * (hl_renderer_desc.no_render_bundles); the JSON says which ("bundles"), with the frames'
+ * bundles recorded and replayed. --threads: hl_renderer_desc.frontend_threads (default 0: the
+ * renderer's default, the machine's cores - 1).
  */
 #include <math.h>
 #include <stdio.h>
@@ -44,6 +50,9 @@ typedef struct cfg {
     uint32_t cases; /* bit per case */
     uint32_t materials, frames, warmup;
     bool json;
+    uint32_t width, height;
+    bool no_bundles;
+    uint32_t threads;
 } cfg;
 
 /* The grid of hl_scene_grid_create, with the application's own list of its meshes. */
@@ -135,6 +144,8 @@ typedef struct result {
     bool image_checked; /* static: the raw frame's image read back and compared with the engine's */
     int image_max_diff;
     uint64_t upload_bytes, prepared_rebuilt, prepared_reused, objects_created;
+    uint64_t bundles_recorded, bundles_replayed;
+    uint32_t threads; /* the renderer's frontend threads */
 } result;
 
 static hl_result run_case(hl_backend backend, uint32_t meshes, int which, const cfg *c, result *out, char *adapter,
@@ -142,13 +153,17 @@ static hl_result run_case(hl_backend backend, uint32_t meshes, int which, const 
     memset(out, 0, sizeof *out);
     hl_renderer_desc rd = {0};
     rd.backend = backend;
-    rd.width = 640;
-    rd.height = 360;
+    rd.width = c->width;
+    rd.height = c->height;
+    rd.no_render_bundles = c->no_bundles;
+    rd.frontend_threads = c->threads;
     rd.sample_count = 1;
+    rd.wait_timeout_ms = 600000; /* under valgrind (profiles) lavapipe takes tens of seconds a frame */
     hl_renderer *ren = NULL;
     hl_result r = hl_renderer_create(&rd, &ren);
     if (r) return r;
     snprintf(adapter, adapter_size, "%s", hl_renderer_adapter_name(ren));
+    out->threads = ren->desc.frontend_threads;
     grid g;
     r = grid_create(meshes, c->materials < meshes ? c->materials : meshes, &g);
     hl_bench_replay *raw = NULL;
@@ -185,6 +200,8 @@ static hl_result run_case(hl_backend backend, uint32_t meshes, int which, const 
             out->upload_bytes += st->upload_bytes;
             out->prepared_rebuilt += st->prepared_rebuilt;
             out->prepared_reused += st->prepared_reused;
+            out->bundles_recorded += st->bundles_recorded;
+            out->bundles_replayed += st->bundles_replayed;
         }
         if ((r = hl_renderer_wait_idle(ren))) break;
         if (capture && (r = hl_bench_replay_capture_end(raw))) break;
@@ -265,13 +282,16 @@ static void print_result(hl_backend backend, const char *adapter, uint32_t meshe
                "\"engine_breakdown_us\":{\"update\":%.1f,\"cull\":%.1f,\"build\":%.1f,\"sort\":%.1f,\"record_other\":%.1f,"
                "\"graph_compile\":%.1f,\"prepare\":%.1f,\"execute\":%.1f,\"submit\":%.1f},"
                "\"per_frame\":{\"upload_bytes\":%.0f,\"prepared_rebuilt\":%.1f,\"prepared_reused\":%.1f,"
-               "\"rhi_objects_created\":%.2f}}\n",
+               "\"rhi_objects_created\":%.2f,\"bundles_recorded\":%.2f,\"bundles_replayed\":%.2f},\"bundles\":%s,"
+               "\"size\":\"%ux%u\",\"frontend_threads\":%u}\n",
                hl_backend_name(backend), adapter, k_case_names[which], meshes, c->materials, x->draws, x->raw_draws,
                x->raw_passes, x->image_checked ? x->image_max_diff : -1, c->frames, x->eng_ns / 1e6, x->raw_ns / 1e6, x->eng_ns / d, x->raw_ns / d,
                x->eng_ns / x->raw_ns, x->allocs, x->update / 1e3, x->cull / 1e3, x->build / 1e3, x->sort / 1e3,
                x->other_record / 1e3, x->compile / 1e3, x->prepare / 1e3, x->execute / 1e3, x->submit / 1e3,
                (double)x->upload_bytes / c->frames, (double)x->prepared_rebuilt / c->frames,
-               (double)x->prepared_reused / c->frames, (double)x->objects_created / c->frames);
+               (double)x->prepared_reused / c->frames, (double)x->objects_created / c->frames,
+               (double)x->bundles_recorded / c->frames, (double)x->bundles_replayed / c->frames,
+               c->no_bundles ? "false" : "true", c->width, c->height, x->threads);
     } else {
         printf("%-7s %-6s %6u meshes %6u draws: engine %8.3f ms (%6.1f ns/draw)  raw %8.3f ms (%6.1f ns/draw)  ratio %5.2f  "
                "allocs %.2f | us: update %.0f cull %.0f build %.0f sort %.0f rec %.0f compile %.0f prep %.0f exec %.0f "
@@ -286,12 +306,13 @@ static void print_result(hl_backend backend, const char *adapter, uint32_t meshe
 
 static int usage(void) {
     fprintf(stderr, "usage: scene_draws [--json] [--backend webgpu|gles3] [--meshes N[,N...]] "
-                    "[--cases static,moving,churn] [--materials M] [--frames F] [--warmup W]\n");
+                    "[--cases static,moving,churn] [--materials M] [--frames F] [--warmup W] [--size WxH] "
+                    "[--no-bundles] [--threads T]\n");
     return 2;
 }
 
 int main(int argc, char **argv) {
-    cfg c = {{10000}, 1, (1u << CASE_COUNT) - 1u, 100, 100, 10, false};
+    cfg c = {{10000}, 1, (1u << CASE_COUNT) - 1u, 100, 100, 10, false, 640, 360, false, 0};
     int only = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -299,11 +320,22 @@ int main(int argc, char **argv) {
             c.json = true;
             continue;
         }
+        if (!strcmp(a, "--no-bundles")) {
+            c.no_bundles = true;
+            continue;
+        }
         if (!v) return usage();
         i++;
         if (!strcmp(a, "--frames")) c.frames = (uint32_t)strtoul(v, NULL, 10);
         else if (!strcmp(a, "--warmup")) c.warmup = (uint32_t)strtoul(v, NULL, 10);
         else if (!strcmp(a, "--materials")) c.materials = (uint32_t)strtoul(v, NULL, 10);
+        else if (!strcmp(a, "--threads")) c.threads = (uint32_t)strtoul(v, NULL, 10);
+        else if (!strcmp(a, "--size")) {
+            if (sscanf(v, "%ux%u", &c.width, &c.height) != 2 || !c.width || !c.height || c.width > 4096 || c.height > 4096) {
+                fprintf(stderr, "scene_draws: --size takes WxH (1..4096 each)\n");
+                return 2;
+            }
+        }
         else if (!strcmp(a, "--meshes")) {
             c.mesh_sets = 0;
             for (const char *p = v; *p && c.mesh_sets < 8;) {

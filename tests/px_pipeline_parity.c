@@ -186,6 +186,21 @@ static void run_scene(hl_backend be, const char *scene, uint32_t w, uint32_t h, 
          * passes, -28; 10k: -9,999); native calls unchanged. That array is one more reserve
          * that grows with the draws of the cold frame: +1 allocation (demo), +22 (10k: doubling
          * to 10,001 packets).
+         *
+         * Issue 12, render bundles (render_bundle.c): the direct recorder draws each colour pass
+         * through render bundles, chunks of the pass's sorted packets cut where their content says
+         * (the demo: 2, one per colour pass; the 10k scene: 54). The cold frame records every
+         * chunk: objects created +2 / +54 (the bundles), allocations +33 / +153 (the RHI's copy of
+         * each bundle's packets and the list of the objects they name, in arrays of power-of-two
+         * sizes that released bundles give back for reuse, with room made in those free lists when
+         * an array is new, the bundle pool growing; the renderer's per-pass cache of packets and
+         * chunks and its scratch). webgpu's native calls: +3 per bundle (encoder create, finish,
+         * release), +1 per colour pass (the execute), and every bundle after a pass's first binds
+         * its state again (a bundle starts with nothing bound: 7 calls in the 10k scene): +8 / +534
+         * (54 * 3 + 1 + 53 * 7). The steady frame replays the bundles: webgpu's native calls for
+         * the packets' state changes and draws become one execute per pass, -115 / -20,105. gles3
+         * replays a bundle's packets through its own draw loop: its native calls do not change. RHI
+         * commands do not change (one execute in place of one draw_packets a pass).
          * Everything else is compared as captured. */
         bool demo = !strcmp(scene, "demo"), webgpu = be == HL_BACKEND_WEBGPU;
         counters want = b->cold;
@@ -194,12 +209,16 @@ static void run_scene(hl_backend be, const char *scene, uint32_t w, uint32_t h, 
         want.commands -= one_call;
         if (demo) want.native_calls += webgpu ? (uint64_t)-1 : 1u;
         if (!webgpu) want.native_calls += 1; /* the reset-status poll of the submission */
+        want.objects_created += demo ? 2 : 54;
+        want.allocations += demo ? 33 : 153;
+        if (webgpu) want.native_calls += demo ? 8 : 54 * 3 + 1 + 53 * 7;
         check_equal(what, &cold, &want);
         snprintf(what, sizeof what, "%s %s steady frame vs %s", hl_backend_name(be), scene, BASELINE_COMMIT);
         counters want_steady = b->steady;
         want_steady.commands -= one_call;
         if (demo && webgpu) want_steady.native_calls -= 1;
         if (!webgpu) want_steady.native_calls += 1;
+        if (webgpu) want_steady.native_calls -= demo ? 115 : 20105;
         check_equal(what, &steady, &want_steady);
     }
     HL_CHECK_MSG(found || print, "no baseline for %s %s", hl_backend_name(be), scene);

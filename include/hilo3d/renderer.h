@@ -184,6 +184,22 @@ typedef struct hl_renderer_desc {
     hl_native_window window;
     /** Present without waiting for the display's refresh (may tear); default false: vsync. */
     bool no_vsync;
+    /** The direct recorder draws its colour passes through render bundles: a view's sorted lists
+     * are cut into chunks of a few hundred draws (where their content says, so that a change
+     * moves few cuts), each recorded once into a bundle and replayed while its draws stay the
+     * same (a static scene, or meshes that only move). The chunks a change touches are drawn one
+     * by one in that frame and recorded the next if they stay (content that changes every frame
+     * costs what it costs without bundles); a view's first frame records every chunk at once
+     * (hl_render_stats.bundles_recorded / _replayed / bundle_draws). webgpu records native
+     * render bundles; gles3 replays the bundles' draws itself (the same draws, the same images).
+     * true: every draw is recorded one by one each frame instead. */
+    bool no_render_bundles;
+    /** The threads that cull a view and sort its draws: the calling thread and frontend_threads -
+     * 1 workers the renderer starts and stops (they only do that work, between the render call's
+     * own steps; views of fewer than 4,096 meshes keep to the calling thread). 0 = the machine's
+     * cores - 1, at least 1, at most 8; 1 = the calling thread alone. The results (visible sets,
+     * draw order, images, counters) are the same for every count. */
+    uint32_t frontend_threads;
 } hl_renderer_desc;
 
 /** desc may be NULL: all defaults. */
@@ -357,6 +373,13 @@ typedef struct hl_render_stats {
      * that view's stage, camera, target and environment stay and nothing changes anywhere
      * (hl_revision_now); views with instanced meshes or mesh events are rebuilt every frame. */
     uint32_t retained_draws;
+    /** Render bundles of the last frame (hl_renderer_desc.no_render_bundles): chunks of draws
+     * recorded (new in a view's first frame, or unchanged since the frame before, which drew them
+     * one by one). */
+    uint32_t bundles_recorded;
+    uint32_t bundles_replayed; /**< bundles recorded in an earlier frame, nothing in them changed */
+    /** Draws executed through bundles (the rest, draws - bundle_draws, were drawn one by one). */
+    uint32_t bundle_draws;
     uint64_t upload_bytes;                            /**< last frame */
     uint64_t cpu_ns;                                  /**< last hl_renderer_render / render_frame */
     /** cpu_ns by phase (ns), the rest being event callbacks and cache eviction: record (scene

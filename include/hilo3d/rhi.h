@@ -95,6 +95,9 @@ typedef struct hl_rhi_render_pipeline { uint32_t id; /**< 0 = none */ } hl_rhi_r
 typedef struct hl_rhi_compute_pipeline { uint32_t id; /**< 0 = none */ } hl_rhi_compute_pipeline;
 /** A window's presentation surface (hl_rhi_surface_create). */
 typedef struct hl_rhi_surface { uint32_t id; /**< 0 = none */ } hl_rhi_surface;
+/** Draw packets recorded once for an attachment layout and replayed in passes of it
+ * (hl_rhi_render_bundle_create). */
+typedef struct hl_rhi_render_bundle { uint32_t id; /**< 0 = none */ } hl_rhi_render_bundle;
 
 /** A device: one backend's native device or context and every object made from it (opaque;
  * hl_rhi_device_create / hl_rhi_device_destroy). */
@@ -1169,6 +1172,54 @@ typedef struct hl_rhi_draw_packet {
  * when given). One call per batch, so per-draw work stays inside the backend loop. */
 HL_API hl_result hl_rhi_cmd_draw_packets(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *packets, uint32_t count,
                                   uint32_t *failed_index);
+
+/* ---- render bundles ----------------------------------------------------------------------- */
+/** @file
+ * @par Render bundles
+ * A render bundle is a list of draw packets recorded once for an attachment layout and replayed
+ * inside render passes of that layout (WebGPU's GPURenderBundle). Creation validates the packets
+ * exactly as hl_rhi_cmd_draw_packets does inside a pass of the bundle's layout that has nothing
+ * bound (the first invalid one fails the create with HL_ERR_VALIDATION naming its index); webgpu
+ * records them through a render bundle encoder, gles3 and null keep them and draw them at
+ * execute through the same draw loop as hl_rhi_cmd_draw_packets: the same draws, the same
+ * images, the same contract on every backend.
+ *
+ * The bundle does not keep what its packets name alive: once any of those objects is destroyed
+ * (its pipelines, bind groups, vertex and index buffers, and the buffers, views, textures and
+ * samplers its bind groups bind) the bundle is stale and executing it is HL_ERR_VALIDATION
+ * naming the object (hl_rhi_render_bundle_is_current asks first; a stale bundle is only fit to be
+ * destroyed). Executing a bundle counts as a use of each of them by the open frame (they are
+ * released once that frame completed, as for any command). A device loss or recreate makes every
+ * bundle stale like every other handle. */
+/** What a bundle is recorded from and for. */
+typedef struct hl_rhi_render_bundle_desc {
+    /** The colour attachments of the passes it is executed in, in order. */
+    hl_rhi_format color_formats[HL_RHI_MAX_COLOR_ATTACHMENTS];
+    uint32_t color_format_count;       /**< entries of color_formats in use */
+    hl_rhi_format depth_format;        /**< UNDEFINED = no depth attachment */
+    uint32_t sample_count;             /**< 0 = 1 */
+    const hl_rhi_draw_packet *packets; /**< copied: the array may go after the call */
+    uint32_t packet_count;             /**< >= 1 */
+    const char *label;                 /**< for messages and native debug labels; NULL = none */
+} hl_rhi_render_bundle_desc;
+
+/** Validates and records desc's packets into a new bundle (see "Render bundles" above). */
+HL_API hl_result hl_rhi_render_bundle_create(hl_rhi_device *dev, const hl_rhi_render_bundle_desc *desc,
+                                             hl_rhi_render_bundle *out);
+/** Destroys b (an invalid handle is a no-op). */
+HL_API void hl_rhi_render_bundle_destroy(hl_rhi_device *dev, hl_rhi_render_bundle b);
+/** True while b is alive and every object its packets name is the one it was recorded with and
+ * alive (false for a stale or foreign handle). */
+HL_API bool hl_rhi_render_bundle_is_current(hl_rhi_device *dev, hl_rhi_render_bundle b);
+/** The number of packets of b (0 for an invalid handle). */
+HL_API uint32_t hl_rhi_render_bundle_draw_count(hl_rhi_device *dev, hl_rhi_render_bundle b);
+/** Executes count bundles in order inside the open render pass, whose colour formats, depth format
+ * and sample count must equal each bundle's, and whose depth/stencil attachment must not be read
+ * only. Each bundle starts with nothing bound, and afterwards the pass has no pipeline, bind
+ * groups, vertex or index buffers bound (WebGPU's rule); viewport, scissor, blend constant and
+ * stencil reference are the pass's, inside the bundles too, and stay. Counted in the device
+ * stats as the draws and state changes of the packets. */
+HL_API hl_result hl_rhi_cmd_execute_bundles(hl_rhi_cmd *cmd, const hl_rhi_render_bundle *bundles, uint32_t count);
 
 /** Compute passes (HL_RHI_FEATURE_COMPUTE): open one (no pass may be open), bind a compute
  * pipeline and its groups (hl_rhi_cmd_set_bind_group), dispatch x * y * z workgroups, or the

@@ -607,9 +607,13 @@ static hl_result exec_color(hl_graph_ctx *ctx, hl__view *v, bool transparent) {
     hl_result res = hl_graph_ctx_begin_render_pass(ctx);
     uint32_t first = v->draw_first + (transparent ? v->opaque_count : 0);
     uint32_t count = transparent ? v->draw_count - v->opaque_count : v->opaque_count;
-    /* the view's packets in execution order (view_sort): one call for the pass; the RHI's
-       command-state cache carries the bound state from one to the next */
-    if (!res && count) res = hl_rhi_cmd_draw_packets(cmd, &r->sorted_packets[first], count, NULL);
+    /* the view's packets in execution order (view_sort): one call for the pass, through render
+       bundles (render_bundle.c) or one by one; the RHI's command-state cache carries the bound
+       state from one to the next */
+    if (!res && count && !r->desc.no_render_bundles)
+        res = hl__bundles_draw(r, cmd, v, transparent, &r->sorted_packets[first], count);
+    else if (!res && count)
+        res = hl_rhi_cmd_draw_packets(cmd, &r->sorted_packets[first], count, NULL);
     if (!res) res = hl_rhi_cmd_end_render_pass(cmd);
     return res;
 }
@@ -686,6 +690,43 @@ static hl_result view_begin(hl_renderer *r, hl__view *v, hl_render_target *t, hl
     return res;
 }
 
+/* The traversal, split for the frontend threads: part p tests its range of the stage's meshes and
+ * writes its visible ones at r->order[first..) and its offscreen casters at r->order[mesh_count +
+ * first..), in traversal order; view_cull joins the parts in order. Reads the scene only (a skinned
+ * mesh's joint boxes are a cache of the mesh itself, which only its part touches). */
+typedef struct cull_ctx {
+    hl_renderer *r;
+    hl_mesh *const *meshes;
+    uint32_t mesh_count;
+    const hl_frustum *fr;
+    bool need_box;
+} cull_ctx;
+
+static void cull_part(void *ctx, uint32_t part, uint32_t parts) {
+    const cull_ctx *c = ctx;
+    uint32_t first, end, visible = 0, offscreen = 0, culled = 0;
+    hl__work_range(c->mesh_count, part, parts, &first, &end);
+    uint32_t *order = c->r->order;
+    hl_aabb box = {{1e30f, 1e30f, 1e30f}, {-1e30f, -1e30f, -1e30f}};
+    for (uint32_t i = first; i < end; i++) {
+        hl_sphere s = hl_mesh_world_sphere(c->meshes[i]);
+        /* a skinned mesh's bounds are its posed bounds (they follow its joints) */
+        if (!hl_frustum_test_sphere(c->fr, &s)) {
+            culled++;
+            /* a caster outside the view may still shadow what is visible: it joins the
+               shadow pass (and the bounds the directional shadow box is fitted to) only */
+            if (!hl_mesh_cast_shadows(c->meshes[i])) continue;
+            order[c->mesh_count + first + offscreen++] = i;
+        } else {
+            order[first + visible++] = i;
+        }
+        if (!c->need_box) continue;
+        hl_aabb b = hl_mesh_world_aabb(c->meshes[i]);
+        hl_aabb_merge(&box, &b);
+    }
+    c->r->cull_parts[part] = (struct hl__cull_part){visible, offscreen, culled, box};
+}
+
 /* One traversal: meshes in the view (r->order[0..visible)), shadow casters outside it (after
  * mesh_count), and the bounds a directional shadow box is fitted to. */
 static hl_result view_cull(hl_renderer *r, hl__view *v, hl_aabb *box) {
@@ -704,22 +745,22 @@ static hl_result view_cull(hl_renderer *r, hl__view *v, hl_aabb *box) {
         const hl_light_desc *ld = hl_light_get_desc(lights[i]);
         need_box |= ld->kind == HL_LIGHT_DIRECTIONAL && ld->cast_shadows;
     }
+    cull_ctx c = {r, meshes, mesh_count, fr, need_box};
+    uint32_t parts = mesh_count >= HL__PARALLEL_MIN ? hl__workers_threads(r->workers) : 1u;
+    hl__workers_run(r->workers, parts, cull_part, &c);
+    /* the parts in order (moved down over the gaps the parts before left) */
     uint32_t visible = 0, offscreen = 0;
-    for (uint32_t i = 0; i < mesh_count; i++) {
-        hl_sphere s = hl_mesh_world_sphere(meshes[i]);
-        /* a skinned mesh's bounds are its posed bounds (they follow its joints) */
-        if (!hl_frustum_test_sphere(fr, &s)) {
-            r->stats.meshes_culled++;
-            /* a caster outside the view may still shadow what is visible: it joins the
-               shadow pass (and the bounds the directional shadow box is fitted to) only */
-            if (!hl_mesh_cast_shadows(meshes[i])) continue;
-            r->order[mesh_count + offscreen++] = i;
-        } else {
-            r->order[visible++] = i;
-        }
-        if (!need_box) continue;
-        hl_aabb b = hl_mesh_world_aabb(meshes[i]);
-        hl_aabb_merge(box, &b);
+    for (uint32_t p = 0; p < parts; p++) {
+        const struct hl__cull_part *cp = &r->cull_parts[p];
+        uint32_t first, end;
+        hl__work_range(mesh_count, p, parts, &first, &end);
+        if (first != visible) memmove(r->order + visible, r->order + first, cp->visible * sizeof *r->order);
+        if (first != offscreen)
+            memmove(r->order + mesh_count + offscreen, r->order + mesh_count + first, cp->offscreen * sizeof *r->order);
+        visible += cp->visible;
+        offscreen += cp->offscreen;
+        r->stats.meshes_culled += cp->culled;
+        hl_aabb_merge(box, &cp->box);
     }
     r->stats.meshes_visible += visible;
     v->visible = visible;
@@ -875,6 +916,57 @@ static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
     return res;
 }
 
+/* view_sort's steps for the frontend threads, each over its part of the view's draws: the sort
+ * keys; a run of the items sorted (merged in order afterwards: the keys with the draw index are a
+ * total order, so the result is the one sort of the whole); the draws in execution order. */
+typedef struct sort_ctx {
+    hl_renderer *r;
+    hl__view *v;
+    const uint32_t *order; /* the sorted draw indices (the output step) */
+    uint32_t opaque[HL__MAX_FRONTEND_THREADS];
+} sort_ctx;
+
+static void sort_keys_part(void *ctx, uint32_t part, uint32_t parts) {
+    sort_ctx *c = ctx;
+    hl_renderer *r = c->r;
+    const hl__view *v = c->v;
+    uint32_t first, end;
+    hl__work_range(v->draw_count, part, parts, &first, &end);
+    for (uint32_t i = first; i < end; i++) {
+        hl__draw *d = &r->draws[v->draw_first + i];
+        int32_t order = hl_node_render_order(hl_mesh_node((hl_mesh *)d->mesh));
+        if (d->transparent) {
+            hl_vec3 cc = hl_mesh_world_sphere((hl_mesh *)d->mesh).center;
+            hl_vec3 dv = {cc.x - v->eye.x, cc.y - v->eye.y, cc.z - v->eye.z};
+            d->depth = hl_vec3_length(dv);
+        }
+        d->sort_key = hl__sort_key(d->transparent, order, d->tie_pipeline, d->tie_material, d->tie_geometry, d->depth);
+        r->sort_items[i] = (sort_item){d->sort_key, i};
+    }
+}
+
+static void sort_run_part(void *ctx, uint32_t part, uint32_t parts) {
+    sort_ctx *c = ctx;
+    uint32_t first, end;
+    hl__work_range(c->v->draw_count, part, parts, &first, &end);
+    qsort(c->r->sort_items + first, end - first, sizeof(sort_item), sort_cmp);
+}
+
+static void sort_output_part(void *ctx, uint32_t part, uint32_t parts) {
+    sort_ctx *c = ctx;
+    hl_renderer *r = c->r;
+    const hl__view *v = c->v;
+    uint32_t first, end, opaque = 0;
+    hl__work_range(v->draw_count, part, parts, &first, &end);
+    for (uint32_t i = first; i < end; i++) {
+        uint32_t k = v->draw_first + c->order[i];
+        r->draw_order[v->draw_first + i] = k;
+        r->sorted_packets[v->draw_first + i] = r->draws[k].packet;
+        opaque += !r->draws[k].transparent;
+    }
+    c->opaque[part] = opaque;
+}
+
 /* Order: opaque by render order / pipeline / material / geometry; transparent back to front.
  * The draws stay where they were built; r->draw_order lists them in execution order. */
 static hl_result view_sort(hl_renderer *r, hl__view *v) {
@@ -883,18 +975,13 @@ static hl_result view_sort(hl_renderer *r, hl__view *v) {
         !hl__reserve((void **)&r->sorted_packets, &r->sorted_packet_capacity, r->draw_count + 1u,
                      sizeof(hl_rhi_draw_packet)))
         return HL_ERR_OUT_OF_MEMORY;
+    sort_ctx c;
+    memset(&c, 0, sizeof c);
+    c.r = r;
+    c.v = v;
+    uint32_t parts = v->draw_count >= HL__PARALLEL_MIN ? hl__workers_threads(r->workers) : 1u;
+    hl__workers_run(r->workers, parts, sort_keys_part, &c);
     sort_item *si = r->sort_items;
-    for (uint32_t i = 0; i < v->draw_count; i++) {
-        hl__draw *d = &r->draws[v->draw_first + i];
-        int32_t order = hl_node_render_order(hl_mesh_node((hl_mesh *)d->mesh));
-        if (d->transparent) {
-            hl_vec3 c = hl_mesh_world_sphere((hl_mesh *)d->mesh).center;
-            hl_vec3 dv = {c.x - v->eye.x, c.y - v->eye.y, c.z - v->eye.z};
-            d->depth = hl_vec3_length(dv);
-        }
-        d->sort_key = hl__sort_key(d->transparent, order, d->tie_pipeline, d->tie_material, d->tie_geometry, d->depth);
-        si[i] = (sort_item){d->sort_key, i};
-    }
     /* A static scene builds the same keys in the same order every frame: then last frame's
        order holds and the sort is skipped. */
     struct hl__sort_cache *sc = &r->sort_cache[v->frame_slot];
@@ -905,17 +992,25 @@ static hl_result view_sort(hl_renderer *r, hl__view *v) {
             !hl__reserve((void **)&sc->order, &sc->order_capacity, v->draw_count + 1u, sizeof(uint32_t)))
             return HL_ERR_OUT_OF_MEMORY;
         for (uint32_t i = 0; i < v->draw_count; i++) sc->keys[i] = si[i].key;
-        qsort(si, v->draw_count, sizeof *si, sort_cmp);
-        for (uint32_t i = 0; i < v->draw_count; i++) sc->order[i] = si[i].index;
+        hl__workers_run(r->workers, parts, sort_run_part, &c);
+        if (parts == 1) {
+            for (uint32_t i = 0; i < v->draw_count; i++) sc->order[i] = si[i].index;
+        } else { /* the sorted runs merged: the smallest head each time */
+            uint32_t head[HL__MAX_FRONTEND_THREADS], end[HL__MAX_FRONTEND_THREADS];
+            for (uint32_t p = 0; p < parts; p++) hl__work_range(v->draw_count, p, parts, &head[p], &end[p]);
+            for (uint32_t i = 0; i < v->draw_count; i++) {
+                uint32_t best = UINT32_MAX;
+                for (uint32_t p = 0; p < parts; p++)
+                    if (head[p] < end[p] && (best == UINT32_MAX || sort_cmp(&si[head[p]], &si[head[best]]) < 0)) best = p;
+                sc->order[i] = si[head[best]++].index;
+            }
+        }
         sc->count = v->draw_count;
     }
+    c.order = sc->order;
+    hl__workers_run(r->workers, parts, sort_output_part, &c);
     v->opaque_count = 0;
-    for (uint32_t i = 0; i < v->draw_count; i++) {
-        uint32_t k = v->draw_first + sc->order[i];
-        r->draw_order[v->draw_first + i] = k;
-        r->sorted_packets[v->draw_first + i] = r->draws[k].packet;
-        if (!r->draws[k].transparent) v->opaque_count++;
-    }
+    for (uint32_t p = 0; p < parts; p++) v->opaque_count += c.opaque[p];
     v->has_transparent = v->opaque_count < v->draw_count;
     return HL_OK;
 }
@@ -986,6 +1081,7 @@ static void retained_use(hl_renderer *r, hl__view *v) {
     r->stats.shadow_tiles += k->shadow_tiles;
     r->stats.retained_draws += v->draw_count + v->shadow_only_count;
     k->used_serial = r->frame_serial;
+    v->kept = true;
 }
 
 /* After a view was built: keep it when nothing in it needs per-frame work of the building steps. */

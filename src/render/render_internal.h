@@ -300,6 +300,7 @@ typedef struct hl__view {
     uint64_t order_serial; /* r->order_serial when its traversal filled r->order */
     hl_render_target *output; /* scripted views: the invocation's target (target may be a layout) */
     uint32_t invocation;      /* scripted views: the render call of the frame that made it */
+    bool kept;                /* the direct recorder reused the kept view's list (hl__retained) */
 } hl__view;
 
 /* A renderer list: draws of one view, filtered and ordered (r->list_items[first..+count)). */
@@ -506,6 +507,55 @@ typedef struct hl__present {
     uint32_t configures, outdated;
 } hl__present;
 
+/* Frontend threads (render_workers.c, hl_renderer_desc.frontend_threads): run(w, parts, fn, ctx)
+ * calls fn(ctx, part, parts) for every part, part 0 on the calling thread and the others on the
+ * workers at once, and returns when all are done; parts is at most hl__workers_threads(w) (the
+ * callers size their per-part scratch by it). w NULL (one thread): every part in turn on the
+ * caller. What runs on a worker makes no RHI call, no allocation and no hl__fail. */
+#define HL__MAX_FRONTEND_THREADS 8
+/* Loops shorter than this run on the calling thread alone (waking workers costs more). */
+#define HL__PARALLEL_MIN 4096u
+typedef struct hl__workers hl__workers;
+typedef void (*hl__work_fn)(void *ctx, uint32_t part, uint32_t parts);
+uint32_t hl__frontend_threads_default(void); /* cores - 1, at least 1, at most the maximum */
+hl_result hl__workers_start(uint32_t threads, hl__workers **out); /* *out NULL for 1 thread */
+void hl__workers_stop(hl__workers *w);
+uint32_t hl__workers_threads(const hl__workers *w);
+void hl__workers_run(hl__workers *w, uint32_t parts, hl__work_fn fn, void *ctx);
+/* Part `part` of [0, count) split into parts contiguous ranges: [*first, *end). */
+void hl__work_range(uint32_t count, uint32_t part, uint32_t parts, uint32_t *first, uint32_t *end);
+
+/* Render bundles of the direct recorder's colour passes (render_bundle.c): per view slot and pass
+ * (opaque, transparent), last frame's packets and their chunks, one bundle each. */
+typedef struct hl__bundle_chunk {
+    uint32_t first, count; /* into the packets */
+    uint64_t hash;         /* of its packets (matching only: equality compares them) */
+    hl_rhi_render_bundle bundle; /* 0: drawn directly (content new last frame) */
+    bool seen;             /* matched a chunk of the frame before (scratch) */
+} hl__bundle_chunk;
+
+typedef struct hl__bundle_cache {
+    hl_rhi_format color[4]; /* the attachment layout its bundles were recorded for */
+    uint32_t color_count;
+    hl_rhi_format depth;
+    uint32_t samples;
+    hl_rhi_draw_packet *packets; /* last frame's (high-water) */
+    uint32_t packet_count, packet_capacity;
+    hl__bundle_chunk *chunks;
+    uint32_t chunk_count, chunk_capacity;
+    uint64_t frame; /* frame_serial it was last drawn in */
+} hl__bundle_cache;
+
+/* Draws count packets of view v's opaque or transparent pass through the cache's bundles (recording
+ * the chunks that changed) with one hl_rhi_cmd_execute_bundles. */
+hl_result hl__bundles_draw(hl_renderer *r, hl_rhi_cmd *cmd, const hl__view *v, bool transparent,
+                           const hl_rhi_draw_packet *packets, uint32_t count);
+/* Frame end: caches not drawn in this frame are emptied (their bundles destroyed). */
+void hl__bundles_frame_end(hl_renderer *r);
+/* Every bundle destroyed (GPU objects dropped); hl__bundles_free also frees the arrays. */
+void hl__bundles_drop(hl_renderer *r);
+void hl__bundles_free(hl_renderer *r);
+
 struct hl_renderer {
     hl_renderer_desc desc;
     hl_rhi_device *dev;
@@ -540,6 +590,8 @@ struct hl_renderer {
     uint32_t material_count, material_capacity, material_hint;
     hl__gpu_mesh **meshes;
     uint32_t mesh_count, mesh_capacity, mesh_hint;
+    hl__gpu_mesh **spare_meshes; /* records eviction released, reused by new meshes (no allocation) */
+    uint32_t spare_mesh_count, spare_mesh_capacity;
     hl__ptr_map ubuf_map;
     hl__gpu_ubuf **ubufs;
     uint32_t ubuf_count, ubuf_capacity, ubuf_hint;
@@ -677,8 +729,20 @@ struct hl_renderer {
     hl_rhi_buffer fs_params; /* parameter blocks of fullscreen passes, 256-byte slots */
     uint32_t fs_params_capacity, fs_params_used;
     uint32_t invocations; /* render calls recorded in this frame */
+    hl__bundle_cache bundle_caches[HL__MAX_VIEWS][2]; /* render_bundle.c */
+    hl__bundle_chunk *bundle_scratch; /* high-water: a pass's new chunks */
+    uint32_t bundle_scratch_capacity;
+    uint32_t *bundle_table; /* high-water: last frame's chunks by hash */
+    uint32_t bundle_table_capacity;
+    hl_rhi_render_bundle *bundle_handles; /* high-water: the bundles of one execute */
+    uint32_t bundle_handle_capacity;
     hl__render_host host; /* the render pipeline host (src/pipeline); empty = direct recorder */
     hl__present present;  /* the window (desc.window), render_present.c */
+    hl__workers *workers; /* frontend threads (NULL: the calling thread alone) */
+    struct hl__cull_part { /* view_cull's per-part results (HL__MAX_FRONTEND_THREADS) */
+        uint32_t visible, offscreen, culled;
+        hl_aabb box;
+    } cull_parts[HL__MAX_FRONTEND_THREADS];
     hl_render_stats stats;
 };
 
@@ -751,6 +815,8 @@ hl_result hl__owned_group_get(hl_renderer *r, hl__owned_group *og, const hl__pro
 void hl__owned_group_destroy(hl_renderer *r, hl__owned_group *og);
 /* Records: hint is the lowest index that may be free (kept by alloc and clear). */
 void *hl__record_alloc(void ***array, uint32_t *count, uint32_t *capacity, uint32_t *hint, size_t size, uint32_t *index);
+/* Puts an existing record rec at a free index of the array (NULL when the array cannot grow). */
+void *hl__record_place(void ***array, uint32_t *count, uint32_t *capacity, uint32_t *hint, void *rec, uint32_t *index);
 /* Frees record i of the array (hl__free) and makes its slot reusable. */
 void hl__record_clear(void **array, uint32_t i, uint32_t *hint);
 void hl__gpu_texture_release(hl_renderer *r, uint32_t index);

@@ -70,6 +70,7 @@ static hl_result caps_superset(const hl_rhi_caps *had, const hl_rhi_caps *has) {
 
 static void gpu_drop(hl_renderer *r) {
     hl__retained_drop(r);
+    hl__bundles_drop(r);
     if (r->host.gpu_release) r->host.gpu_release(r->host.user);
     if (r->graph) hl_graph_destroy(r->graph);
     r->graph = NULL;

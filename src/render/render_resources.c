@@ -95,7 +95,7 @@ void hl__ptr_map_free(hl__ptr_map *m) {
 }
 
 /* ---- records: one allocation each, found through pointer arrays ------------------------------ */
-void *hl__record_alloc(void ***array, uint32_t *count, uint32_t *capacity, uint32_t *hint, size_t size, uint32_t *index) {
+void *hl__record_place(void ***array, uint32_t *count, uint32_t *capacity, uint32_t *hint, void *rec, uint32_t *index) {
     uint32_t i;
     for (i = *hint; i < *count && (*array)[i]; i++) {
     }
@@ -104,14 +104,22 @@ void *hl__record_alloc(void ***array, uint32_t *count, uint32_t *capacity, uint3
         (*array)[i] = NULL;
         (*count)++;
     }
+    (*array)[i] = rec;
+    *index = i;
+    *hint = i + 1;
+    return rec;
+}
+
+void *hl__record_alloc(void ***array, uint32_t *count, uint32_t *capacity, uint32_t *hint, size_t size, uint32_t *index) {
     void *rec = hl__calloc(1, size);
     if (!rec) {
         hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: out of memory for a cache record");
         return NULL;
     }
-    (*array)[i] = rec;
-    *index = i;
-    *hint = i + 1;
+    if (!hl__record_place(array, count, capacity, hint, rec, index)) {
+        hl__free(rec);
+        return NULL;
+    }
     return rec;
 }
 
@@ -202,6 +210,13 @@ void hl__render_resources_free(hl_renderer *r) {
         if (r->meshes[i]) hl__free(r->meshes[i]->prepared);
         hl__free(r->meshes[i]);
     }
+    for (uint32_t i = 0; i < r->spare_mesh_count; i++) {
+        hl__free(r->spare_meshes[i]->prepared);
+        hl__free(r->spare_meshes[i]);
+    }
+    hl__free(r->spare_meshes);
+    r->spare_meshes = NULL;
+    r->spare_mesh_count = r->spare_mesh_capacity = 0;
     hl__free(r->geometries);
     hl__free(r->materials);
     hl__free(r->textures);
@@ -731,7 +746,16 @@ hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *mesh, hl__gpu_mesh **
     uint32_t i = hl__ptr_map_get(&r->mesh_map, mesh);
     hl__gpu_mesh *gm;
     if (i == UINT32_MAX) {
-        gm = hl__record_alloc((void ***)&r->meshes, &r->mesh_count, &r->mesh_capacity, &r->mesh_hint, sizeof *gm, &i);
+        if (r->spare_mesh_count && (gm = hl__record_place((void ***)&r->meshes, &r->mesh_count, &r->mesh_capacity,
+                                                          &r->mesh_hint, r->spare_meshes[r->spare_mesh_count - 1], &i))) {
+            /* a record eviction let go (churn makes no allocation): its prepared draw's memory stays */
+            r->spare_mesh_count--;
+            struct hl__draw *prepared = gm->prepared;
+            memset(gm, 0, sizeof *gm);
+            gm->prepared = prepared;
+        } else {
+            gm = hl__record_alloc((void ***)&r->meshes, &r->mesh_count, &r->mesh_capacity, &r->mesh_hint, sizeof *gm, &i);
+        }
         if (!gm) return HL_ERR_OUT_OF_MEMORY;
         uint32_t s;
         if (r->free_object_count) {
@@ -816,14 +840,23 @@ static void evict_mirrors(hl_renderer *r) {
             hl__gpu_mesh *m = r->meshes[i];
             if (!m || m->last_frame >= old) continue;
             hl__ptr_map_remove(&r->mesh_map, m->mesh);
-            hl__free(m->prepared);
             if (hl__reserve((void **)&r->free_object_slots, &r->free_object_capacity, r->free_object_count + 1,
                             sizeof(uint32_t)))
                 r->free_object_slots[r->free_object_count++] = m->slot;
             if (m->skin_slot1 && hl__reserve((void **)&r->free_skin_slots, &r->free_skin_capacity, r->free_skin_count + 1,
                                              sizeof(uint32_t)))
                 r->free_skin_slots[r->free_skin_count++] = m->skin_slot1 - 1;
-            hl__record_clear((void **)r->meshes, i, &r->mesh_hint);
+            /* kept for the next new mesh: at most as many spares as meshes held (and 64) */
+            if (r->spare_mesh_count < (r->mesh_map.count > 64 ? r->mesh_map.count : 64) &&
+                hl__reserve((void **)&r->spare_meshes, &r->spare_mesh_capacity, r->spare_mesh_count + 1,
+                            sizeof *r->spare_meshes)) {
+                r->spare_meshes[r->spare_mesh_count++] = m;
+                r->meshes[i] = NULL;
+                if (i < r->mesh_hint) r->mesh_hint = i;
+            } else {
+                hl__free(m->prepared);
+                hl__record_clear((void **)r->meshes, i, &r->mesh_hint);
+            }
         }
     }
     for (uint32_t i = 0; i < r->material_count; i++) {

@@ -367,6 +367,10 @@ hl_result hl__renderer_create(const hl_renderer_desc *desc, uint32_t rhi_feature
         return hl__fail(HL_ERR_VALIDATION, "hl_renderer_create: desc.shadow_atlas_size %u (64..8192)", d.shadow_atlas_size);
     hl_result vres = hl__present_validate_desc(&d);
     if (vres) return vres;
+    if (d.frontend_threads > HL__MAX_FRONTEND_THREADS)
+        return hl__fail(HL_ERR_VALIDATION, "hl_renderer_create: desc.frontend_threads %u (0..%u)", d.frontend_threads,
+                        HL__MAX_FRONTEND_THREADS);
+    if (!d.frontend_threads) d.frontend_threads = hl__frontend_threads_default();
     hl_renderer *r = hl__calloc(1, sizeof *r);
     if (!r) return hl__fail(HL_ERR_OUT_OF_MEMORY, "hl_renderer_create: out of memory");
     r->desc = d;
@@ -398,6 +402,7 @@ hl_result hl__renderer_create(const hl_renderer_desc *desc, uint32_t rhi_feature
     r->gl_depth = hl_rhi_device_caps(r->dev)->clip_depth_negative_one;
     hl_graph_desc gd = {r->dev, 0, "renderer"};
     res = hl_graph_create(&gd, &r->graph);
+    if (!res) res = hl__workers_start(d.frontend_threads, &r->workers);
     if (!res) res = hl__render_resources_init(r);
     hl_render_target_desc od = {0};
     od.width = d.width;
@@ -468,6 +473,7 @@ void hl_renderer_destroy(hl_renderer *r) {
     if (r->dev) hl__storage_free(r);
     if (r->dev) hl__storage_shaders_free(r);
     if (r->dev) {
+        hl__bundles_free(r);
         hl__render_release_retired(r);
         hl__render_fullscreen_free(r); /* before the programs: the groups use their layouts */
         hl__render_ubufs_free(r);
@@ -496,6 +502,7 @@ void hl_renderer_destroy(hl_renderer *r) {
         hl__free(r->sort_cache[i].keys);
         hl__free(r->sort_cache[i].order);
     }
+    hl__workers_stop(r->workers);
     hl__free(r->instance_data);
     hl__free(r->retired_buffers);
     hl__free(r->retired_groups);
@@ -669,6 +676,7 @@ static hl_result frame_finish(hl_renderer *r, hl_result res) {
         r->stats.bind_group_switches = rs->bind_group_switches - bg0;
         r->stats.frame_index++;
     }
+    hl__bundles_frame_end(r);
     hl__render_release_retired(r);
     hl__render_fullscreen_evict(r);
     hl__render_evict(r);

@@ -24,7 +24,10 @@
  *   history every history_every frames, a stage that samples no live target is rendered again by
  *           the world's renderer and by a new renderer of the same backend and description that
  *           has seen nothing before; the two images must agree within the same bounds (finds
- *           caches keyed by stale state, which both backends would share).
+ *           caches keyed by stale state, which both backends would share). The new renderer
+ *           draws without render bundles (hl_renderer_desc.no_render_bundles) where the world's
+ *           renderer draws the direct recorder's passes through them: bundles kept across
+ *           frames are compared with draws recorded one by one.
  *
  * Scenes are built so that correct backends agree: random rotations and placements (no exact
  * edge-on geometry), roughness >= 0.08 unless exactly 0, normalised normals, no line topology

@@ -1956,6 +1956,7 @@ static void history_check(hl_gen_world *w, bool replay) {
     rd.height = w->out_h;
     rd.sample_count = w->samples;
     rd.shadow_atlas_size = w->atlas;
+    rd.no_render_bundles = true; /* the world's renderer uses them */
     uint32_t kind = pipeline_kind(w); /* the other recorder of direct and scripted; post again */
     rd.pipeline = factory_of(kind == HL_GEN_PIPELINE_DIRECT     ? HL_GEN_PIPELINE_SCRIPTED
                              : kind == HL_GEN_PIPELINE_SCRIPTED ? HL_GEN_PIPELINE_DIRECT

@@ -42,16 +42,27 @@ static inline hl_result hl__need_compute_pass(const hl_rhi_cmd *cmd, const char 
     return HL_OK;
 }
 
+/* Uses by the open frame (a render bundle being recorded uses nothing yet: its execute does). */
 static inline void hl__use_slot(hl_rhi_device *dev, uint8_t pool, uint32_t slot) {
+    if (dev->recording_bundle) return;
     dev->pools[pool].last_use[slot] = dev->cmd.serial;
 }
 static inline void hl__use_buffer(hl_rhi_device *dev, uint32_t slot, hl__buffer *b) {
+    if (dev->recording_bundle) return;
     hl__use_slot(dev, HL__POOL_BUFFER, slot);
     b->last_use_serial = b->write_frame_guard = dev->cmd.serial;
 }
 static inline void hl__use_texture(hl_rhi_device *dev, uint32_t slot, hl__texture *t) {
+    if (dev->recording_bundle) return;
     hl__use_slot(dev, HL__POOL_TEXTURE, slot);
     t->last_use_serial = dev->cmd.serial;
+}
+
+void hl__rhi_use_object(hl_rhi_device *dev, uint32_t pool, uint32_t slot) {
+    hl__pool *p = &dev->pools[pool];
+    if (pool == HL__POOL_BUFFER) hl__use_buffer(dev, slot, hl__pool_item(p, slot));
+    else if (pool == HL__POOL_TEXTURE) hl__use_texture(dev, slot, hl__pool_item(p, slot));
+    else hl__use_slot(dev, (uint8_t)pool, slot);
 }
 static void hl__use_view(hl_rhi_device *dev, uint32_t view_id) {
     uint32_t vs = hl__handle_slot(view_id);
@@ -65,7 +76,26 @@ static void hl__use_view(hl_rhi_device *dev, uint32_t view_id) {
     }
 }
 
-static void hl__reset_bindings(hl_rhi_cmd *cmd) {
+void hl__cmd_reset_draw_state(hl_rhi_cmd *cmd) {
+    cmd->pipeline_id = 0;
+    cmd->pipeline = NULL;
+    memset(cmd->bind_group_id, 0, sizeof cmd->bind_group_id);
+    memset(cmd->bind_group_offset_count, 0, sizeof cmd->bind_group_offset_count);
+    memset(cmd->vertex_buffer_id, 0, sizeof cmd->vertex_buffer_id);
+    memset(cmd->vertex_buffer_offset, 0, sizeof cmd->vertex_buffer_offset);
+    cmd->index_buffer_id = 0;
+    cmd->index_format = HL_RHI_INDEX_UINT16;
+    cmd->index_offset = 0;
+    cmd->index_buffer_size = 0;
+    cmd->layout_group_count = 0;
+    for (uint32_t i = 0; i < HL_RHI_MAX_BIND_GROUPS; i++) {
+        cmd->bind_group_cache[i] = UINT32_MAX;
+        cmd->layout_group_cache[i] = UINT32_MAX;
+    }
+    cmd->draw_dirty = true;
+}
+
+void hl__cmd_reset_bindings(hl_rhi_cmd *cmd) {
     cmd->pipeline_id = 0;
     cmd->pipeline = NULL;
     cmd->compute_pipeline_id = 0;
@@ -203,6 +233,7 @@ static hl_result hl__validate_render_pass(hl_rhi_device *dev, const hl_rhi_rende
                             fn, i, v->width, v->height, v->sample_count, rp->width, rp->height, rp->sample_count);
         }
         rp->color[i] = v;
+        rp->color_format[i] = v->format;
         rp->color_desc[i] = *a;
         if (a->resolve_target.id) {
             hl__texture_view *rv;
@@ -246,6 +277,7 @@ static hl_result hl__validate_render_pass(hl_rhi_device *dev, const hl_rhi_rende
                             fn, v->width, v->height, v->sample_count, rp->width, rp->height, rp->sample_count);
         }
         rp->depth = v;
+        rp->depth_format = v->format;
         rp->depth_desc = *ds;
     }
     return HL_OK;
@@ -260,7 +292,7 @@ hl_result hl_rhi_cmd_begin_render_pass(hl_rhi_cmd *cmd, const hl_rhi_render_pass
     hl_rhi_device *dev = cmd->dev;
     hl__render_pass_info rp;
     if ((r = hl__validate_render_pass(dev, desc, &rp))) return r;
-    hl__reset_bindings(cmd);
+    hl__cmd_reset_bindings(cmd);
     cmd->rp = rp;
     r = dev->fns->begin_render_pass(cmd, &cmd->rp);
     if (r) return r;
@@ -285,7 +317,7 @@ hl_result hl_rhi_cmd_end_render_pass(hl_rhi_cmd *cmd) {
     if ((r = hl__need_render_pass(cmd, fn))) return r;
     r = cmd->dev->fns->end_render_pass(cmd);
     cmd->pass = HL__PASS_NONE;
-    hl__reset_bindings(cmd);
+    hl__cmd_reset_bindings(cmd);
     return r;
 }
 
@@ -301,19 +333,19 @@ static hl_result hl__bind_pipeline(hl_rhi_cmd *cmd, uint32_t id, const char *fn)
         return hl__fail(HL_ERR_VALIDATION, "%s: the pipeline has %u color targets but the pass has %u color attachments", fn,
                         in->color_target_count, rp->color_count);
     for (uint32_t i = 0; i < rp->color_count; i++) {
-        if (in->color_targets[i].format != rp->color[i]->format)
+        if (in->color_targets[i].format != rp->color_format[i])
             return hl__fail(HL_ERR_VALIDATION, "%s: color target %u: pipeline format %s, pass attachment format %s", fn, i,
                             hl_rhi_format_get_info(in->color_targets[i].format)->name,
-                            hl_rhi_format_get_info(rp->color[i]->format)->name);
+                            hl_rhi_format_get_info(rp->color_format[i])->name);
     }
-    hl_rhi_format pass_depth = rp->depth ? rp->depth->format : HL_RHI_FORMAT_UNDEFINED;
+    hl_rhi_format pass_depth = rp->depth_format;
     if (in->depth_stencil.format != pass_depth)
         return hl__fail(HL_ERR_VALIDATION, "%s: pipeline depth format %s, pass depth attachment %s", fn,
                         hl_rhi_format_get_info(in->depth_stencil.format)->name, hl_rhi_format_get_info(pass_depth)->name);
     if (in->sample_count != rp->sample_count)
         return hl__fail(HL_ERR_VALIDATION, "%s: pipeline sample_count %u, pass sample count %u", fn, in->sample_count,
                         rp->sample_count);
-    dev->fns->set_pipeline(cmd, p);
+    cmd->fns->set_pipeline(cmd, p);
     cmd->pipeline_id = id;
     cmd->pipeline = p;
     const hl__render_pipeline_info *key = dev->cache[p->cache_index].key;
@@ -401,7 +433,7 @@ static hl_result hl__apply_bind_group(hl_rhi_cmd *cmd, uint32_t index, uint32_t 
         }
     }
     g->layout_ptr_unsafe = hl__pool_get(dev, HL__POOL_BGL, g->layout.id);
-    dev->fns->set_bind_group(cmd, index, g, offsets, count);
+    cmd->fns->set_bind_group(cmd, index, g, offsets, count);
     cmd->bind_group_id[index] = id;
     cmd->bind_group_offset_count[index] = count;
     for (uint32_t i = 0; i < count; i++) cmd->bind_group_offsets[index][i] = offsets[i];
@@ -428,7 +460,7 @@ static inline hl_result hl__rebind_offsets(hl_rhi_cmd *cmd, uint32_t index, cons
     }
     hl__pool *pool = &dev->pools[HL__POOL_BIND_GROUP];
     hl__bind_group *g = (hl__bind_group *)(pool->items + (size_t)cmd->bound_group_slot[index] * pool->item_size);
-    dev->fns->set_bind_group(cmd, index, g, offsets, count);
+    cmd->fns->set_bind_group(cmd, index, g, offsets, count);
     for (uint32_t k = 0; k < count; k++) cmd->bind_group_offsets[index][k] = offsets[k];
     dev->stats.bind_group_switches++;
     return HL_OK;
@@ -466,7 +498,7 @@ static hl_result hl__bind_vertex_buffer(hl_rhi_cmd *cmd, uint32_t slot, uint32_t
     if (offset % 4u || offset > b->desc.size)
         return hl__fail(HL_ERR_VALIDATION, "%s: offset %llu must be a multiple of 4 within the buffer (size %llu)", fn,
                         (unsigned long long)offset, (unsigned long long)b->desc.size);
-    dev->fns->set_vertex_buffer(cmd, slot, b, offset);
+    cmd->fns->set_vertex_buffer(cmd, slot, b, offset);
     cmd->vertex_buffer_id[slot] = id;
     cmd->vertex_buffer_offset[slot] = offset;
     cmd->draw_dirty = true;
@@ -500,7 +532,7 @@ static hl_result hl__bind_index_buffer(hl_rhi_cmd *cmd, uint32_t id, hl_rhi_inde
     if (offset % isize || offset > b->desc.size)
         return hl__fail(HL_ERR_VALIDATION, "%s: offset %llu must be a multiple of %u within the buffer (size %llu)", fn,
                         (unsigned long long)offset, isize, (unsigned long long)b->desc.size);
-    dev->fns->set_index_buffer(cmd, b, format, offset);
+    cmd->fns->set_index_buffer(cmd, b, format, offset);
     cmd->index_buffer_id = id;
     cmd->index_format = format;
     cmd->index_offset = offset;
@@ -624,7 +656,7 @@ static inline hl_result hl__draw(hl_rhi_cmd *cmd, uint32_t vertex_count, uint32_
     hl_rhi_device *dev = cmd->dev;
     if (first_instance && !(dev->caps.features & HL_RHI_FEATURE_FIRST_INSTANCE))
         return hl__fail(HL_ERR_UNSUPPORTED, "%s: first_instance %u needs the first-instance feature", fn, first_instance);
-    dev->fns->draw(cmd, vertex_count, instance_count, first_vertex, first_instance);
+    cmd->fns->draw(cmd, vertex_count, instance_count, first_vertex, first_instance);
     dev->stats.draws++;
     return HL_OK;
 }
@@ -648,7 +680,7 @@ static inline hl_result hl__draw_indexed(hl_rhi_cmd *cmd, uint32_t index_count, 
     if ((in->topology == HL_RHI_TOPOLOGY_TRIANGLE_STRIP || in->topology == HL_RHI_TOPOLOGY_LINE_STRIP) &&
         in->strip_index_format != cmd->index_format)
         return hl__fail(HL_ERR_VALIDATION, "%s: the index format differs from the pipeline's strip_index_format", fn);
-    dev->fns->draw_indexed(cmd, index_count, instance_count, first_index, base_vertex, first_instance);
+    cmd->fns->draw_indexed(cmd, index_count, instance_count, first_index, base_vertex, first_instance);
     dev->stats.draws++;
     return HL_OK;
 }
@@ -700,16 +732,9 @@ hl_result hl_rhi_cmd_draw_indexed_indirect(hl_rhi_cmd *cmd, hl_rhi_buffer buf, u
     return hl__draw_indirect(cmd, buf, offset, true, "hl_rhi_cmd_draw_indexed_indirect");
 }
 
-hl_result hl_rhi_cmd_draw_packets(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *packets, uint32_t count,
-                                  uint32_t *failed_index) {
-    const char *fn = "hl_rhi_cmd_draw_packets";
-    hl_result r = hl__cmd_check(cmd, fn);
-    if (!r) r = hl__need_render_pass(cmd, fn);
-    if (!r && count && !packets) r = hl__fail(HL_ERR_VALIDATION, "%s: packets is NULL", fn);
-    if (r) {
-        if (failed_index) *failed_index = 0;
-        return r;
-    }
+hl_result hl__cmd_draw_packet_list(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *packets, uint32_t count,
+                                   uint32_t *failed_index, const char *fn) {
+    hl_result r = HL_OK;
     for (uint32_t i = 0; i < count; i++) {
         const hl_rhi_draw_packet *p = &packets[i];
         /* Handles equal to the bound ones are live (destroy unbinds), so only changes are looked up. */
@@ -753,6 +778,20 @@ hl_result hl_rhi_cmd_draw_packets(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *pac
         if (failed_index) *failed_index = i;
         return r;
     }
+    return HL_OK;
+}
+
+hl_result hl_rhi_cmd_draw_packets(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *packets, uint32_t count,
+                                  uint32_t *failed_index) {
+    const char *fn = "hl_rhi_cmd_draw_packets";
+    hl_result r = hl__cmd_check(cmd, fn);
+    if (!r) r = hl__need_render_pass(cmd, fn);
+    if (!r && count && !packets) r = hl__fail(HL_ERR_VALIDATION, "%s: packets is NULL", fn);
+    if (r) {
+        if (failed_index) *failed_index = 0;
+        return r;
+    }
+    if ((r = hl__cmd_draw_packet_list(cmd, packets, count, failed_index, fn))) return r;
     if (cmd->dev->tap && cmd->dev->tap->packets) cmd->dev->tap->packets(cmd->dev->tap->user, packets, count);
     return HL_OK;
 }
@@ -775,7 +814,7 @@ hl_result hl_rhi_cmd_begin_compute_pass(hl_rhi_cmd *cmd, const char *label) {
     if ((r = hl__need_compute_feature(cmd->dev, fn))) return r;
     if (cmd->pass != HL__PASS_NONE)
         return hl__fail(HL_ERR_INVALID_STATE, "%s: %s pass is already open", fn, hl__pass_names[cmd->pass]);
-    hl__reset_bindings(cmd);
+    hl__cmd_reset_bindings(cmd);
     memset(&cmd->rp, 0, sizeof cmd->rp);
     if ((r = cmd->dev->fns->begin_compute_pass(cmd, label))) return r;
     cmd->pass = HL__PASS_COMPUTE;
@@ -789,7 +828,7 @@ hl_result hl_rhi_cmd_end_compute_pass(hl_rhi_cmd *cmd) {
     if ((r = hl__need_compute_pass(cmd, fn))) return r;
     r = cmd->dev->fns->end_compute_pass(cmd);
     cmd->pass = HL__PASS_NONE;
-    hl__reset_bindings(cmd);
+    hl__cmd_reset_bindings(cmd);
     return r;
 }
 

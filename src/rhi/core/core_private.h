@@ -77,6 +77,22 @@ void hl__cmd_refresh_pointers(hl_rhi_device *dev);
  * handle never compares equal to what is bound. */
 void hl__cmd_forget(hl_rhi_device *dev, uint8_t pool, uint32_t id);
 
+/* The packet loop of hl_rhi_cmd_draw_packets (checks, the command-state cache, cmd->fns) for an
+ * open pass or a render bundle being recorded; fn names the call in messages. */
+hl_result hl__cmd_draw_packet_list(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *packets, uint32_t count,
+                                   uint32_t *failed_index, const char *fn);
+/* Nothing bound: every binding of the command-state cache (pass begin), or only the draw state
+ * (pipeline, bind groups, vertex and index buffers: around render bundles). */
+void hl__cmd_reset_bindings(hl_rhi_cmd *cmd);
+void hl__cmd_reset_draw_state(hl_rhi_cmd *cmd);
+/* Marks the object in slot of pool as used by the open frame (its release waits for the frame). */
+void hl__rhi_use_object(hl_rhi_device *dev, uint32_t pool, uint32_t slot);
+
+/* bundles.c: a released bundle's arrays go back to the device's free lists (or are freed). */
+void hl__bundle_arrays_release(hl_rhi_device *dev, hl__render_bundle *b);
+/* Frees the free lists' arrays (device memory release). */
+void hl__bundle_arrays_free(hl_rhi_device *dev);
+
 /* ---- objects.c ------------------------------------------------------------------------------- */
 /* Retires one object handle of a non-cached pool (destroy path shared with texture -> views). */
 void hl__destroy_object(hl_rhi_device *dev, uint8_t pool, uint32_t slot);

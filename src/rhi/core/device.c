@@ -25,6 +25,7 @@ static const struct {
     [HL__POOL_RENDER_PIPELINE] = {sizeof(hl__render_pipeline), "render pipeline"},
     [HL__POOL_COMPUTE_PIPELINE] = {sizeof(hl__compute_pipeline), "compute pipeline"},
     [HL__POOL_SURFACE] = {sizeof(hl__surface), "surface"},
+    [HL__POOL_RENDER_BUNDLE] = {sizeof(hl__render_bundle), "render bundle"},
 };
 
 hl_result hl__check_device(const hl_rhi_device *dev, const char *fn) {
@@ -37,6 +38,7 @@ hl_result hl__check_device(const hl_rhi_device *dev, const char *fn) {
 static void hl__free_device_memory(hl_rhi_device *dev) {
     for (uint32_t i = 0; i < HL__POOL_COUNT; i++) hl__pool_release_memory(&dev->pools[i]);
     for (uint32_t i = 0; i < dev->cache_count; i++) hl__free(dev->cache[i].key);
+    hl__bundle_arrays_free(dev);
     hl__free(dev->cache);
     hl__free(dev->deferred);
     hl__free(dev);
@@ -61,6 +63,7 @@ hl_result hl__rhi_device_create_with(const hl__rhi_backend_fns *fns, const hl_rh
     dev->next_serial = 1;
     dev->completed_serial = 0;
     dev->cmd.dev = dev;
+    dev->cmd.fns = fns;
     dev->wait_timeout_ns = hl__wait_timeout_ns(d.wait_timeout_ms);
     dev->generation = 1;
     hl__set_owner_here(dev);
@@ -95,9 +98,9 @@ hl_result hl__rhi_device_create_with(const hl__rhi_backend_fns *fns, const hl_rh
 
 /* Order of the final sweep: users before what they use. */
 static const uint8_t hl__destroy_order[HL__POOL_COUNT] = {
-    HL__POOL_BIND_GROUP,      HL__POOL_COMPUTE_PIPELINE, HL__POOL_RENDER_PIPELINE, HL__POOL_PIPELINE_LAYOUT,
-    HL__POOL_BGL,             HL__POOL_SAMPLER,          HL__POOL_SHADER,          HL__POOL_VIEW,
-    HL__POOL_TEXTURE,         HL__POOL_BUFFER,           HL__POOL_SURFACE, /* after its frame textures */
+    HL__POOL_RENDER_BUNDLE, HL__POOL_BIND_GROUP, HL__POOL_COMPUTE_PIPELINE, HL__POOL_RENDER_PIPELINE,
+    HL__POOL_PIPELINE_LAYOUT, HL__POOL_BGL,      HL__POOL_SAMPLER,          HL__POOL_SHADER,
+    HL__POOL_VIEW,          HL__POOL_TEXTURE,    HL__POOL_BUFFER,           HL__POOL_SURFACE, /* after its frame textures */
 };
 
 static void hl__process_deferred(hl_rhi_device *dev, bool all) {
@@ -308,6 +311,7 @@ static void hl__cmd_reset(hl_rhi_cmd *cmd) {
     uint64_t serial = cmd->serial;
     memset(cmd, 0, sizeof *cmd);
     cmd->dev = dev;
+    cmd->fns = dev->fns;
     cmd->serial = serial;
 }
 

@@ -46,6 +46,12 @@ void hl__release_slot(hl_rhi_device *dev, uint8_t pool, uint32_t slot) {
         hl__cache_unref(dev, cp->layout_cache_index, last_use);
         break;
     }
+    case HL__POOL_RENDER_BUNDLE: {
+        hl__render_bundle *b = item;
+        if (b->be.ptr && f->bundle_destroy) f->bundle_destroy(dev, b);
+        hl__bundle_arrays_release(dev, b); /* kept for the next bundles */
+        break;
+    }
     default: break;
     }
     hl__pool_free_slot(p, slot);

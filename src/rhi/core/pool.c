@@ -26,6 +26,7 @@ void hl__pool_release_memory(hl__pool *pool) {
     hl__free(pool->state);
     hl__free(pool->free_list);
     hl__free(pool->last_use);
+    hl__free(pool->birth);
     memset(pool, 0, sizeof *pool);
 }
 
@@ -59,6 +60,11 @@ static bool hl__pool_grow(hl__pool *p) {
     a = p->last_use;
     if (!hl__reserve(&a, &c, cap, sizeof(uint64_t))) return false;
     p->last_use = a;
+    c = old;
+    a = p->birth;
+    if (!hl__reserve(&a, &c, cap, sizeof(uint32_t))) return false;
+    p->birth = a;
+    memset(p->birth + old, 0, (size_t)(cap - old) * sizeof(uint32_t));
     memset(p->generation + old, 0, cap - old);
     memset(p->state + old, HL__SLOT_FREE, cap - old);
     memset(p->last_use + old, 0, (size_t)(cap - old) * sizeof(uint64_t));
@@ -87,6 +93,7 @@ bool hl__pool_alloc(hl_rhi_device *dev, uint32_t pool, uint32_t *out_id, void **
     p->free_count--;
     p->state[slot] = HL__SLOT_LIVE;
     p->last_use[slot] = 0;
+    p->birth[slot] = ++dev->births;
     p->used++;
     void *item = hl__pool_item(p, slot);
     memset(item, 0, p->item_size);

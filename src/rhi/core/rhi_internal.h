@@ -151,6 +151,29 @@ typedef struct hl__surface {
     hl__native be;
 } hl__surface;
 
+/* One object a render bundle's packets name (its pipelines, bind groups, vertex and index buffers,
+ * and what its bind groups bind): the slot and the slot's birth number when the bundle was
+ * recorded. The bundle is current while every such slot is live with the same birth. */
+typedef struct hl__bundle_use {
+    uint32_t pool;
+    uint32_t slot;
+    uint32_t birth;
+} hl__bundle_use;
+
+typedef struct hl__render_bundle {
+    hl_rhi_format color_formats[HL_RHI_MAX_COLOR_ATTACHMENTS]; /* the layout it was recorded for */
+    uint32_t color_format_count;
+    hl_rhi_format depth_format;
+    uint32_t sample_count;
+    hl_rhi_draw_packet *packets; /* the core's copy: 2^packet_class items (dev->bundle_free) */
+    uint32_t packet_count, packet_class;
+    hl__bundle_use *uses;        /* 2^use_class items */
+    uint32_t use_count, use_class;
+    /* the state changes its packets make from nothing bound (device stats at execute) */
+    uint32_t pipeline_switches, bind_group_switches, vertex_buffer_switches;
+    hl__native be; /* backends that record bundles (bundle_begin): the native bundle */
+} hl__render_bundle;
+
 /* ---- pools: typed handles with generation ---------------------------------------------------- */
 enum {
     HL__POOL_BUFFER,
@@ -164,6 +187,7 @@ enum {
     HL__POOL_RENDER_PIPELINE,
     HL__POOL_COMPUTE_PIPELINE,
     HL__POOL_SURFACE,
+    HL__POOL_RENDER_BUNDLE,
     HL__POOL_COUNT
 };
 
@@ -181,6 +205,7 @@ typedef struct hl__pool {
     uint32_t item_size;
     const char *type_name; /* "buffer", ... for messages */
     uint64_t *last_use;    /* per slot: serial of the last frame that used it */
+    uint32_t *birth;       /* per slot: the device's creation number of its object (render bundles) */
 } hl__pool;
 
 enum { HL__SLOT_FREE = 0, HL__SLOT_LIVE, HL__SLOT_ZOMBIE };
@@ -197,10 +222,18 @@ typedef struct hl__render_pass_info {
     hl__texture_view *depth; /* NULL = none */
     hl_rhi_depth_stencil_attachment depth_desc;
     uint32_t width, height, sample_count;
+    /* the attachment layout (pipelines and bundles are checked against it) */
+    hl_rhi_format color_format[HL_RHI_MAX_COLOR_ATTACHMENTS];
+    hl_rhi_format depth_format; /* UNDEFINED = none */
 } hl__render_pass_info;
 
 struct hl_rhi_cmd {
     hl_rhi_device *dev;
+    /* where the draw-state commands of the packet loop go: the backend's table for the frame's
+       context; for a render bundle being recorded the backend's bundle table (or the core's no-op
+       one where the core keeps the packets), with native_encoder the backend's recording */
+    const struct hl__rhi_backend_fns *fns;
+    void *native_encoder;
     hl__pass_kind pass;
     hl__render_pass_info rp;
     /* command-state cache: what is bound in the open pass */
@@ -320,6 +353,19 @@ typedef struct hl__rhi_backend_fns {
                          int32_t base_vertex, uint32_t first_instance);
     void (*draw_indirect)(hl_rhi_cmd *cmd, hl__buffer *buf, uint64_t offset, bool indexed);
 
+    /* Render bundles recorded natively (optional: with bundle_begin NULL the core keeps the packets
+     * and draws them at execute through the pass commands above). bundle_begin opens a recording
+     * for b's layout into rec->native_encoder; the validated packets then reach it through
+     * bundle_fns (its set_pipeline, set_bind_group, set_vertex_buffer, set_index_buffer, draw and
+     * draw_indexed, called with rec); bundle_end finishes it into b->be, or drops it (discard: a
+     * packet failed). execute_bundles runs validated bundles in the open render pass; afterwards
+     * nothing is bound in it. */
+    const struct hl__rhi_backend_fns *bundle_fns;
+    hl_result (*bundle_begin)(hl_rhi_cmd *rec, const hl__render_bundle *b);
+    hl_result (*bundle_end)(hl_rhi_cmd *rec, hl__render_bundle *b, bool discard);
+    void (*bundle_destroy)(hl_rhi_device *dev, hl__render_bundle *b);
+    void (*execute_bundles)(hl_rhi_cmd *cmd, hl__render_bundle *const *bundles, uint32_t count);
+
     hl_result (*begin_compute_pass)(hl_rhi_cmd *cmd, const char *label);
     hl_result (*end_compute_pass)(hl_rhi_cmd *cmd);
     void (*set_compute_pipeline)(hl_rhi_cmd *cmd, hl__compute_pipeline *p);
@@ -433,6 +479,21 @@ struct hl_rhi_device {
 
     /* Benchmarks' capture of what the device is asked to draw (hl__rhi_set_tap); NULL = off. */
     const struct hl__rhi_tap *tap;
+
+    /* render bundles (core/bundles.c): a bundle's packets are being validated and recorded (uses
+       by the open frame are not stamped then); every object's creation number (hl__pool.birth);
+       the arrays of released bundles by size class (2^k items; [0] packets, [1] uses), taken by
+       new ones, so that bundles recorded again and again allocate nothing once warm; the use
+       list being collected (high-water) */
+    bool recording_bundle;
+    uint32_t births;
+    struct hl__bundle_free {
+        void **items;
+        uint32_t count, capacity;
+        uint32_t total; /* arrays of the class in existence (the list has room for all) */
+    } bundle_free[2][32];
+    hl__bundle_use *bundle_uses;
+    uint32_t bundle_use_capacity;
 };
 
 /* ---- capture for benchmarks ---------------------------------------------------------------------

@@ -417,6 +417,108 @@ void hl__wgpu_draw_indirect(hl_rhi_cmd *cmd, hl__buffer *buf, uint64_t offset, b
         WGPU(cmd->dev, RenderPassEncoderDrawIndirect)(pass, buf->be.ptr, offset);
 }
 
+/* ---- render bundles ------------------------------------------------------------------------- */
+hl_result hl__wgpu_bundle_begin(hl_rhi_cmd *rec, const hl__render_bundle *b) {
+    hl_rhi_device *dev = rec->dev;
+    uint32_t formats[HL_RHI_MAX_COLOR_ATTACHMENTS];
+    for (uint32_t i = 0; i < b->color_format_count; i++) formats[i] = hl__wgpu_format(b->color_formats[i]);
+    WGPURenderBundleEncoderDescriptor d;
+    memset(&d, 0, sizeof d);
+    d.label = hl__wgpu_str("hl bundle");
+    d.colorFormatCount = b->color_format_count;
+    d.colorFormats = b->color_format_count ? formats : NULL;
+    d.depthStencilFormat = b->depth_format ? hl__wgpu_format(b->depth_format) : WGPUTextureFormat_Undefined;
+    d.sampleCount = b->sample_count;
+    rec->native_encoder = WGPU(dev, DeviceCreateRenderBundleEncoder)(hl__wgpu_be(dev)->device, &d);
+    hl_result r = hl__wgpu_take_error(dev, "render bundle encoder");
+    if (!r && !rec->native_encoder) r = hl__fail(HL_ERR_BACKEND, "webgpu: Dawn returned no render bundle encoder");
+    if (r && rec->native_encoder) {
+        WGPU(dev, RenderBundleEncoderRelease)(rec->native_encoder);
+        rec->native_encoder = NULL;
+    }
+    return r;
+}
+
+hl_result hl__wgpu_bundle_end(hl_rhi_cmd *rec, hl__render_bundle *b, bool discard) {
+    hl_rhi_device *dev = rec->dev;
+    WGPURenderBundleDescriptor d = {NULL, hl__wgpu_str("hl bundle")};
+    WGPURenderBundle rb = WGPU(dev, RenderBundleEncoderFinish)(rec->native_encoder, &d);
+    WGPU(dev, RenderBundleEncoderRelease)(rec->native_encoder);
+    rec->native_encoder = NULL;
+    hl_result r = hl__wgpu_take_error(dev, "render bundle");
+    if (!r && !discard && !rb) r = hl__fail(HL_ERR_BACKEND, "webgpu: Dawn returned no render bundle");
+    if (r || discard) {
+        if (rb) WGPU(dev, RenderBundleRelease)(rb);
+        return r;
+    }
+    b->be.ptr = rb;
+    return HL_OK;
+}
+
+void hl__wgpu_bundle_destroy(hl_rhi_device *dev, hl__render_bundle *b) {
+    if (b->be.ptr) WGPU(dev, RenderBundleRelease)(b->be.ptr);
+    b->be.ptr = NULL;
+}
+
+void hl__wgpu_execute_bundles(hl_rhi_cmd *cmd, hl__render_bundle *const *bundles, uint32_t count) {
+    hl_rhi_device *dev = cmd->dev;
+    hl__wgpu_device *be = hl__wgpu_be(dev);
+    WGPURenderBundle native[64];
+    for (uint32_t first = 0; first < count; first += 64) {
+        uint32_t n = count - first < 64 ? count - first : 64;
+        for (uint32_t i = 0; i < n; i++) {
+            native[i] = bundles[first + i]->be.ptr;
+            /* a depth-only bundle binds pipelines without colour targets (see hl__wgpu_begin_render_pass) */
+            if (!bundles[first + i]->color_format_count) be->colorless_pipeline_set = true;
+        }
+        WGPU(dev, RenderPassEncoderExecuteBundles)(be->render_pass, n, native);
+    }
+}
+
+/* The draw-state commands while a bundle records (rec->native_encoder is its encoder). */
+static void bundle_set_pipeline(hl_rhi_cmd *rec, hl__render_pipeline *p) {
+    WGPU(rec->dev, RenderBundleEncoderSetPipeline)(rec->native_encoder, p->be.ptr);
+}
+
+static void bundle_set_bind_group(hl_rhi_cmd *rec, uint32_t index, hl__bind_group *g, const uint32_t *offsets,
+                                  uint32_t offset_count) {
+    WGPU(rec->dev, RenderBundleEncoderSetBindGroup)(rec->native_encoder, index, g->be.ptr, offset_count, offsets);
+}
+
+static void bundle_set_vertex_buffer(hl_rhi_cmd *rec, uint32_t slot, hl__buffer *buf, uint64_t offset) {
+    WGPU(rec->dev, RenderBundleEncoderSetVertexBuffer)(rec->native_encoder, slot, buf->be.ptr, offset, WGPU_WHOLE_SIZE);
+}
+
+static void bundle_set_index_buffer(hl_rhi_cmd *rec, hl__buffer *buf, hl_rhi_index_format format, uint64_t offset) {
+    WGPU(rec->dev, RenderBundleEncoderSetIndexBuffer)(rec->native_encoder, buf->be.ptr,
+                                                      format == HL_RHI_INDEX_UINT32 ? WGPUIndexFormat_Uint32
+                                                                                    : WGPUIndexFormat_Uint16,
+                                                      offset, WGPU_WHOLE_SIZE);
+}
+
+static void bundle_draw(hl_rhi_cmd *rec, uint32_t vertex_count, uint32_t instance_count, uint32_t first_vertex,
+                        uint32_t first_instance) {
+    WGPU(rec->dev, RenderBundleEncoderDraw)(rec->native_encoder, vertex_count, instance_count, first_vertex,
+                                            first_instance);
+}
+
+static void bundle_draw_indexed(hl_rhi_cmd *rec, uint32_t index_count, uint32_t instance_count, uint32_t first_index,
+                                int32_t base_vertex, uint32_t first_instance) {
+    WGPU(rec->dev, RenderBundleEncoderDrawIndexed)(rec->native_encoder, index_count, instance_count, first_index,
+                                                   base_vertex, first_instance);
+}
+
+const hl__rhi_backend_fns hl__rhi_webgpu_bundle_fns = {
+    .backend = HL_RHI_BACKEND_WEBGPU,
+    .name = "webgpu (render bundle encoder)",
+    .set_pipeline = bundle_set_pipeline,
+    .set_bind_group = bundle_set_bind_group,
+    .set_vertex_buffer = bundle_set_vertex_buffer,
+    .set_index_buffer = bundle_set_index_buffer,
+    .draw = bundle_draw,
+    .draw_indexed = bundle_draw_indexed,
+};
+
 /* ---- compute passes ------------------------------------------------------------------------ */
 hl_result hl__wgpu_begin_compute_pass(hl_rhi_cmd *cmd, const char *label) {
     hl_rhi_device *dev = cmd->dev;

@@ -44,6 +44,8 @@ typedef struct WGPURenderPassEncoderImpl *WGPURenderPassEncoder;
 typedef struct WGPUComputePassEncoderImpl *WGPUComputePassEncoder;
 typedef struct WGPUQuerySetImpl *WGPUQuerySet;
 typedef struct WGPUSurfaceImpl *WGPUSurface;
+typedef struct WGPURenderBundleImpl *WGPURenderBundle;
+typedef struct WGPURenderBundleEncoderImpl *WGPURenderBundleEncoder;
 
 /* ---- enums (this build's numbering) -------------------------------------------------------- */
 enum {
@@ -622,6 +624,23 @@ typedef struct WGPURenderPassDescriptor {
     const void *timestampWrites;
 } WGPURenderPassDescriptor;
 
+/* Render bundles: the encoder's attachment layout (formats are WGPUTextureFormat values). */
+typedef struct WGPURenderBundleEncoderDescriptor {
+    const WGPUChainedStruct *nextInChain;
+    WGPUStringView label;
+    size_t colorFormatCount;
+    const uint32_t *colorFormats;
+    uint32_t depthStencilFormat;
+    uint32_t sampleCount;
+    WGPUBool depthReadOnly;
+    WGPUBool stencilReadOnly;
+} WGPURenderBundleEncoderDescriptor;
+
+typedef struct WGPURenderBundleDescriptor {
+    const WGPUChainedStruct *nextInChain;
+    WGPUStringView label;
+} WGPURenderBundleDescriptor;
+
 /* Timestamps (feature TimestampQuery): a query set of `count` timestamps, written by passes. */
 enum { WGPUQueryType_Timestamp = 0x2, WGPUSType_DawnTogglesDescriptor = 0x0005000A };
 #define WGPU_QUERY_SET_INDEX_UNDEFINED 0xFFFFFFFFu
@@ -731,6 +750,10 @@ _Static_assert(offsetof(WGPUDeviceDescriptor, uncapturedErrorCallbackInfo) == 11
 _Static_assert(offsetof(WGPUSurfaceConfiguration, width) == 32 && sizeof(WGPUSurfaceConfiguration) == 64,
                "WGPUSurfaceConfiguration layout");
 _Static_assert(offsetof(WGPUSurfaceTexture, status) == 16, "WGPUSurfaceTexture layout");
+_Static_assert(offsetof(WGPURenderBundleEncoderDescriptor, colorFormats) == 32 &&
+                   offsetof(WGPURenderBundleEncoderDescriptor, sampleCount) == 44 &&
+                   sizeof(WGPURenderBundleEncoderDescriptor) == 56,
+               "WGPURenderBundleEncoderDescriptor layout");
 #endif
 
 /* ---- functions: X(return type, name without the "wgpu" prefix, parameter list) ------------ */
@@ -845,6 +868,27 @@ _Static_assert(offsetof(WGPUSurfaceTexture, status) == 16, "WGPUSurfaceTexture l
     X(void, RenderPassEncoderDrawIndirect, (WGPURenderPassEncoder pass, WGPUBuffer buffer, uint64_t offset)) \
     X(void, RenderPassEncoderDrawIndexedIndirect, (WGPURenderPassEncoder pass, WGPUBuffer buffer,           \
                                                    uint64_t offset))                                        \
+    X(void, RenderPassEncoderExecuteBundles, (WGPURenderPassEncoder pass, size_t bundleCount,               \
+                                              const WGPURenderBundle *bundles))                             \
+    X(WGPURenderBundleEncoder, DeviceCreateRenderBundleEncoder,                                             \
+      (WGPUDevice device, const WGPURenderBundleEncoderDescriptor *descriptor))                             \
+    X(void, RenderBundleEncoderSetPipeline, (WGPURenderBundleEncoder encoder, WGPURenderPipeline pipeline)) \
+    X(void, RenderBundleEncoderSetBindGroup, (WGPURenderBundleEncoder encoder, uint32_t groupIndex,         \
+                                              WGPUBindGroup group, size_t dynamicOffsetCount,               \
+                                              const uint32_t *dynamicOffsets))                              \
+    X(void, RenderBundleEncoderSetVertexBuffer, (WGPURenderBundleEncoder encoder, uint32_t slot,            \
+                                                 WGPUBuffer buffer, uint64_t offset, uint64_t size))        \
+    X(void, RenderBundleEncoderSetIndexBuffer, (WGPURenderBundleEncoder encoder, WGPUBuffer buffer,         \
+                                                uint32_t format, uint64_t offset, uint64_t size))           \
+    X(void, RenderBundleEncoderDraw, (WGPURenderBundleEncoder encoder, uint32_t vertexCount,                \
+                                      uint32_t instanceCount, uint32_t firstVertex, uint32_t firstInstance)) \
+    X(void, RenderBundleEncoderDrawIndexed, (WGPURenderBundleEncoder encoder, uint32_t indexCount,          \
+                                             uint32_t instanceCount, uint32_t firstIndex, int32_t baseVertex, \
+                                             uint32_t firstInstance))                                       \
+    X(WGPURenderBundle, RenderBundleEncoderFinish,                                                          \
+      (WGPURenderBundleEncoder encoder, const WGPURenderBundleDescriptor *descriptor))                      \
+    X(void, RenderBundleEncoderRelease, (WGPURenderBundleEncoder encoder))                                  \
+    X(void, RenderBundleRelease, (WGPURenderBundle bundle))                                                 \
     X(void, ComputePassEncoderEnd, (WGPUComputePassEncoder pass))                                           \
     X(void, ComputePassEncoderRelease, (WGPUComputePassEncoder pass))                                       \
     X(void, ComputePassEncoderSetPipeline, (WGPUComputePassEncoder pass, WGPUComputePipeline pipeline))     \

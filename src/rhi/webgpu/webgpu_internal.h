@@ -187,6 +187,12 @@ void hl__wgpu_draw(hl_rhi_cmd *cmd, uint32_t vertex_count, uint32_t instance_cou
 void hl__wgpu_draw_indexed(hl_rhi_cmd *cmd, uint32_t index_count, uint32_t instance_count, uint32_t first_index,
                            int32_t base_vertex, uint32_t first_instance);
 void hl__wgpu_draw_indirect(hl_rhi_cmd *cmd, hl__buffer *buf, uint64_t offset, bool indexed);
+hl_result hl__wgpu_bundle_begin(hl_rhi_cmd *rec, const hl__render_bundle *b);
+hl_result hl__wgpu_bundle_end(hl_rhi_cmd *rec, hl__render_bundle *b, bool discard);
+void hl__wgpu_bundle_destroy(hl_rhi_device *dev, hl__render_bundle *b);
+void hl__wgpu_execute_bundles(hl_rhi_cmd *cmd, hl__render_bundle *const *bundles, uint32_t count);
+/* The draw-state commands into a recording render bundle (hl__rhi_backend_fns.bundle_fns). */
+extern const hl__rhi_backend_fns hl__rhi_webgpu_bundle_fns;
 hl_result hl__wgpu_begin_compute_pass(hl_rhi_cmd *cmd, const char *label);
 hl_result hl__wgpu_end_compute_pass(hl_rhi_cmd *cmd);
 void hl__wgpu_set_compute_pipeline(hl_rhi_cmd *cmd, hl__compute_pipeline *p);

@@ -1,0 +1,297 @@
+/* Render bundles at the RHI (hl_rhi_render_bundle_create / hl_rhi_cmd_execute_bundles): four quads
+ * coloured through a dynamic-offset uniform buffer, drawn from packets one by one and through
+ * bundles (one, two, the same one twice, bundles then packets) give the same image exactly (max
+ * difference 0) on each backend; a bundle recorded in one frame replays in later ones and sees
+ * new buffer contents; execute resets the bound state; a bundle created inside a frame does not
+ * count as a use (a buffer write after it is allowed); a bundle whose objects are destroyed is not
+ * current and executing it fails before any native call; validation of the descriptor, the
+ * packets and the pass (codes and the named field); the device stats count the bundles' draws. */
+#include <string.h>
+
+#include "hl_test.h"
+
+static const char *k_vs = "#version 300 es\n"
+                          "in vec2 a_pos;\n"
+                          "void main() { gl_Position = vec4(a_pos, 0.5, 1.0); }\n";
+static const char *k_fs = "#version 300 es\n"
+                          "precision highp float;\n"
+                          "layout(std140) uniform Tint { vec4 u_tint; };\n"
+                          "out vec4 o_color;\n"
+                          "void main() { o_color = u_tint; }\n";
+
+enum { W = 64, H = 64, QUADS = 4 };
+
+static const uint8_t *px(const uint8_t *img, int x, int y) { return img + ((size_t)y * W + (size_t)x) * 4; }
+
+static int max_diff(const uint8_t *a, const uint8_t *b) {
+    int m = 0;
+    for (size_t i = 0; i < (size_t)W * H * 4; i++) {
+        int d = a[i] > b[i] ? a[i] - b[i] : b[i] - a[i];
+        if (d > m) m = d;
+    }
+    return m;
+}
+
+int main(int argc, char **argv) {
+    hl_rhi_device *dev = hl_test_device(hl_test_backend_arg(argc, argv, HL_RHI_BACKEND_GLES3));
+    if (!dev) return hl_test_finish();
+    hl_test_target t;
+    HL_CHECK_OK(hl_test_target_create(dev, W, H, HL_RHI_FORMAT_RGBA8_UNORM, 1, &t));
+    static uint8_t ref[W * H * 4], img[W * H * 4];
+    const float clear[4] = {0, 0, 0, 1};
+
+    const hl_test_attr attr = {"a_pos", HL_RHI_VERTEX_FLOAT32X2, 0};
+    hl_test_pipeline_desc pd = {0};
+    pd.vs = k_vs;
+    pd.fs = k_fs;
+    pd.stride = 8;
+    pd.attrs = &attr;
+    pd.attr_count = 1;
+    pd.dynamic_ubo = true;
+    hl_test_pipeline p;
+    HL_CHECK_OK(hl_test_pipeline_create(dev, &pd, &p));
+    /* quad q covers quadrant q (two triangles, 6 vertices each) */
+    float quads[QUADS * 12];
+    for (int q = 0; q < QUADS; q++) {
+        float x0 = (q & 1) ? 0.0f : -1.0f, y0 = (q & 2) ? 0.0f : -1.0f, x1 = x0 + 1.0f, y1 = y0 + 1.0f;
+        const float v[12] = {x0, y0, x1, y0, x1, y1, x0, y0, x1, y1, x0, y1};
+        memcpy(quads + q * 12, v, sizeof v);
+    }
+    float tints[QUADS * 64]; /* 256-byte slots */
+    memset(tints, 0, sizeof tints);
+    const float colors[QUADS][4] = {{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {1, 1, 0, 1}};
+    for (int q = 0; q < QUADS; q++) memcpy(tints + q * 64, colors[q], 16);
+    hl_rhi_buffer vbo, ubo;
+    HL_CHECK_OK(hl_test_buffer(dev, HL_RHI_BUFFER_USAGE_VERTEX, quads, sizeof quads, &vbo));
+    HL_CHECK_OK(hl_test_buffer(dev, HL_RHI_BUFFER_USAGE_UNIFORM, tints, sizeof tints, &ubo));
+    hl_rhi_bind_group_entry be = {0};
+    be.buffer = ubo;
+    be.size = 16;
+    hl_rhi_bind_group_desc bgd = {p.bgl[0], &be, 1, "tint"};
+    hl_rhi_bind_group bg;
+    HL_CHECK_OK(hl_rhi_bind_group_create(dev, &bgd, &bg));
+
+    hl_rhi_draw_packet pk[QUADS];
+    memset(pk, 0, sizeof pk);
+    for (int q = 0; q < QUADS; q++) {
+        pk[q].pipeline = p.pipe;
+        pk[q].bind_groups[0] = bg;
+        pk[q].dynamic_offsets[0] = (uint32_t)q * 256u;
+        pk[q].bind_group_count = 1;
+        pk[q].dynamic_offset_mask = 1;
+        pk[q].vertex_buffer_count = 1;
+        pk[q].vertex_buffers[0] = vbo;
+        pk[q].vertex_offsets[0] = (uint64_t)q * 48u;
+        pk[q].count = 6;
+    }
+
+    /* the reference: packets one by one */
+    hl_rhi_cmd *cmd = NULL;
+    HL_CHECK_OK(hl_test_begin(dev, &t, clear, (hl_rhi_texture_view){0}, &cmd));
+    HL_CHECK_OK(hl_rhi_cmd_draw_packets(cmd, pk, QUADS, NULL));
+    HL_CHECK_OK(hl_test_end(dev, cmd));
+    HL_CHECK_OK(hl_test_read_rgba8(dev, t.tex, ref));
+    HL_CHECK_PIXEL(px(ref, 16, 48), 255, 0, 0, 255, 0); /* clip y -1 is the bottom row */
+    HL_CHECK_PIXEL(px(ref, 48, 48), 0, 255, 0, 255, 0);
+    HL_CHECK_PIXEL(px(ref, 16, 16), 0, 0, 255, 255, 0);
+    HL_CHECK_PIXEL(px(ref, 48, 16), 255, 255, 0, 255, 0);
+
+    /* bundles recorded outside a frame */
+    hl_rhi_render_bundle_desc bd = {0};
+    bd.color_formats[0] = HL_RHI_FORMAT_RGBA8_UNORM;
+    bd.color_format_count = 1;
+    bd.packets = pk;
+    bd.packet_count = QUADS;
+    hl_rhi_render_bundle all = {0}, lo = {0}, hi = {0};
+    uint64_t objects0 = hl_rhi_device_stats(dev)->objects_created;
+    HL_CHECK_OK(hl_rhi_render_bundle_create(dev, &bd, &all));
+    bd.packet_count = 2;
+    HL_CHECK_OK(hl_rhi_render_bundle_create(dev, &bd, &lo));
+    bd.packets = pk + 2;
+    HL_CHECK_OK(hl_rhi_render_bundle_create(dev, &bd, &hi));
+    HL_CHECK_EQ(hl_rhi_device_stats(dev)->objects_created - objects0, 3);
+    HL_CHECK_EQ(hl_rhi_render_bundle_draw_count(dev, all), QUADS);
+    HL_CHECK_EQ(hl_rhi_render_bundle_draw_count(dev, lo), 2);
+    HL_CHECK(hl_rhi_render_bundle_is_current(dev, all));
+
+    /* one bundle, two bundles, in several frames */
+    for (int f = 0; f < 3; f++) {
+        uint64_t draws0 = hl_rhi_device_stats(dev)->draws;
+        HL_CHECK_OK(hl_test_begin(dev, &t, clear, (hl_rhi_texture_view){0}, &cmd));
+        if (f == 1) {
+            const hl_rhi_render_bundle two[2] = {lo, hi};
+            HL_CHECK_OK(hl_rhi_cmd_execute_bundles(cmd, two, 2));
+        } else {
+            HL_CHECK_OK(hl_rhi_cmd_execute_bundles(cmd, &all, 1));
+        }
+        HL_CHECK_OK(hl_test_end(dev, cmd));
+        HL_CHECK_EQ(hl_rhi_device_stats(dev)->draws - draws0, QUADS);
+        HL_CHECK_OK(hl_test_read_rgba8(dev, t.tex, img));
+        HL_CHECK_MSG(max_diff(img, ref) == 0, "frame %d: bundles differ from the packets by %d", f, max_diff(img, ref));
+    }
+
+    /* bundles, then packets after them (the state is reset: they bind everything again), and the
+       same bundle twice */
+    HL_CHECK_OK(hl_test_begin(dev, &t, clear, (hl_rhi_texture_view){0}, &cmd));
+    HL_CHECK_OK(hl_rhi_cmd_execute_bundles(cmd, &lo, 1));
+    HL_CHECK_RESULT(hl_rhi_cmd_draw(cmd, 6, 1, 0, 0), HL_ERR_INVALID_STATE); /* no pipeline after a bundle */
+    HL_CHECK_OK(hl_rhi_cmd_draw_packets(cmd, pk + 2, 2, NULL));
+    const hl_rhi_render_bundle twice[2] = {hi, hi};
+    HL_CHECK_OK(hl_rhi_cmd_execute_bundles(cmd, twice, 2));
+    HL_CHECK_OK(hl_test_end(dev, cmd));
+    HL_CHECK_OK(hl_test_read_rgba8(dev, t.tex, img));
+    HL_CHECK_EQ(max_diff(img, ref), 0);
+
+    /* the bundle names the buffer, not its contents: a write shows in the next replay; a bundle
+       made inside the frame is no use of the buffer (the write after it is allowed) */
+    HL_CHECK_OK(hl_rhi_begin_frame(dev, &cmd));
+    bd.packets = pk;
+    bd.packet_count = QUADS;
+    hl_rhi_render_bundle inside = {0};
+    HL_CHECK_OK(hl_rhi_render_bundle_create(dev, &bd, &inside));
+    const float white[4] = {1, 1, 1, 1};
+    HL_CHECK_OK(hl_rhi_buffer_write(dev, ubo, 0, white, sizeof white));
+    hl_rhi_color_attachment ca = {0};
+    ca.view = t.view;
+    memcpy(ca.clear_color, clear, sizeof clear);
+    hl_rhi_render_pass_desc rp = {0};
+    rp.color_attachments = &ca;
+    rp.color_attachment_count = 1;
+    HL_CHECK_OK(hl_rhi_cmd_begin_render_pass(cmd, &rp));
+    HL_CHECK_OK(hl_rhi_cmd_execute_bundles(cmd, &inside, 1));
+    /* used now: a write to the buffer in this frame is refused */
+    HL_CHECK_RESULT(hl_rhi_buffer_write(dev, ubo, 0, colors[0], 16), HL_ERR_INVALID_STATE);
+    HL_CHECK_OK(hl_test_end(dev, cmd));
+    HL_CHECK_OK(hl_test_read_rgba8(dev, t.tex, img));
+    HL_CHECK_PIXEL(px(img, 16, 48), 255, 255, 255, 255, 0);
+    HL_CHECK_PIXEL(px(img, 48, 48), 0, 255, 0, 255, 0);
+    HL_CHECK_OK(hl_rhi_buffer_write(dev, ubo, 0, colors[0], 16));
+
+    /* validation: the descriptor */
+    hl_rhi_render_bundle bad = {0};
+    HL_CHECK_RESULT(hl_rhi_render_bundle_create(dev, NULL, &bad), HL_ERR_VALIDATION);
+    HL_CHECK_RESULT(hl_rhi_render_bundle_create(dev, &bd, NULL), HL_ERR_VALIDATION);
+    hl_rhi_render_bundle_desc d2 = bd;
+    d2.packet_count = 0;
+    HL_CHECK_RESULT(hl_rhi_render_bundle_create(dev, &d2, &bad), HL_ERR_VALIDATION);
+    HL_CHECK(strstr(hl_last_error(), "packet_count") != NULL);
+    d2 = bd;
+    d2.packets = NULL;
+    HL_CHECK_RESULT(hl_rhi_render_bundle_create(dev, &d2, &bad), HL_ERR_VALIDATION);
+    d2 = bd;
+    d2.color_formats[0] = HL_RHI_FORMAT_DEPTH24_PLUS;
+    HL_CHECK_RESULT(hl_rhi_render_bundle_create(dev, &d2, &bad), HL_ERR_VALIDATION);
+    HL_CHECK(strstr(hl_last_error(), "color_formats[0]") != NULL);
+    d2 = bd;
+    d2.sample_count = 3;
+    HL_CHECK_RESULT(hl_rhi_render_bundle_create(dev, &d2, &bad), HL_ERR_VALIDATION);
+    d2 = bd;
+    d2.color_format_count = 0;
+    HL_CHECK_RESULT(hl_rhi_render_bundle_create(dev, &d2, &bad), HL_ERR_VALIDATION);
+    /* ... the packets, against the layout (the pipeline renders RGBA8, one sample) */
+    d2 = bd;
+    d2.color_formats[0] = HL_RHI_FORMAT_RGBA16_FLOAT;
+    HL_CHECK_RESULT(hl_rhi_render_bundle_create(dev, &d2, &bad), HL_ERR_VALIDATION);
+    HL_CHECK(strstr(hl_last_error(), "packets[0]") != NULL);
+    d2 = bd;
+    d2.sample_count = 4;
+    HL_CHECK_RESULT(hl_rhi_render_bundle_create(dev, &d2, &bad), HL_ERR_VALIDATION);
+    hl_rhi_draw_packet broken[2] = {pk[0], pk[1]};
+    broken[1].dynamic_offsets[0] = 4096; /* past the end of the buffer */
+    d2 = bd;
+    d2.packets = broken;
+    d2.packet_count = 2;
+    HL_CHECK_RESULT(hl_rhi_render_bundle_create(dev, &d2, &bad), HL_ERR_VALIDATION);
+    HL_CHECK(strstr(hl_last_error(), "packets[1]") != NULL);
+    HL_CHECK_EQ(bad.id, 0);
+    /* a bundle starts with nothing bound: a first packet without the vertex buffer the pipeline
+       reads is refused (after a packet that bound it, it would carry over) */
+    broken[1] = pk[1];
+    broken[1].vertex_buffer_count = 0;
+    HL_CHECK_OK(hl_rhi_render_bundle_create(dev, &d2, &bad));
+    hl_rhi_render_bundle_destroy(dev, bad);
+    d2.packets = broken + 1;
+    d2.packet_count = 1;
+    HL_CHECK_RESULT(hl_rhi_render_bundle_create(dev, &d2, &bad), HL_ERR_VALIDATION);
+    HL_CHECK(strstr(hl_last_error(), "packets[0]: vertex buffer slot 0 is not set") != NULL);
+
+    /* ... and the execute: outside a pass, another layout, a destroyed bundle */
+    HL_CHECK_RESULT(hl_rhi_cmd_execute_bundles(cmd, &all, 1), HL_ERR_INVALID_STATE); /* no frame */
+    HL_CHECK_OK(hl_rhi_begin_frame(dev, &cmd));
+    HL_CHECK_RESULT(hl_rhi_cmd_execute_bundles(cmd, &all, 1), HL_ERR_INVALID_STATE); /* no pass */
+    HL_CHECK_OK(hl_rhi_cmd_begin_render_pass(cmd, &rp));
+    HL_CHECK_RESULT(hl_rhi_cmd_execute_bundles(cmd, NULL, 1), HL_ERR_VALIDATION);
+    HL_CHECK_OK(hl_rhi_cmd_execute_bundles(cmd, NULL, 0));
+    HL_CHECK_OK(hl_rhi_cmd_end_render_pass(cmd));
+    hl_test_target t16;
+    HL_CHECK_OK(hl_test_target_create(dev, W, H, HL_RHI_FORMAT_RGBA16_FLOAT, 1, &t16));
+    hl_rhi_color_attachment ca16 = ca;
+    ca16.view = t16.view;
+    hl_rhi_render_pass_desc rp16 = rp;
+    rp16.color_attachments = &ca16;
+    HL_CHECK_OK(hl_rhi_cmd_begin_render_pass(cmd, &rp16));
+    HL_CHECK_RESULT(hl_rhi_cmd_execute_bundles(cmd, &all, 1), HL_ERR_VALIDATION);
+    HL_CHECK(strstr(hl_last_error(), "bundles[0]") != NULL);
+    HL_CHECK_OK(hl_rhi_cmd_end_render_pass(cmd));
+    hl_rhi_render_bundle_destroy(dev, hi);
+    HL_CHECK(!hl_rhi_render_bundle_is_current(dev, hi));
+    HL_CHECK_EQ(hl_rhi_render_bundle_draw_count(dev, hi), 0);
+    HL_CHECK_OK(hl_rhi_cmd_begin_render_pass(cmd, &rp));
+    const hl_rhi_render_bundle with_stale[2] = {lo, hi};
+    HL_CHECK_RESULT(hl_rhi_cmd_execute_bundles(cmd, with_stale, 2), HL_ERR_VALIDATION);
+    HL_CHECK(strstr(hl_last_error(), "bundles[1]") != NULL);
+    HL_CHECK_OK(hl_test_end(dev, cmd));
+
+    /* what a bundle names, destroyed: the bind group's buffer, then the vertex buffer of another */
+    hl_rhi_buffer ubo2;
+    HL_CHECK_OK(hl_test_buffer(dev, HL_RHI_BUFFER_USAGE_UNIFORM, tints, sizeof tints, &ubo2));
+    be.buffer = ubo2;
+    hl_rhi_bind_group bg2;
+    HL_CHECK_OK(hl_rhi_bind_group_create(dev, &bgd, &bg2));
+    hl_rhi_draw_packet pk2[QUADS];
+    memcpy(pk2, pk, sizeof pk2);
+    for (int q = 0; q < QUADS; q++) pk2[q].bind_groups[0] = bg2;
+    bd.packets = pk2;
+    hl_rhi_render_bundle named = {0};
+    HL_CHECK_OK(hl_rhi_render_bundle_create(dev, &bd, &named));
+    HL_CHECK(hl_rhi_render_bundle_is_current(dev, named));
+    hl_rhi_buffer_destroy(dev, ubo2);
+    HL_CHECK(!hl_rhi_render_bundle_is_current(dev, named));
+    HL_CHECK(hl_rhi_render_bundle_is_current(dev, all));
+    HL_CHECK_OK(hl_test_begin(dev, &t, clear, (hl_rhi_texture_view){0}, &cmd));
+    uint64_t native0 = hl_rhi_device_stats(dev)->native_calls;
+    HL_CHECK_RESULT(hl_rhi_cmd_execute_bundles(cmd, &named, 1), HL_ERR_VALIDATION);
+    HL_CHECK(strstr(hl_last_error(), "buffer") != NULL);
+    HL_CHECK_EQ(hl_rhi_device_stats(dev)->native_calls, native0); /* refused before any native call */
+    HL_CHECK_OK(hl_rhi_cmd_execute_bundles(cmd, &all, 1));
+    HL_CHECK_OK(hl_test_end(dev, cmd));
+    HL_CHECK_OK(hl_test_read_rgba8(dev, t.tex, img));
+    HL_CHECK_EQ(max_diff(img, ref), 0);
+    hl_rhi_render_bundle_destroy(dev, named);
+    hl_rhi_bind_group_destroy(dev, bg2);
+
+    /* a bundle executed in a frame whose objects are destroyed before the frame ends: the frame
+       still draws them (their release waits for it) */
+    hl_rhi_buffer vbo3;
+    HL_CHECK_OK(hl_test_buffer(dev, HL_RHI_BUFFER_USAGE_VERTEX, quads, sizeof quads, &vbo3));
+    memcpy(pk2, pk, sizeof pk2);
+    for (int q = 0; q < QUADS; q++) pk2[q].vertex_buffers[0] = vbo3;
+    hl_rhi_render_bundle late = {0};
+    HL_CHECK_OK(hl_rhi_render_bundle_create(dev, &bd, &late));
+    HL_CHECK_OK(hl_test_begin(dev, &t, clear, (hl_rhi_texture_view){0}, &cmd));
+    HL_CHECK_OK(hl_rhi_cmd_execute_bundles(cmd, &late, 1));
+    hl_rhi_buffer_destroy(dev, vbo3);
+    hl_rhi_render_bundle_destroy(dev, late);
+    HL_CHECK_OK(hl_test_end(dev, cmd));
+    HL_CHECK_OK(hl_test_read_rgba8(dev, t.tex, img));
+    HL_CHECK_EQ(max_diff(img, ref), 0);
+
+    /* a device recreate makes every bundle stale */
+    HL_CHECK_OK(hl_rhi_device_recreate(dev));
+    HL_CHECK(!hl_rhi_render_bundle_is_current(dev, all));
+    HL_CHECK_EQ(hl_rhi_render_bundle_draw_count(dev, all), 0);
+
+    hl_test_pipeline_destroy(dev, &p); /* its program's memory (the handles are stale already) */
+    hl_rhi_device_destroy(dev);
+    return hl_test_finish();
+}
