@@ -34,7 +34,7 @@
 #include "hilo3d/gltf.h"
 #include "hilo3d/pipeline.h"
 #include "hilo3d/renderer.h"
-#include "hl_deferred.h"
+#include "hl_demo_model.h"
 #include "hl_scene_demo.h"
 
 /* ---- the page's side (web/shell.html) ---- */
@@ -101,72 +101,6 @@ static bool parse_args(int argc, char **argv, web_args *a, char *why, size_t why
     return true;
 }
 
-/* cmd_model.c's auto camera: framing the box from the front, a little above. */
-static hl_camera *auto_camera(hl_aabb box, float aspect) {
-    hl_vec3 c = {(box.min.x + box.max.x) * 0.5f, (box.min.y + box.max.y) * 0.5f, (box.min.z + box.max.z) * 0.5f};
-    hl_vec3 half = {(box.max.x - box.min.x) * 0.5f, (box.max.y - box.min.y) * 0.5f, (box.max.z - box.min.z) * 0.5f};
-    float r = hl_vec3_length(half);
-    if (!(r > 1e-6f) || !isfinite(r)) r = 1.0f;
-    const float fov_y = 45.0f;
-    float half_fov = fov_y * 0.5f * 3.14159265f / 180.0f;
-    if (aspect < 1.0f) half_fov = atanf(tanf(half_fov) * aspect);
-    float dist = r / sinf(half_fov) * 1.05f;
-    hl_camera_desc cd = {0};
-    cd.fov_y_deg = fov_y;
-    cd.aspect = aspect;
-    cd.near_plane = dist * 0.01f;
-    cd.far_plane = dist * 10.0f;
-    cd.name = "auto";
-    hl_camera *cam = NULL;
-    if (hl_camera_create(&cd, &cam)) return NULL;
-    hl_vec3 dir = hl_vec3_normalize((hl_vec3){0.0f, 0.3f, 1.0f});
-    hl_node_set_translation(hl_camera_node(cam), (hl_vec3){c.x + dir.x * dist, c.y + dir.y * dist, c.z + dir.z * dist});
-    hl_node_look_at(hl_camera_node(cam), c, (hl_vec3){0, 1, 0});
-    return cam;
-}
-
-/* cmd_model.c's default lights: a key light and, without an environment, an ambient term. */
-static hl_result default_lights(hl_stage *s, hl_aabb box, bool environment) {
-    hl_light_desc ld = {0};
-    hl_light *l = NULL;
-    hl_result res = HL_OK;
-    if (!environment) {
-        ld.kind = HL_LIGHT_AMBIENT;
-        ld.intensity = 0.3f;
-        if ((res = hl_light_create(&ld, &l)) || (res = hl_stage_add(s, hl_light_node(l)))) return res;
-    }
-    ld.kind = HL_LIGHT_DIRECTIONAL;
-    ld.intensity = 2.5f;
-    if ((res = hl_light_create(&ld, &l)) || (res = hl_stage_add(s, hl_light_node(l)))) return res;
-    hl_vec3 c = {(box.min.x + box.max.x) * 0.5f, (box.min.y + box.max.y) * 0.5f, (box.min.z + box.max.z) * 0.5f};
-    hl_node_set_translation(hl_light_node(l), (hl_vec3){c.x + 1.0f, c.y + 2.0f, c.z + 1.5f});
-    hl_node_look_at(hl_light_node(l), c, (hl_vec3){0, 1, 0});
-    return HL_OK;
-}
-
-/* The pipelines of hilo3d render --pipeline (tools/hilo3d/cmd_render.c). NULL for forward. */
-static hl_result pipeline_factory(const char *name, hl_pipeline_factory **out) {
-    *out = NULL;
-    if (!strcmp(name, "forward-post")) {
-        hl_forward_feature_desc features[3];
-        hl_forward_bloom(NULL, &features[0]);
-        hl_forward_tone_map(NULL, &features[1]);
-        hl_forward_fxaa(&features[2]);
-        hl_forward_pipeline_desc fd = {features, 3};
-        return hl_forward_pipeline_factory_create(&fd, out);
-    }
-    if (!strcmp(name, "deferred")) {
-        hl_deferred_desc dd = {.bloom = true};
-        return hl_deferred_pipeline_factory_create(&dd, out);
-    }
-    return HL_OK;
-}
-
-static void pipeline_release(const char *name, hl_pipeline_factory *f) {
-    if (!f) return;
-    if (!strcmp(name, "deferred")) hl_deferred_pipeline_factory_destroy(f);
-    else hl_forward_pipeline_factory_destroy(f);
-}
 
 typedef struct web_scene {
     hl_scene_demo demo;
@@ -192,12 +126,12 @@ static hl_result model_scene(const char *path, float aspect, web_scene *s) {
     hl_environment_set_intensity(env, 1.0f);
     hl_stage_set_environment(s->stage, env);
     hl_environment_release(env);
-    if (!rp->lights && (res = default_lights(s->stage, box, true))) return res;
+    if (!rp->lights && (res = hl_demo_default_lights(s->stage, box, true))) return res;
     if (rp->cameras) {
         s->camera = hl_gltf_asset_camera(s->asset, 0);
         if (hl_camera_get_desc(s->camera)->projection == HL_PROJECTION_PERSPECTIVE) hl_camera_set_aspect(s->camera, aspect);
     } else {
-        s->camera = s->own_camera = auto_camera(box, aspect);
+        s->camera = s->own_camera = hl_demo_frame_camera(box, aspect);
         if (!s->camera) return HL_ERR_OUT_OF_MEMORY;
     }
     return HL_OK;
@@ -328,13 +262,13 @@ int main(int argc, char **argv) {
     rd.event_user = app;
     const char *step = "the pipeline";
     hl_pipeline_factory *factory = NULL;
-    hl_result res = pipeline_factory(app->a.pipeline, &factory);
+    hl_result res = hl_demo_pipeline_factory(app->a.pipeline, &factory);
     rd.pipeline = factory;
     if (!res) {
         step = "hl_renderer_create";
         res = hl_renderer_create(&rd, &app->r);
     }
-    pipeline_release(app->a.pipeline, factory); /* the renderer keeps what it needs */
+    hl_demo_pipeline_release(app->a.pipeline, factory); /* the renderer keeps what it needs */
     float aspect = (float)app->width / (float)app->height;
     if (!res) {
         step = app->a.model ? "the glTF model" : "hl_scene_demo_create";

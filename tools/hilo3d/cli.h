@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "hilo3d/gltf.h"
 #include "hilo3d/pipeline.h"
+#include "hl_demo_model.h"
 
 #define HL_CLI_EXIT_OK 0
 #define HL_CLI_EXIT_FAIL 1
@@ -127,12 +128,7 @@ int hl_cli_write_png(const char *path, uint32_t w, uint32_t h, const uint8_t *rg
  * "cannot write standard output: <strerror>" when any write to it failed. */
 int hl_cli_close_stdout(void);
 
-/* The pipelines of `--pipeline`: "forward" (NULL factory: the built-in one), "forward-post"
- * (bloom, ACES tone mapping, FXAA) and "deferred" (src/demo/hl_deferred.h, with bloom).
- * *factory is released with hl_cli_pipeline_release after hl_renderer_create. */
-#define HL_CLI_PIPELINES {"forward", "forward-post", "deferred", NULL}
-
-hl_result hl_cli_pipeline_factory(const char *name, hl_pipeline_factory **factory);
-void hl_cli_pipeline_release(const char *name, hl_pipeline_factory *factory);
+/* The pipelines of `--pipeline` (src/demo/hl_demo_model.h: hl_demo_pipeline_factory). */
+#define HL_CLI_PIPELINES HL_DEMO_PIPELINES
 
 #endif

@@ -55,11 +55,11 @@ static int dump_pipeline(const char *pipeline, const char *backend, uint32_t w, 
     rd.width = w;
     rd.height = h;
     hl_pipeline_factory *factory = NULL;
-    r = hl_cli_pipeline_factory(pipeline, &factory);
+    r = hl_demo_pipeline_factory(pipeline, &factory);
     rd.pipeline = factory;
     hl_renderer *ren = NULL;
     if (!r) r = hl_renderer_create(&rd, &ren);
-    hl_cli_pipeline_release(pipeline, factory);
+    hl_demo_pipeline_release(pipeline, factory);
     hl_scene_demo demo = {0};
     if (!r) r = hl_scene_demo_create((float)w / (float)h, &demo);
     if (!r) r = hl_renderer_render(ren, demo.stage, demo.camera);

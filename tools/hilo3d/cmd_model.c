@@ -45,50 +45,6 @@ int hl_cli_info_model(const char *path, int argc, char **argv) {
     return HL_CLI_EXIT_OK;
 }
 
-/* A perspective camera framing box (seen from the front, a little above), at aspect. */
-static hl_camera *auto_camera(hl_aabb box, float aspect) {
-    hl_vec3 c = {(box.min.x + box.max.x) * 0.5f, (box.min.y + box.max.y) * 0.5f, (box.min.z + box.max.z) * 0.5f};
-    hl_vec3 half = {(box.max.x - box.min.x) * 0.5f, (box.max.y - box.min.y) * 0.5f, (box.max.z - box.min.z) * 0.5f};
-    float r = hl_vec3_length(half);
-    if (!(r > 1e-6f) || !isfinite(r)) r = 1.0f;
-    const float fov_y = 45.0f;
-    float half_fov = fov_y * 0.5f * 3.14159265f / 180.0f;
-    if (aspect < 1.0f) half_fov = atanf(tanf(half_fov) * aspect); /* the narrower field frames it */
-    float dist = r / sinf(half_fov) * 1.05f;
-    hl_camera_desc cd = {0};
-    cd.fov_y_deg = fov_y;
-    cd.aspect = aspect;
-    cd.near_plane = dist * 0.01f;
-    cd.far_plane = dist * 10.0f;
-    cd.name = "auto";
-    hl_camera *cam = NULL;
-    if (hl_camera_create(&cd, &cam)) return NULL;
-    hl_vec3 dir = hl_vec3_normalize((hl_vec3){0.0f, 0.3f, 1.0f});
-    hl_node_set_translation(hl_camera_node(cam), (hl_vec3){c.x + dir.x * dist, c.y + dir.y * dist, c.z + dir.z * dist});
-    hl_node_look_at(hl_camera_node(cam), c, (hl_vec3){0, 1, 0});
-    return cam;
-}
-
-/* The default lights of a model without any: a key light from the upper right front and, without
- * an environment, an ambient term. */
-static hl_result default_lights(hl_stage *s, hl_aabb box, bool environment) {
-    hl_light_desc ld = {0};
-    hl_light *l = NULL;
-    hl_result res = HL_OK;
-    if (!environment) {
-        ld.kind = HL_LIGHT_AMBIENT;
-        ld.intensity = 0.3f;
-        if ((res = hl_light_create(&ld, &l)) || (res = hl_stage_add(s, hl_light_node(l)))) return res;
-    }
-    ld.kind = HL_LIGHT_DIRECTIONAL;
-    ld.intensity = 2.5f;
-    if ((res = hl_light_create(&ld, &l)) || (res = hl_stage_add(s, hl_light_node(l)))) return res;
-    hl_vec3 c = {(box.min.x + box.max.x) * 0.5f, (box.min.y + box.max.y) * 0.5f, (box.min.z + box.max.z) * 0.5f};
-    hl_node_set_translation(hl_light_node(l), (hl_vec3){c.x + 1.0f, c.y + 2.0f, c.z + 1.5f});
-    hl_node_look_at(hl_light_node(l), c, (hl_vec3){0, 1, 0});
-    return HL_OK;
-}
-
 int hl_cli_model_scene_create(const char *path, const char *camera_arg, const char *env_arg, const char *exposure_arg,
                               float aspect, hl_cli_model_scene *m) {
     memset(m, 0, sizeof *m);
@@ -117,13 +73,13 @@ int hl_cli_model_scene_create(const char *path, const char *camera_arg, const ch
         hl_cli_model_scene_destroy(m);
         return rc;
     }
-    if (!res && !rp->lights) res = default_lights(m->stage, box, hl_stage_environment(m->stage) != NULL);
+    if (!res && !rp->lights) res = hl_demo_default_lights(m->stage, box, hl_stage_environment(m->stage) != NULL);
     if (!res && cam_index == UINT32_MAX && rp->cameras) cam_index = 0;
     if (!res && cam_index != UINT32_MAX) {
         m->camera = hl_gltf_asset_camera(m->asset, cam_index);
         if (hl_camera_get_desc(m->camera)->projection == HL_PROJECTION_PERSPECTIVE) hl_camera_set_aspect(m->camera, aspect);
     } else if (!res) {
-        m->camera = m->own_camera = auto_camera(box, aspect);
+        m->camera = m->own_camera = hl_demo_frame_camera(box, aspect);
         if (!m->camera) res = HL_ERR_OUT_OF_MEMORY;
     }
     if (res) {
@@ -228,12 +184,12 @@ int hl_cli_render_model(const char *path, int argc, char **argv) {
     hl_stage *stage = m.stage;
     hl_camera *camera = m.camera;
     hl_pipeline_factory *factory = NULL;
-    res = hl_cli_pipeline_factory(pipeline_name, &factory);
+    res = hl_demo_pipeline_factory(pipeline_name, &factory);
     if (!res) rd.pipeline = factory;
     hl_renderer *r = NULL;
     if (!res) {
         res = hl_renderer_create(&rd, &r);
-        hl_cli_pipeline_release(pipeline_name, factory);
+        hl_demo_pipeline_release(pipeline_name, factory);
     }
     double first_ms = 0, sum_ms = 0;
     for (uint32_t f = 0; !res && f < frames; f++) {

@@ -7,31 +7,9 @@
 #include "cli.h"
 #include "hilo3d/pipeline.h"
 #include "hilo3d/renderer.h"
-#include "hl_deferred.h"
+#include "hl_demo_model.h"
 #include "hl_gpu_examples.h"
 #include "hl_scene_demo.h"
-
-hl_result hl_cli_pipeline_factory(const char *name, hl_pipeline_factory **factory) {
-    *factory = NULL;
-    if (!strcmp(name, "forward-post")) {
-        hl_forward_feature_desc features[3];
-        hl_forward_bloom(NULL, &features[0]);
-        hl_forward_tone_map(NULL, &features[1]);
-        hl_forward_fxaa(&features[2]);
-        hl_forward_pipeline_desc fd = {features, 3};
-        return hl_forward_pipeline_factory_create(&fd, factory);
-    }
-    if (!strcmp(name, "deferred")) {
-        hl_deferred_desc dd = {.bloom = true};
-        return hl_deferred_pipeline_factory_create(&dd, factory);
-    }
-    return HL_OK;
-}
-
-void hl_cli_pipeline_release(const char *name, hl_pipeline_factory *factory) {
-    if (!strcmp(name, "deferred")) hl_deferred_pipeline_factory_destroy(factory);
-    else hl_forward_pipeline_factory_destroy(factory);
-}
 
 int hl_cli_render(int argc, char **argv) {
     static const hl_cli_command cmd = {
@@ -112,7 +90,7 @@ int hl_cli_render(int argc, char **argv) {
         pipeline_name = example_name;
     }
     hl_pipeline_factory *factory = NULL;
-    res = example ? HL_OK : hl_cli_pipeline_factory(pipeline_name, &factory);
+    res = example ? HL_OK : hl_demo_pipeline_factory(pipeline_name, &factory);
     if (res) {
         hl_cli_error("%s: %s", hl_result_name(res), hl_last_error());
         return HL_CLI_EXIT_FAIL;
@@ -120,7 +98,7 @@ int hl_cli_render(int argc, char **argv) {
     rd.pipeline = example ? hl_gpu_example_factory(ex) : factory;
     hl_renderer *r = NULL;
     res = hl_renderer_create(&rd, &r);
-    if (!example) hl_cli_pipeline_release(pipeline_name, factory); /* the renderer keeps what it needs */
+    if (!example) hl_demo_pipeline_release(pipeline_name, factory); /* the renderer keeps what it needs */
     if (res) {
         hl_cli_error("cannot create a %s renderer: %s: %s", hl_backend_name(rd.backend), hl_result_name(res),
                      hl_last_error());

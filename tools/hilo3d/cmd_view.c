@@ -185,14 +185,14 @@ static void on_glfw_error(int code, const char *msg) { hl_cli_error("GLFW error 
 /* ---- the renderer ----------------------------------------------------------------------------------- */
 static hl_result make_renderer(viewer *v, uint32_t pipeline) {
     hl_pipeline_factory *factory = NULL;
-    hl_result res = hl_cli_pipeline_factory(k_pipelines[pipeline], &factory);
+    hl_result res = hl_demo_pipeline_factory(k_pipelines[pipeline], &factory);
     if (res) return res;
     hl_renderer_desc d = v->rd;
     d.pipeline = factory;
     d.width = (uint32_t)v->fb_w;
     d.height = (uint32_t)v->fb_h;
     res = hl_renderer_create(&d, &v->r);
-    hl_cli_pipeline_release(k_pipelines[pipeline], factory);
+    hl_demo_pipeline_release(k_pipelines[pipeline], factory);
     if (!res) v->pipeline = pipeline;
     return res;
 }
