@@ -1062,7 +1062,7 @@ static bool retained_matches(const hl_renderer *r, const hl__view *v) {
     if (!k->valid || r->view_count != 0 || k->stage != v->stage || k->camera != v->camera || k->target != v->target ||
         k->target_generation != v->target->generation || k->env != v->env || k->revision != hl_revision_now() ||
         k->evict_epoch != r->evict_epoch || k->mirror_epoch != r->mirror_epoch ||
-        k->device_generation != hl_rhi_device_generation(r->dev))
+        k->device_generation != hl_rhi_device_generation(r->dev) || k->retire_epoch != r->retire_epoch)
         return false;
     uint64_t ids[HL__RETAINED_GROUPS];
     shared_groups(r, ids);
@@ -1085,7 +1085,7 @@ static void retained_use(hl_renderer *r, hl__view *v) {
 }
 
 /* After a view was built: keep it when nothing in it needs per-frame work of the building steps. */
-static void retained_keep(hl_renderer *r, const hl__view *v, uint32_t visible0, uint32_t culled0) {
+static void retained_keep(hl_renderer *r, const hl__view *v, uint32_t visible0, uint32_t culled0, uint64_t retire0) {
     hl__retained *k = &r->retained;
     k->valid = false;
     if (r->view_count != 0 || r->view_events || r->instance_count || v->draw_first != 0) return;
@@ -1098,6 +1098,7 @@ static void retained_keep(hl_renderer *r, const hl__view *v, uint32_t visible0, 
     k->evict_epoch = r->evict_epoch;
     k->device_generation = hl_rhi_device_generation(r->dev);
     k->mirror_epoch = r->mirror_epoch;
+    k->retire_epoch = retire0; /* a group retired while this view built: its packets may name it */
     shared_groups(r, k->group_ids);
     k->view = *v;
     k->draw_count = r->draw_count;
@@ -1134,6 +1135,7 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, 
         retained_use(r, v);
     } else if (!res) {
         uint32_t visible0 = r->stats.meshes_visible, culled0 = r->stats.meshes_culled;
+        uint64_t retire0 = r->retire_epoch;
         if (r->view_count == 0) r->retained.valid = false; /* its draws are about to be overwritten */
         r->view_events = false;
         res = view_cull(r, v, &box);
@@ -1149,7 +1151,7 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, 
         }
         if (!res) res = view_sort(r, v);
         r->stats.sort_ns += hl__now_ns() - t1;
-        if (!res) retained_keep(r, v, visible0, culled0);
+        if (!res) retained_keep(r, v, visible0, culled0, retire0);
     }
     if (!res) res = view_add_passes(r, v);
     r->recording_target = NULL;

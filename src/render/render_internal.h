@@ -477,6 +477,8 @@ typedef struct hl__retained {
     const struct hl__gpu_env *env;
     uint64_t target_generation, revision, evict_epoch, mirror_epoch, device_generation;
     uint64_t group_ids[HL__RETAINED_GROUPS]; /* the shared groups its packets name */
+    uint64_t retire_epoch; /* hl_renderer.retire_epoch when its build began: a group retired since
+                              (during the build too) may be named by its packets */
     hl__view view;
     uint32_t draw_count, tile_count;
     uint32_t meshes_visible, meshes_culled, lights, shadow_tiles;
@@ -691,6 +693,7 @@ struct hl_renderer {
     uint32_t retired_buffer_count, retired_buffer_capacity;
     hl_rhi_bind_group *retired_groups;
     uint32_t retired_group_count, retired_group_capacity;
+    uint64_t retire_epoch; /* counts hl__retire_group calls (the kept view is not reused across one) */
     hl_rhi_bind_group_layout *retired_layouts;
     uint32_t retired_layout_count, retired_layout_capacity;
     uint8_t *mip_scratch; /* high-water: CPU mip chains of texture uploads */

@@ -658,6 +658,7 @@ hl_result hl__retire_group(hl_renderer *r, hl__owned_group *og, bool with_layout
         !hl__reserve((void **)&r->retired_layouts, &r->retired_layout_capacity, r->retired_layout_count + 1,
                      sizeof og->layout))
         return HL_ERR_OUT_OF_MEMORY;
+    r->retire_epoch++;
     if (og->group.id) r->retired_groups[r->retired_group_count++] = og->group;
     og->group = (hl_rhi_bind_group){0};
     og->bound_count = 0;

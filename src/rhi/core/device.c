@@ -216,6 +216,7 @@ hl_result hl_rhi_device_recreate(hl_rhi_device *dev) {
     if (dev->frame_open) hl_rhi_abort_frame(dev);
     /* every object goes (a live device is waited for first, as destroy does) */
     hl__release_everything(dev, fn);
+    dev->recreating = true;
     if (dev->be) dev->fns->device_destroy(dev);
     dev->be = NULL;
     hl__cmd_reset(&dev->cmd);
@@ -228,6 +229,7 @@ hl_result hl_rhi_device_recreate(hl_rhi_device *dev) {
     dev->lost = false;
     dev->lost_reason[0] = '\0';
     hl_result r = dev->fns->device_create(dev, &dev->desc);
+    dev->recreating = false;
     if (!r && hl__test_caps_hook) hl__test_caps_hook(&dev->caps);
     uint32_t missing = r ? 0 : dev->desc.requirements.features & ~dev->caps.features;
     if (!r && missing) {

@@ -459,6 +459,12 @@ struct hl_rhi_device {
 
     bool lost;
     void *be; /* backend device state (NULL after a failed recreate) */
+    /* hl_rhi_device_recreate: true from the old device's destroy to the new one's create. A
+       backend may keep something of the old device for the new one in recreate_keep (gles3: its
+       EGL display, still referenced, so that a recovery does not terminate and re-initialize
+       it); its create takes it back whether it succeeds or not. */
+    bool recreating;
+    void *recreate_keep;
     uint64_t generation; /* 1, then +1 per recreate */
     char lost_reason[256]; /* set by the backend that noticed the loss (hl_rhi_device_lost_reason) */
     /* the description the device was made from (strings copied): recreate makes the next one */

@@ -191,7 +191,10 @@ static void hl__fill_caps(hl_rhi_device *dev, hl__gl_device *g) {
 static hl_result hl__gl_device_create(hl_rhi_device *dev, const hl_rhi_device_desc *desc) {
     (void)desc;
     hl__gl_device *g = hl__calloc(1, sizeof *g);
-    if (!g) return hl__fail(HL_ERR_OUT_OF_MEMORY, "gles3: out of memory for the device");
+    if (!g) {
+        hl__gl_drop_kept_display(dev);
+        return hl__fail(HL_ERR_OUT_OF_MEMORY, "gles3: out of memory for the device");
+    }
     g->display = EGL_NO_DISPLAY;
     g->context = EGL_NO_CONTEXT;
     g->pbuffer = EGL_NO_SURFACE;
@@ -222,7 +225,10 @@ static GLenum hl__gl_client_wait(hl_rhi_device *dev, GLsync sync, uint64_t deadl
 
 static void hl__gl_device_destroy(hl_rhi_device *dev) {
     hl__gl_device *g = hl__gl(dev);
-    if (!g) return;
+    if (!g) { /* after a failed recreate: what it kept of the old device goes */
+        hl__gl_drop_kept_display(dev);
+        return;
+    }
     hl__gl_make_current(dev);
     /* Is the GPU done with every command (aborted frames' too)? Waits until the destroy
      * deadline at most. */

@@ -234,16 +234,30 @@ static bool hl__pick_display(const hl_rhi_native_display *nd, hl__egl_pick *out,
 }
 #endif
 
+/* A recovery keeps the old device's display referenced until the new device has referenced its
+ * own (the same display, as a rule): the display is not terminated and initialized again for
+ * every recovery (on Mesa that tears down and re-creates the whole driver screen). */
+void hl__gl_drop_kept_display(hl_rhi_device *dev) {
+    if (!dev->recreate_keep) return;
+    pthread_mutex_lock(&hl__egl_lock);
+    hl__display_unref((EGLDisplay)dev->recreate_keep);
+    pthread_mutex_unlock(&hl__egl_lock);
+    dev->recreate_keep = NULL;
+}
+
 hl_result hl__gl_egl_open(hl_rhi_device *dev, hl__gl_device *g) {
     uint32_t calls = 0;
     hl__egl_pick pick = {0};
     const hl_rhi_native_display *nd = &dev->desc.display;
     bool windowed = nd->system != HL_RHI_WINDOW_SYSTEM_NONE;
     int only_device = windowed ? -1 : hl__egl_device_override();
-    if (only_device == -2)
+    if (only_device == -2) {
+        hl__gl_drop_kept_display(dev);
         return hl__fail(HL_ERR_UNSUPPORTED, "gles3: HL_EGL_DEVICE='%s' is not an EGL device index (0-15)",
                         getenv("HL_EGL_DEVICE"));
+    }
 #ifdef __EMSCRIPTEN__
+    /* (a kept display stays kept for the next attempt, or until the device is destroyed) */
     if (hl__web_canvas_lost())
         return hl__fail(HL_ERR_DEVICE_LOST, "gles3: the canvas's WebGL context is lost and the browser has not "
                                             "restored it yet ('webglcontextrestored')");
@@ -253,6 +267,7 @@ hl_result hl__gl_egl_open(hl_rhi_device *dev, hl__gl_device *g) {
     EGLint pick_err = ok ? EGL_SUCCESS : eglGetError();
     if (ok) hl__display_ref(pick.display);
     pthread_mutex_unlock(&hl__egl_lock);
+    hl__gl_drop_kept_display(dev); /* the old device's (recreate), now that this one holds its own */
     dev->stats.native_calls += calls;
 #ifdef __EMSCRIPTEN__
     if (!ok)
@@ -424,9 +439,13 @@ void hl__gl_egl_close(hl_rhi_device *dev, hl__gl_device *g) {
         if (g->context != EGL_NO_CONTEXT) HL__GL(dev, eglDestroyContext(g->display, g->context));
         if (g->pbuffer != EGL_NO_SURFACE) HL__GL(dev, eglDestroySurface(g->display, g->pbuffer));
     }
-    pthread_mutex_lock(&hl__egl_lock);
-    HL__GL(dev, hl__display_unref(g->display));
-    pthread_mutex_unlock(&hl__egl_lock);
+    if (dev->recreating && !dev->recreate_keep) {
+        dev->recreate_keep = g->display; /* its reference goes once the new device has its own */
+    } else {
+        pthread_mutex_lock(&hl__egl_lock);
+        HL__GL(dev, hl__display_unref(g->display));
+        pthread_mutex_unlock(&hl__egl_lock);
+    }
     /* Frees EGL's per-thread state, unless another device's context is current here. */
     if (!hl__gl_current) HL__GL(dev, eglReleaseThread());
     g->display = EGL_NO_DISPLAY;

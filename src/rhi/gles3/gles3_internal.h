@@ -305,6 +305,7 @@ static inline hl__gl_texture *hl__gl_tex(const hl__texture *t) { return (hl__gl_
 /* ---- gles3_egl.c ---- */
 hl_result hl__gl_egl_open(hl_rhi_device *dev, hl__gl_device *g);
 void hl__gl_egl_close(hl_rhi_device *dev, hl__gl_device *g);
+void hl__gl_drop_kept_display(hl_rhi_device *dev);
 /* For a device whose GPU work still runs at destroy: releases the context from this thread
  * but neither destroys it nor its surface nor the display reference (llvmpipe's
  * eglDestroyContext blocks until its rasterizer finished, possibly never). EGL keeps them
