@@ -175,6 +175,19 @@ hl_result hl__program_layouts(hl_renderer *r, hl__program *p, uint32_t group_cou
         uint32_t c = hl_shader_program_layout_entries(&p->prog, g, dynamic, e, HL_RHI_MAX_BINDINGS);
         for (uint32_t i = 0; i < c; i++)
             if (e[i].type == HL_RHI_BINDING_UNIFORM_BUFFER) e[i].visibility = HL_RHI_STAGE_VERTEX | HL_RHI_STAGE_FRAGMENT;
+        /* The Frame (0) and Object (1) blocks are bound whole (render_frame.c, color_groups), so
+           their entries ask for the bound size: a shader material declaring a shorter Frame
+           block then has the forward programs' group layout and shares their groups (else the
+           renderer's one frame group was made again at every switch between the two). */
+        uint64_t whole = g == 0   ? sizeof(hl__frame_block)
+                         : g == 1 ? ((p->defines & HL__DEF_SKINNED) && p->kind == HL__PROGRAM_FORWARD ? HL__SKIN_STRIDE
+                                                                                                   : sizeof(hl__object_block))
+                                  : 0;
+        if ((p->kind == HL__PROGRAM_FORWARD || p->kind == HL__PROGRAM_SHADER) && whole)
+            for (uint32_t i = 0; i < c; i++)
+                if (e[i].type == HL_RHI_BINDING_UNIFORM_BUFFER && e[i].binding == 0 && e[i].has_dynamic_offset &&
+                    e[i].min_binding_size && e[i].min_binding_size < whole)
+                    e[i].min_binding_size = whole;
         p->entry_count[g] = c;
         hl_rhi_bind_group_layout_desc bd = {e, c, label};
         res = hl_rhi_bind_group_layout_create(r->dev, &bd, &p->bgl[g]);
