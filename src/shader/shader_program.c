@@ -109,6 +109,19 @@ static void work_free(stage_work *w) {
     }
 }
 
+/* A compiled program takes its binding plan and GLSL (gl[] is emptied: the program owns them). */
+static hl_result adopt_outputs(hl_shader_program *out, const hl_rhi_binding_plan_entry *plan, uint32_t plan_count,
+                               hl_rhi_backend backend, char *gl[2], const char *what) {
+    out->plan = copy_plan(plan, plan_count);
+    out->plan_count = plan_count;
+    if (!out->plan) return hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: out of memory", what);
+    out->backend = backend;
+    out->vertex_glsl = gl[0];
+    out->fragment_glsl = gl[1];
+    gl[0] = gl[1] = NULL;
+    return HL_OK;
+}
+
 /* The gles3 program whose reflection the driver completes (hl_shader_program_create_shaders):
  * the front steps, then the reflection the declarations give. */
 static hl_result compile_for_driver(const hl_shader_program_desc *desc, const char *what, stage_work *w, uint32_t n,
@@ -119,19 +132,8 @@ static hl_result compile_for_driver(const hl_shader_program_desc *desc, const ch
     hl_result r = compile_front(desc, what, false, w, n, &plan, &plan_count, gl, NULL);
     if (!r)
         r = hl__reflect_declared(&w[0].decl, n == 2 ? &w[1].decl : NULL, plan, plan_count, &out->reflection);
-    if (!r) {
-        out->plan = copy_plan(plan, plan_count);
-        out->plan_count = plan_count;
-        if (!out->plan)
-            r = hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: out of memory", what);
-    }
-    if (!r) {
-        out->backend = HL_RHI_BACKEND_GLES3;
-        out->vertex_glsl = gl[0];
-        out->fragment_glsl = gl[1];
-        gl[0] = gl[1] = NULL;
-        out->reflect_on_device = true;
-    }
+    if (!r) r = adopt_outputs(out, plan, plan_count, HL_RHI_BACKEND_GLES3, gl, what);
+    if (!r) out->reflect_on_device = true;
     hl__free(gl[0]);
     hl__free(gl[1]);
     hl__free(plan);
@@ -243,20 +245,8 @@ hl_result hl_shader_program_compile(const hl_shader_program_desc *desc, hl_rhi_b
     if (!r)
         r = hl__reflect(out->vertex_spirv, out->vertex_spirv_words, out->fragment_spirv, out->fragment_spirv_words,
                         &w[0].decl, n == 2 ? &w[1].decl : NULL, plan, plan_count, &out->reflection);
-    if (!r) {
-        out->plan = copy_plan(plan, plan_count);
-        out->plan_count = plan_count;
-        if (!out->plan)
-            r = hl__fail(HL_ERR_OUT_OF_MEMORY, "%s: out of memory", what);
-    }
-    if (!r) {
-        out->backend = backend;
-        out->vertex_glsl = gl[0];
-        out->fragment_glsl = gl[1];
-        gl[0] = gl[1] = NULL;
-        if (warnings.len)
-            out->info_log = hl__sb_take(&warnings);
-    }
+    if (!r) r = adopt_outputs(out, plan, plan_count, backend, gl, what);
+    if (!r && warnings.len) out->info_log = hl__sb_take(&warnings);
     if (!r && backend == HL_RHI_BACKEND_GLES3 && hl__shader_introspection_check()) {
         work_free(w);
         r = introspection_check_swap(desc, what, w, n, out);

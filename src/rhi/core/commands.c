@@ -96,26 +96,11 @@ void hl__cmd_reset_draw_state(hl_rhi_cmd *cmd) {
 }
 
 void hl__cmd_reset_bindings(hl_rhi_cmd *cmd) {
-    cmd->pipeline_id = 0;
-    cmd->pipeline = NULL;
+    hl__cmd_reset_draw_state(cmd);
     cmd->compute_pipeline_id = 0;
     cmd->compute_pipeline = NULL;
-    memset(cmd->bind_group_id, 0, sizeof cmd->bind_group_id);
-    memset(cmd->bind_group_offset_count, 0, sizeof cmd->bind_group_offset_count);
-    memset(cmd->vertex_buffer_id, 0, sizeof cmd->vertex_buffer_id);
-    memset(cmd->vertex_buffer_offset, 0, sizeof cmd->vertex_buffer_offset);
-    cmd->index_buffer_id = 0;
-    cmd->index_format = HL_RHI_INDEX_UINT16;
-    cmd->index_offset = 0;
-    cmd->index_buffer_size = 0;
     cmd->stencil_ref = 0;
     memset(cmd->blend_constant, 0, sizeof cmd->blend_constant);
-    cmd->layout_group_count = 0;
-    for (uint32_t i = 0; i < HL_RHI_MAX_BIND_GROUPS; i++) {
-        cmd->bind_group_cache[i] = UINT32_MAX;
-        cmd->layout_group_cache[i] = UINT32_MAX;
-    }
-    cmd->draw_dirty = true;
 }
 
 void hl__cmd_refresh_pointers(hl_rhi_device *dev) {
