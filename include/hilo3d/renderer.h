@@ -368,6 +368,10 @@ typedef struct hl_render_stats {
     /** prepared draws, last frame @{ */
     uint64_t prepared_reused, prepared_rebuilt;
     /** @} */
+    /** Draws of the last frame whose material, program, geometry and shared groups came from an
+     * earlier mesh of the same view with the same material, geometry and shadow flags (looked up
+     * once per such kind and view, not per mesh). */
+    uint64_t draw_memo_hits;
     /** Draws of the last frame taken from the kept list of the frame before (no culling, draw
      * building or sorting ran for them): the direct recorder keeps its first view's list while
      * that view's stage, camera, target and environment stay and nothing changes anywhere

@@ -352,22 +352,28 @@ static hl_result build_draw(hl_renderer *r, const hl__view *v, hl_mesh *mesh, ui
     return build_draw_as(r, v, mesh, instances, first, NULL, out);
 }
 
-static hl_result build_draw_as(hl_renderer *r, const hl__view *v, hl_mesh *mesh, uint32_t instances, uint32_t first,
-                               hl_material *override, hl__draw *out) {
+/* What a draw needs besides its mesh's own slot: the material's mirror and group, the program,
+ * group 3, the geometry's buffers, the shadow program. For one view these depend on the
+ * material, the geometry and the mesh's shadow flags only (draw_memo reuses them). */
+typedef struct draw_inputs {
+    hl__gpu_material *gm;
+    hl__program *p, *sp; /* sp: the shadow program when the draw casts */
+    hl__gpu_geometry *g;
+    hl_rhi_bind_group g3;
+    bool casts;
+} draw_inputs;
+
+static hl_result draw_resolve(hl_renderer *r, const hl__view *v, hl_mesh *mesh, hl_material *mat, bool instanced,
+                              uint64_t skin, hl__gpu_mesh **rec, draw_inputs *in) {
     const hl_render_target *t = v->target;
     hl_geometry *geo = hl_mesh_geometry(mesh);
-    hl_material *mat = override ? override : hl_mesh_material(mesh);
     const hl_geometry_layout *l = hl_geometry_get_layout(geo);
     const hl_material_variant *var = hl_material_get_variant(mat);
-    bool instanced = instances > 0;
-    uint64_t skin = instanced ? 0u : skin_defines(mesh, mat, l);
-    bool skinned = skin != 0;
-    hl__gpu_material *gm;
-    hl_result res = hl__gpu_material_get(r, mat, &gm);
+    hl_result res = hl__gpu_material_get(r, mat, &in->gm);
     if (res) return res;
     hl__program *p;
     if (var->kind == HL_MATERIAL_SHADER) {
-        res = hl__shader_material_program(r, mat, gm, &p);
+        res = hl__shader_material_program(r, mat, in->gm, &p);
     } else {
         bool gbuffer = v->gbuffer && var->alpha_mode != HL_ALPHA_BLEND;
         uint64_t defines = hl__program_key_for(l, var, instanced, v->shadow_count > 0 && hl_mesh_receive_shadows(mesh),
@@ -381,17 +387,47 @@ static hl_result build_draw_as(hl_renderer *r, const hl__view *v, hl_mesh *mesh,
         res = hl__fail(HL_ERR_VALIDATION, "renderer: shader material '%s' reads storage blocks (GLSL ES 3.10): draw it "
                        "through a pipeline's scene pass that binds them (hl_pipeline_scene_pass_desc.storage)",
                        hl_material_label(mat));
+    in->p = p;
     /* the mesh's object slot (and palette) first: a palette buffer that grows retires the groups
        that color_groups and shadow_program make */
+    if (!res && !instanced && !(res = hl__gpu_mesh_slot(r, mesh, rec)) && skin) res = hl__gpu_mesh_skin(r, *rec);
+    if (res || (res = color_groups(r, v, p, &in->g3))) return res;
+    if ((res = hl__gpu_geometry_get(r, geo, &in->g)) || (res = hl__gpu_material_bind(r, in->gm, p))) return res;
+    in->casts = hl_mesh_cast_shadows(mesh) && v->shadow_count > 0;
+    in->sp = NULL;
+    if (in->casts && (res = shadow_program(r, instanced, skin, &in->sp))) return res;
+    return HL_OK;
+}
+
+static hl_result draw_assemble(hl_renderer *r, const hl__view *v, hl_mesh *mesh, uint32_t instances, uint32_t first,
+                               hl_material *override, uint64_t skin, hl__gpu_mesh *rec, const draw_inputs *in,
+                               hl__draw *out);
+
+static hl_result build_draw_as(hl_renderer *r, const hl__view *v, hl_mesh *mesh, uint32_t instances, uint32_t first,
+                               hl_material *override, hl__draw *out) {
+    hl_material *mat = override ? override : hl_mesh_material(mesh);
+    bool instanced = instances > 0;
+    uint64_t skin = instanced ? 0u : skin_defines(mesh, mat, hl_geometry_get_layout(hl_mesh_geometry(mesh)));
     hl__gpu_mesh *rec = NULL;
-    if (!res && !instanced && !(res = hl__gpu_mesh_slot(r, mesh, &rec)) && skinned) res = hl__gpu_mesh_skin(r, rec);
-    hl_rhi_bind_group g3;
-    if (res || (res = color_groups(r, v, p, &g3))) return res;
-    hl__gpu_geometry *g;
-    if ((res = hl__gpu_geometry_get(r, geo, &g)) || (res = hl__gpu_material_bind(r, gm, p))) return res;
-    bool casts = hl_mesh_cast_shadows(mesh) && v->shadow_count > 0;
-    hl__program *sp = NULL;
-    if (casts && (res = shadow_program(r, instanced, skin, &sp))) return res;
+    draw_inputs in;
+    hl_result res = draw_resolve(r, v, mesh, mat, instanced, skin, &rec, &in);
+    return res ? res : draw_assemble(r, v, mesh, instances, first, override, skin, rec, &in, out);
+}
+
+/* The draw from its inputs: the mesh's prepared draw when its signature holds, else built. */
+static hl_result draw_assemble(hl_renderer *r, const hl__view *v, hl_mesh *mesh, uint32_t instances, uint32_t first,
+                               hl_material *override, uint64_t skin, hl__gpu_mesh *rec, const draw_inputs *in,
+                               hl__draw *out) {
+    const hl_render_target *t = v->target;
+    hl_material *mat = override ? override : hl_mesh_material(mesh);
+    const hl_geometry_layout *l = hl_geometry_get_layout(hl_mesh_geometry(mesh));
+    const hl_material_variant *var = hl_material_get_variant(mat);
+    bool instanced = instances > 0, skinned = skin != 0, casts = in->casts;
+    hl__gpu_material *gm = in->gm;
+    hl__gpu_geometry *g = in->g;
+    hl__program *p = in->p, *sp = in->sp;
+    hl_rhi_bind_group g3 = in->g3;
+    hl_result res;
     hl__prepared_sig sig;
     memset(&sig, 0, sizeof sig);
     if (!instanced) {
@@ -799,6 +835,65 @@ static bool before_seen(hl_renderer *r, const hl_mesh *m) {
     return false;
 }
 
+/* The memo of draw inputs (draw_inputs) per view. Meshes sharing a material and a geometry
+ * (and their shadow flags) share everything draw_resolve finds: the first mesh of each such
+ * kind resolves them (uploads, groups, programs: as many lookups as before), every later mesh
+ * of the view takes them from here and pays for its own slot and prepared draw only. An entry
+ * holds while no group was retired since it was made (a retired group may be one it names). */
+#define DRAW_MEMO_SLOTS 2048u /* a power of two; filled to half at most */
+struct hl__draw_memo {
+    uint64_t stamp, retire_epoch;
+    const void *material, *geometry;
+    uint32_t flags, tie_material, tie_geometry;
+    draw_inputs in;
+};
+
+static struct hl__draw_memo *memo_slot(hl_renderer *r, const void *mat, const void *geo, uint32_t flags) {
+    uint64_t h = hl__hash_mix((uint64_t)(uintptr_t)mat ^ hl__hash_mix((uint64_t)(uintptr_t)geo ^ flags));
+    uint32_t slot = (uint32_t)h & (DRAW_MEMO_SLOTS - 1u);
+    struct hl__draw_memo *e = &r->draw_memo[slot];
+    while (e->stamp == r->draw_memo_stamp && (e->material != mat || e->geometry != geo || e->flags != flags)) {
+        slot = (slot + 1u) & (DRAW_MEMO_SLOTS - 1u);
+        e = &r->draw_memo[slot];
+    }
+    return e;
+}
+
+/* A plain (not instanced) mesh's draw in view_build_draws, with its ties. */
+static hl_result mesh_draw(hl_renderer *r, const hl__view *v, hl_mesh *m, hl__draw *out) {
+    hl_material *mat = hl_mesh_material(m);
+    hl_geometry *geo = hl_mesh_geometry(m);
+    if (!r->draw_memo || skin_defines(m, mat, hl_geometry_get_layout(geo))) { /* skinned: its palette is its own */
+        hl_result res = build_draw(r, v, m, 0, 0, out);
+        if (!res) seen_ties(r, m, out);
+        return res;
+    }
+    uint32_t flags = (hl_mesh_receive_shadows(m) ? 1u : 0u) | (hl_mesh_cast_shadows(m) ? 2u : 0u);
+    struct hl__draw_memo *e = memo_slot(r, mat, geo, flags);
+    hl__gpu_mesh *rec = NULL;
+    hl_result res;
+    if (e->stamp == r->draw_memo_stamp && e->retire_epoch == r->retire_epoch) {
+        if ((res = hl__gpu_mesh_slot(r, m, &rec))) return res;
+        if (e->retire_epoch == r->retire_epoch) {
+            if ((res = draw_assemble(r, v, m, 0, 0, NULL, 0, rec, &e->in, out))) return res;
+            out->tie_material = e->tie_material;
+            out->tie_geometry = e->tie_geometry;
+            r->stats.draw_memo_hits++;
+            return HL_OK;
+        }
+    }
+    draw_inputs in;
+    if ((res = draw_resolve(r, v, m, mat, false, 0, &rec, &in))) return res;
+    uint64_t epoch = r->retire_epoch;
+    if ((res = draw_assemble(r, v, m, 0, 0, NULL, 0, rec, &in, out))) return res;
+    seen_ties(r, m, out);
+    if (epoch != r->retire_epoch || r->draw_memo_count >= DRAW_MEMO_SLOTS / 2u) return HL_OK;
+    if (e->stamp == r->draw_memo_stamp) e = memo_slot(r, mat, geo, flags); /* an entry gone stale: its slot */
+    if (e->stamp != r->draw_memo_stamp) r->draw_memo_count++;
+    *e = (struct hl__draw_memo){r->draw_memo_stamp, epoch, mat, geo, flags, out->tie_material, out->tie_geometry, in};
+    return HL_OK;
+}
+
 /* Draws: plain meshes one each, instanced meshes batched by (geometry, material, layers), then the
  * shadow-only draws of casters outside the view (when a light casts shadows). */
 static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
@@ -871,12 +966,14 @@ static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
     memset(r->seen_table, 0, cap * sizeof *r->seen_table);
     r->seen_mask = cap - 1;
     r->seen_count = 0;
+    if (!r->draw_memo) r->draw_memo = hl__calloc(DRAW_MEMO_SLOTS, sizeof *r->draw_memo); /* none: no memo */
+    r->draw_memo_stamp++;
+    r->draw_memo_count = 0;
     hl_result res = HL_OK;
     for (uint32_t i = 0; i < visible && !res; i++) {
         hl_mesh *m = meshes[r->order[i]];
         if (draws_instanced(m)) continue;
-        res = build_draw(r, v, m, 0, 0, &r->draws[r->draw_count]);
-        if (!res) seen_ties(r, m, &r->draws[r->draw_count++]);
+        if (!(res = mesh_draw(r, v, m, &r->draws[r->draw_count]))) r->draw_count++;
     }
     for (uint32_t i = 0; i < ninst && !res;) {
         hl_mesh *m0 = meshes[inst[i].index];

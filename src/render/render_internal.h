@@ -672,6 +672,11 @@ struct hl_renderer {
         uint32_t index;
     } *seen_table;
     uint32_t seen_table_capacity, seen_mask, seen_count;
+    /* per view: the inputs of plain mesh draws by (material, geometry, shadow flags), valid while
+       the view's stamp and retire_epoch hold (render_frame.c mesh_draw); allocated once */
+    struct hl__draw_memo *draw_memo;
+    uint64_t draw_memo_stamp;
+    uint32_t draw_memo_count;
     uint32_t *draw_order; /* per view: its draws in execution order (indices into draws) */
     uint32_t draw_order_capacity;
     hl_rhi_draw_packet *sorted_packets; /* per view: the packets of draw_order, in that order */

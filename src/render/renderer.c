@@ -486,6 +486,7 @@ void hl_renderer_destroy(hl_renderer *r) {
     hl__free(r->inst_items);
     hl__free(r->batch_table);
     hl__free(r->seen_table);
+    hl__free(r->draw_memo);
     hl__free(r->mip_scratch);
     hl__free(r->draw_order);
     hl__free(r->sorted_packets);
