@@ -23,22 +23,24 @@
  * chain. So Filament's material instances are given the sRGB-encoded colour of hilo3d's linear
  * one: both images then hold the same bytes.
  *
- * Filament 1.9 and 10k renderables: Debian's 1.9.25 allocates every OpenGL backend handle
- * (render primitives, buffers, programs, render targets) from one arena whose size is fixed when
- * Filament is built, and dereferences a null handle when it runs out (a SIGSEGV). Measured here
- * with this scene: one view holds up to 10,046 cubes (renderable creation crashes from about
- * 10,050: OpenGLDriver::createRenderPrimitiveS); 10,000 cubes split into 2 views work, into 3
- * views they crash (OpenGLProgram's constructor, on the driver thread: each view takes handles of
- * its own). Splitting the view therefore does not avoid the crash: the limit is per engine. The
- * bench keeps Filament in one view by default (the most headroom), refuses more than 10,000
- * cubes with a message instead of crashing, and --views V splits the scene into V views for
- * comparison: each its own Scene with a contiguous block of grid rows, rendered in the same
- * frame into the same swap chain, the farthest rows first; the first view clears, the later
- * ones have BlendMode TRANSLUCENT (they keep what is there; the cubes are opaque, alpha 1) and
- * a nearer block of rows never lies behind a farther one from this camera, so the image is the
- * same as one view's (the image check passes with 2 views). Not fully handled: at 10,000 cubes
- * one view leaves a few dozen free handles and runs of 200 measured frames still crashed (twice
- * in three); 20 and 60 frames (the default) passed every time.
+ * Filament 1.9 and 10k renderables (two limits, both crashes without a message):
+ * - Its command buffer: the driver commands of one flush, the per-renderable uniform data a
+ *   view's prepare uploads (about 256 bytes a renderable) included, must fit in one part of a
+ *   circular buffer of fixed size (6 MiB here); more overwrites commands not yet executed and the
+ *   driver thread crashes on garbage (seen: FFence::FenceSignal::signal, OpenGLProgram's
+ *   constructor, an X error GLXBadDrawable on glXSwapBuffers). Here 5k-6k cubes in one view never
+ *   crashed, 8k sometimes, 10k in 200 frames nearly always (20-60 frames often passed), also
+ *   with 2 views. Handled: the scene is split into ceil(N / 4000) views (--views V overrides;
+ *   10k -> 3 views), each its own Scene holding a contiguous block of grid rows, rendered in the
+ *   same frame into the same swap chain with a flush between views (Filament 1.9 has no
+ *   Engine::flush(): a fence waited on with Mode::FLUSH and timeout 0 flushes without waiting;
+ *   destroyed after the frame), and the build flushes every 1,000 renderables. The farthest rows
+ *   are drawn first; the first view clears, the later ones have BlendMode TRANSLUCENT (they keep
+ *   what is there; the cubes are opaque, alpha 1) and a nearer block of rows never lies behind a
+ *   farther one from this camera, so the image is the same as one view's (the image check).
+ * - Its OpenGL handle arena (fixed when Filament is built): creating more than about 10,046
+ *   renderables crashes in OpenGLDriver::createRenderPrimitiveS whatever the views; the bench
+ *   refuses more than 10,000 cubes with a message.
  *
  * Alternation: for each round, one hilo3d frame and one Filament frame (the order swaps every
  * round), each waited to completion; per frame: wall time (CLOCK_MONOTONIC), process CPU
@@ -54,7 +56,9 @@
  *
  *   peer_filament [--json] [--meshes N[,N...]] [--frames F] [--warmup W] [--width W] [--height H]
  *                 [--materials M] [--views V] [--backend gles3|webgpu] [--material FILE.filamat]
- *                 [--dump PREFIX]
+ *                 [--dump PREFIX] [--engines hilo3d,filament]
+ * --engines: time only the frames of the engines named (both by default; both images are
+ * still checked); for telling apart a failure of one engine alone from one of the two together.
  */
 #include <algorithm>
 #include <cmath>
@@ -71,6 +75,7 @@
 #include <backend/PixelBufferDescriptor.h>
 #include <filament/Camera.h>
 #include <filament/Engine.h>
+#include <filament/Fence.h>
 #include <filament/IndexBuffer.h>
 #include <filament/Material.h>
 #include <filament/MaterialInstance.h>
@@ -96,6 +101,7 @@ using filament::math::mat4f;
 namespace {
 
 constexpr float kHalf = 0.3f; /* the cube's half size (0.6 wide: spacing 1 leaves gaps) */
+constexpr uint32_t kCubesPerView = 4000;      /* see "10k renderables" above */
 constexpr uint32_t kFilamentMaxCubes = 10000; /* see "Filament 1.9 and 10k renderables" above */
 const float kClear[4] = {0.05f, 0.07f, 0.15f, 1.0f}; /* linear */
 
@@ -105,6 +111,7 @@ struct Config {
     bool json = false;
     hl_backend backend = HL_BACKEND_GLES3;
     std::string material = PEER_FILAMENT_MATERIAL;
+    bool run_hilo = true, run_fila = true; /* --engines: whose frames are timed (diagnosis) */
     std::string dump; /* --dump PREFIX: the checked images as PREFIX-<engine>-<N>.ppm */
 };
 
@@ -383,6 +390,7 @@ struct Hilo {
         hl_renderer_size(ren, &w, &h);
         rgba.assign((size_t)w * h * 4, 0);
         hl_result r = hl_renderer_render(ren, stage, cam);
+        if (!r) draws = hl_renderer_stats(ren)->draws;
         if (!r) r = hl_renderer_read_pixels(ren, rgba.data(), rgba.size());
         return r ? fail("read_pixels", r) : true;
     }
@@ -415,6 +423,8 @@ struct Fila {
     std::vector<utils::Entity> renderables;
     uint32_t width = 0, height = 0;
     uint64_t skipped = 0; /* beginFrame() asked to skip (drawn anyway) */
+    bool flush_views = true;
+    std::vector<fl::Fence *> fences;
     float pos[24 * 3];
     uint16_t idx[36];
 
@@ -510,18 +520,37 @@ struct Fila {
             float3 p = g.pos(i);
             tm.setTransform(tm.getInstance(renderables[i]), mat4f::translation(p));
             scenes[v]->addEntity(renderables[i]);
+            /* the creation commands go through the same command buffer (see the top) */
+            if (i % 1000 == 999) engine->flushAndWait();
         }
+        engine->flushAndWait();
     }
 
     void draw() {
         if (!renderer->beginFrame(swap)) skipped++;
-        for (fl::View *v : views) renderer->render(v);
+        for (size_t i = 0; i < views.size(); i++) {
+            renderer->render(views[i]);
+            /* hand this view's commands to the driver thread before the next view's are written
+               (see "10k renderables" above): Filament 1.9 has no Engine::flush(); a fence waited
+               on with FLUSH and no timeout flushes without waiting; destroyed after the frame */
+            if (flush_views && i + 1 < views.size()) {
+                fl::Fence *f = engine->createFence();
+                f->wait(fl::Fence::Mode::FLUSH, 0);
+                fences.push_back(f);
+            }
+        }
+    }
+
+    void destroy_fences() {
+        for (fl::Fence *f : fences) engine->destroy(f);
+        fences.clear();
     }
 
     bool frame() {
         draw();
         renderer->endFrame();
         engine->flushAndWait();
+        destroy_fences();
         return true;
     }
 
@@ -536,6 +565,7 @@ struct Fila {
                                                                 fl::backend::PixelDataType::UBYTE, on_read, &done));
         renderer->endFrame();
         engine->flushAndWait();
+        destroy_fences();
         /* the callback comes through the engine's message queue: beginFrame pumps it */
         for (int i = 0; i < 4 && !done; i++) frame();
         if (!done) {
@@ -582,7 +612,7 @@ Stat stat(const std::vector<double> &v) { return {quantile(v, 0.5) / 1e6, quanti
 
 int usage() {
     fprintf(stderr, "usage: peer_filament [--json] [--meshes N[,N...]] [--frames F] [--warmup W] [--width W] "
-                    "[--height H] [--materials M] [--views V] [--backend gles3|webgpu] [--material FILE.filamat] [--dump PREFIX]\n");
+                    "[--height H] [--materials M] [--views V] [--backend gles3|webgpu] [--material FILE.filamat] [--dump PREFIX] [--engines hilo3d,filament]\n");
     return 2;
 }
 
@@ -606,6 +636,11 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--views")) c.views = (uint32_t)strtoul(v, nullptr, 10);
         else if (!strcmp(a, "--material")) c.material = v;
         else if (!strcmp(a, "--dump")) c.dump = v;
+        else if (!strcmp(a, "--engines")) {
+            c.run_hilo = strstr(v, "hilo3d") != nullptr;
+            c.run_fila = strstr(v, "filament") != nullptr;
+            if (!c.run_hilo && !c.run_fila) return usage();
+        }
         else if (!strcmp(a, "--backend")) {
             if (hl_backend_parse(v, &c.backend) || c.backend == HL_BACKEND_AUTO) {
                 fprintf(stderr, "peer_filament: --backend must be gles3 or webgpu\n");
@@ -640,8 +675,8 @@ int main(int argc, char **argv) {
 
     int rc = 0;
     for (uint32_t n : c.meshes) {
-        /* a new renderer and a new Filament engine per case: Filament's handle arena (see the top)
-           starts empty each time (10k after 1k in one engine crashed once in five runs here) */
+        /* a new renderer and a new Filament engine per case: each case starts from empty caches
+           and an empty handle arena (see the top) */
         Hilo hilo;
         Fila fila;
         if (!hilo.create(c) || !fila.create(c)) return 1;
@@ -651,7 +686,7 @@ int main(int argc, char **argv) {
                    c.width, c.height, c.materials, hl_backend_name(hl_renderer_backend(hilo.ren)),
                    hl_renderer_adapter_name(hilo.ren), c.frames, c.warmup);
         Grid g = make_grid(n);
-        uint32_t nviews = c.views ? c.views : 1;
+        uint32_t nviews = c.views ? c.views : (n + kCubesPerView - 1) / kCubesPerView;
         uint32_t mats = std::min(c.materials, n);
         if (!hilo.build(g, mats)) return 1;
         fila.build(g, nviews);
@@ -660,6 +695,7 @@ int main(int argc, char **argv) {
             bool measured = f >= c.warmup;
             for (int k = 0; k < 2; k++) {
                 bool hilo_turn = (k == 0) == (f % 2 == 0);
+                if (hilo_turn ? !c.run_hilo : !c.run_fila) continue;
                 Clocks t0 = clocks_now();
                 bool ok = hilo_turn ? hilo.frame() : fila.frame();
                 Clocks t1 = clocks_now();
