@@ -11,7 +11,7 @@ WEB_BUILD ?= build-web
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CTEST_FLAGS ?= --output-on-failure --timeout 600 -j $(JOBS)
 
-.PHONY: all deps build build-asan demo docs test test-fast test-asan fuzz fuzz-smoke random-frames bench clean web web-test
+.PHONY: all deps build build-asan demo docs test test-fast test-asan fuzz fuzz-smoke random-frames bench peer-filament clean web web-test
 
 all: build
 
@@ -85,6 +85,17 @@ random-frames: build
 
 bench: build
 	./$(BUILD)/bench/rhi_draws --json
+
+# The peer benchmark against Google Filament (bench/README.md, "peer_filament"): installs Debian's
+# Filament 1.9.25 (scripts/install-filament.sh), configures the normal build (bench/CMakeLists.txt
+# builds peer_filament only when it finds Filament) and runs it under Xvfb (Debian's Filament
+# renders through GLX) with short defaults. Not part of `make test`.
+PEER_FILAMENT_ARGS ?= --frames 60 --warmup 10
+peer-filament: deps
+	$(SUDO) bash scripts/install-filament.sh
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build $(BUILD) --target peer_filament -j $(JOBS)
+	xvfb-run -a ./$(BUILD)/bench/peer_filament $(PEER_FILAMENT_ARGS)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(WEB_BUILD) build-fuzz out
