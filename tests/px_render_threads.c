@@ -1,4 +1,5 @@
-/* The parallel frontend (hl_renderer_desc.frontend_threads): a renderer culling and sorting on 4
+/* The parallel frontend (hl_renderer_desc.frontend_threads): a renderer culling, sorting and
+ * preparing its draws (records and normal matrices: render_frame.c prep_part) on 4
  * threads and one on the calling thread alone draw the same scene with the same results: the
  * same visible and culled counts, shadow tiles and draws, the same draw order (the meshes of the
  * sorted colour draws and of the shadow-only draws, in order) and the same image exactly (max

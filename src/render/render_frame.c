@@ -390,7 +390,7 @@ static hl_result draw_resolve(hl_renderer *r, const hl__view *v, hl_mesh *mesh, 
     in->p = p;
     /* the mesh's object slot (and palette) first: a palette buffer that grows retires the groups
        that color_groups and shadow_program make */
-    if (!res && !instanced && !(res = hl__gpu_mesh_slot(r, mesh, rec)) && skin) res = hl__gpu_mesh_skin(r, *rec);
+    if (!res && !instanced && !(res = hl__gpu_mesh_slot_hint(r, mesh, *rec, rec)) && skin) res = hl__gpu_mesh_skin(r, *rec);
     if (res || (res = color_groups(r, v, p, &in->g3))) return res;
     if ((res = hl__gpu_geometry_get(r, geo, &in->g)) || (res = hl__gpu_material_bind(r, in->gm, p))) return res;
     in->casts = hl_mesh_cast_shadows(mesh) && v->shadow_count > 0;
@@ -859,8 +859,9 @@ static struct hl__draw_memo *memo_slot(hl_renderer *r, const void *mat, const vo
     return e;
 }
 
-/* A plain (not instanced) mesh's draw in view_build_draws, with its ties. */
-static hl_result mesh_draw(hl_renderer *r, const hl__view *v, hl_mesh *m, hl__draw *out) {
+/* A plain (not instanced) mesh's draw in view_build_draws, with its ties; hint: its record
+ * when prep_part found one. */
+static hl_result mesh_draw(hl_renderer *r, const hl__view *v, hl_mesh *m, hl__gpu_mesh *hint, hl__draw *out) {
     hl_material *mat = hl_mesh_material(m);
     hl_geometry *geo = hl_mesh_geometry(m);
     if (!r->draw_memo || skin_defines(m, mat, hl_geometry_get_layout(geo))) { /* skinned: its palette is its own */
@@ -870,10 +871,10 @@ static hl_result mesh_draw(hl_renderer *r, const hl__view *v, hl_mesh *m, hl__dr
     }
     uint32_t flags = (hl_mesh_receive_shadows(m) ? 1u : 0u) | (hl_mesh_cast_shadows(m) ? 2u : 0u);
     struct hl__draw_memo *e = memo_slot(r, mat, geo, flags);
-    hl__gpu_mesh *rec = NULL;
+    hl__gpu_mesh *rec = hint;
     hl_result res;
     if (e->stamp == r->draw_memo_stamp && e->retire_epoch == r->retire_epoch) {
-        if ((res = hl__gpu_mesh_slot(r, m, &rec))) return res;
+        if ((res = hl__gpu_mesh_slot_hint(r, m, hint, &rec))) return res;
         if (e->retire_epoch == r->retire_epoch) {
             if ((res = draw_assemble(r, v, m, 0, 0, NULL, 0, rec, &e->in, out))) return res;
             out->tie_material = e->tie_material;
@@ -892,6 +893,35 @@ static hl_result mesh_draw(hl_renderer *r, const hl__view *v, hl_mesh *m, hl__dr
     if (e->stamp != r->draw_memo_stamp) r->draw_memo_count++;
     *e = (struct hl__draw_memo){r->draw_memo_stamp, epoch, mat, geo, flags, out->tie_material, out->tie_geometry, in};
     return HL_OK;
+}
+
+/* Before the draws are built, on the frontend threads: each visible plain mesh's record (the
+ * renderer's mesh map is only read here) and, for a mesh whose world matrix is not the one its
+ * record last made a normal matrix of, that matrix (written to its own record only). The
+ * serial build then uploads the object block without looking either up again. */
+typedef struct prep_ctx {
+    hl_renderer *r;
+    hl_mesh *const *meshes;
+    uint32_t visible;
+} prep_ctx;
+
+static void prep_part(void *ctx, uint32_t part, uint32_t parts) {
+    const prep_ctx *c = ctx;
+    hl_renderer *r = c->r;
+    uint32_t first, end;
+    hl__work_range(c->visible, part, parts, &first, &end);
+    for (uint32_t i = first; i < end; i++) {
+        hl_mesh *m = c->meshes[r->order[i]];
+        uint32_t k = draws_instanced(m) ? UINT32_MAX : hl__ptr_map_get(&r->mesh_map, m);
+        hl__gpu_mesh *rec = k == UINT32_MAX ? NULL : r->meshes[k];
+        r->visible_recs[i] = rec;
+        if (!rec) continue;
+        const hl_node *node = hl_mesh_node(m);
+        uint64_t wrev = hl_node_world_revision(node);
+        if (rec->normal_revision == wrev) continue;
+        hl__normal_matrix(hl_node_world_matrix(node), rec->normal);
+        rec->normal_revision = wrev;
+    }
 }
 
 /* Draws: plain meshes one each, instanced meshes batched by (geometry, material, layers), then the
@@ -969,11 +999,14 @@ static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
     if (!r->draw_memo) r->draw_memo = hl__calloc(DRAW_MEMO_SLOTS, sizeof *r->draw_memo); /* none: no memo */
     r->draw_memo_stamp++;
     r->draw_memo_count = 0;
+    uint32_t parts = visible >= HL__PARALLEL_MIN ? hl__workers_threads(r->workers) : 1u;
+    bool hints = parts > 1 && hl__reserve((void **)&r->visible_recs, &r->visible_rec_capacity, visible, sizeof *r->visible_recs);
+    if (hints) hl__workers_run(r->workers, parts, prep_part, &(prep_ctx){r, meshes, visible});
     hl_result res = HL_OK;
     for (uint32_t i = 0; i < visible && !res; i++) {
         hl_mesh *m = meshes[r->order[i]];
         if (draws_instanced(m)) continue;
-        if (!(res = mesh_draw(r, v, m, &r->draws[r->draw_count]))) r->draw_count++;
+        if (!(res = mesh_draw(r, v, m, hints ? r->visible_recs[i] : NULL, &r->draws[r->draw_count]))) r->draw_count++;
     }
     for (uint32_t i = 0; i < ninst && !res;) {
         hl_mesh *m0 = meshes[inst[i].index];

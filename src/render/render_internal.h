@@ -152,6 +152,10 @@ typedef struct hl__gpu_mesh {
     uint64_t skin_frame;  /* the frame whose palette was last uploaded */
     uint64_t world_revision;    /* delivered */
     uint64_t last_frame;
+    /* the normal matrix of world revision normal_revision (0: none), made by the frontend
+       threads before the draws are built (render_frame.c prep_part) */
+    uint64_t normal_revision;
+    float normal[16];
     /* PreparedDraw: the last draw built for the mesh, reused while its signature holds */
     struct hl__draw *prepared;
     hl__prepared_sig prepared_sig;
@@ -600,6 +604,13 @@ struct hl_renderer {
     uint32_t *free_object_slots;
     uint32_t free_object_count, free_object_capacity;
     uint32_t object_slots_used;
+    /* Object blocks of this frame, batched (render_resources.c hl__flush_objects): the CPU copy
+       of every slot written (HL__OBJECT_STRIDE each, padding zero) and the slots written since
+       the last flush, in order; runs of consecutive slots upload as one copy */
+    uint8_t *object_cpu;
+    uint32_t object_cpu_capacity; /* slots */
+    uint32_t *object_dirty;
+    uint32_t object_dirty_count, object_dirty_capacity;
     /* joint palettes of skinned meshes (HL__SKIN_STRIDE each) */
     uint32_t *free_skin_slots;
     uint32_t free_skin_count, free_skin_capacity;
@@ -672,6 +683,8 @@ struct hl_renderer {
         uint32_t index;
     } *seen_table;
     uint32_t seen_table_capacity, seen_mask, seen_count;
+    struct hl__gpu_mesh **visible_recs; /* per view (threaded): the records of the visible meshes */
+    uint32_t visible_rec_capacity;
     /* per view: the inputs of plain mesh draws by (material, geometry, shadow flags), valid while
        the view's stamp and retire_epoch hold (render_frame.c mesh_draw); allocated once */
     struct hl__draw_memo *draw_memo;
@@ -797,11 +810,18 @@ hl_result hl__gpu_material_get(hl_renderer *r, hl_material *m, hl__gpu_material 
 /* Uploads the material block (engine materials) and makes group 2 for program prog. */
 hl_result hl__gpu_material_bind(hl_renderer *r, hl__gpu_material *m, const hl__program *prog);
 hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *m, hl__gpu_mesh **out);
+/* hl__gpu_mesh_slot with the mesh's record when the caller has it (hint: NULL = look it up) */
+hl_result hl__gpu_mesh_slot_hint(hl_renderer *r, const hl_mesh *m, hl__gpu_mesh *hint, hl__gpu_mesh **out);
+/* The normal matrix of a world matrix: transpose(inverse(model)) (upper 3x3 used). */
+void hl__normal_matrix(const hl_mat4 *world, float out[16]);
 /* A skinned mesh's joint palette: its slot in skin_ubo (made on first use) and, once per frame,
  * its joint matrices uploaded there. */
 hl_result hl__gpu_mesh_skin(hl_renderer *r, hl__gpu_mesh *gm);
 /* Makes room for `extra` more mesh slots before a view records (at most one growth a view). */
 hl_result hl__reserve_object_slots(hl_renderer *r, uint32_t extra);
+/* Uploads the object blocks written since the last flush (to the current object buffer):
+ * before the frame's graph executes, and before that buffer is replaced. */
+hl_result hl__flush_objects(hl_renderer *r);
 void hl__render_evict(hl_renderer *r);
 /* Mirrors held: geometry, textures, materials, uniform buffers, mesh slots (stats.mirrors). */
 uint32_t hl__mirror_count(const hl_renderer *r);

@@ -671,11 +671,27 @@ hl_result hl__retire_group(hl_renderer *r, hl__owned_group *og, bool with_layout
 }
 
 /* ---- mesh object slots ------------------------------------------------------------------------- */
+hl_result hl__flush_objects(hl_renderer *r) {
+    hl_result res = HL_OK;
+    for (uint32_t i = 0; i < r->object_dirty_count && !res;) {
+        uint32_t first = r->object_dirty[i], end = first + 1;
+        for (i++; i < r->object_dirty_count && r->object_dirty[i] == end; i++) end++;
+        res = hl_graph_upload_buffer(r->graph, r->object_ubo, (uint64_t)first * HL__OBJECT_STRIDE,
+                                     r->object_cpu + (size_t)first * HL__OBJECT_STRIDE,
+                                     (uint64_t)(end - first) * HL__OBJECT_STRIDE, NULL, 0);
+    }
+    r->object_dirty_count = 0;
+    return res;
+}
+
 static hl_result grow_objects(hl_renderer *r, uint32_t need) {
     uint32_t cap = r->object_capacity;
     while (cap < need) cap *= 2;
+    /* this frame's blocks so far belong to the old buffer (its packets name it) */
+    hl_result res = hl__flush_objects(r);
+    if (res) return res;
     hl_rhi_buffer nb;
-    hl_result res = make_buffer(r, (uint64_t)HL__OBJECT_STRIDE * cap, HL_RHI_BUFFER_USAGE_UNIFORM, "objects", &nb);
+    res = make_buffer(r, (uint64_t)HL__OBJECT_STRIDE * cap, HL_RHI_BUFFER_USAGE_UNIFORM, "objects", &nb);
     if (res) return res;
     /* packets and uploads of this frame may still name the old buffer and its groups */
     if ((res = hl__retire_buffer(r, r->object_ubo)) || (r->object_group.group.id && (res = hl__retire_group(r, &r->object_group, false))) ||
@@ -743,10 +759,23 @@ hl_result hl__reserve_object_slots(hl_renderer *r, uint32_t extra) {
     return grow_objects(r, (uint32_t)need);
 }
 
+void hl__normal_matrix(const hl_mat4 *world, float out[16]) {
+    hl_mat4 inv;
+    hl_mat4_inverse(world, &inv);
+    for (int c = 0; c < 4; c++)
+        for (int rr = 0; rr < 4; rr++) out[c * 4 + rr] = inv.m[rr * 4 + c];
+}
+
 hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *mesh, hl__gpu_mesh **out) {
-    uint32_t i = hl__ptr_map_get(&r->mesh_map, mesh);
+    return hl__gpu_mesh_slot_hint(r, mesh, NULL, out);
+}
+
+hl_result hl__gpu_mesh_slot_hint(hl_renderer *r, const hl_mesh *mesh, hl__gpu_mesh *hint, hl__gpu_mesh **out) {
+    uint32_t i = hint && hint->mesh == mesh ? 0u : hl__ptr_map_get(&r->mesh_map, mesh);
     hl__gpu_mesh *gm;
-    if (i == UINT32_MAX) {
+    if (hint && hint->mesh == mesh) {
+        gm = hint;
+    } else if (i == UINT32_MAX) {
         if (r->spare_mesh_count && (gm = hl__record_place((void ***)&r->meshes, &r->mesh_count, &r->mesh_capacity,
                                                           &r->mesh_hint, r->spare_meshes[r->spare_mesh_count - 1], &i))) {
             /* a record eviction let go (churn makes no allocation): its prepared draw's memory stays */
@@ -792,24 +821,23 @@ hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *mesh, hl__gpu_mesh **
     bool fresh = gm->last_frame + 1 < r->frame_serial || gm->last_frame == 0;
     gm->last_frame = r->frame_serial;
     if (fresh || gm->world_revision != wrev) {
-        /* the whole slot (the block and its zero padding): consecutive slots are then consecutive
-           bytes, which the graph writes as one copy */
-        union {
-            hl__object_block b;
-            uint8_t slot[HL__OBJECT_STRIDE];
-        } u;
-        memset(u.slot + sizeof u.b, 0, sizeof u.slot - sizeof u.b);
+        /* the whole slot (the block and its zero padding) into the frame's batch: consecutive
+           slots are consecutive bytes, uploaded as one copy (hl__flush_objects); delivered at
+           the submission, like every upload */
+        if (!hl__reserve((void **)&r->object_cpu, &r->object_cpu_capacity, r->object_capacity, HL__OBJECT_STRIDE) ||
+            !hl__reserve((void **)&r->object_dirty, &r->object_dirty_capacity, r->object_dirty_count + 1, sizeof(uint32_t)))
+            return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: out of memory for the object blocks");
+        uint8_t *slot = r->object_cpu + (size_t)gm->slot * HL__OBJECT_STRIDE;
+        hl__object_block *b = (hl__object_block *)(void *)slot;
+        memset(slot + sizeof *b, 0, HL__OBJECT_STRIDE - sizeof *b);
         const hl_mat4 *w = hl_node_world_matrix(node);
-        memcpy(u.b.model, w->m, sizeof u.b.model);
-        hl_mat4 inv;
-        hl_mat4_inverse(w, &inv);
-        /* normal matrix = transpose(inverse(model)), upper 3x3 used */
-        for (int c = 0; c < 4; c++)
-            for (int rr = 0; rr < 4; rr++) u.b.normal_matrix[c * 4 + rr] = inv.m[rr * 4 + c];
-        hl_result res = hl_graph_upload_buffer(r->graph, r->object_ubo, (uint64_t)gm->slot * HL__OBJECT_STRIDE, u.slot,
-                                               sizeof u.slot, &gm->world_revision, wrev);
+        memcpy(b->model, w->m, sizeof b->model);
+        if (gm->normal_revision == wrev && wrev) memcpy(b->normal_matrix, gm->normal, sizeof b->normal_matrix);
+        else hl__normal_matrix(w, b->normal_matrix);
+        hl_result res = hl_graph_commit_on_submit(r->graph, &gm->world_revision, wrev);
         if (res) return res;
-        r->stats.upload_bytes += sizeof u.b;
+        r->object_dirty[r->object_dirty_count++] = gm->slot;
+        r->stats.upload_bytes += sizeof *b;
     }
     *out = gm;
     return HL_OK;

@@ -487,6 +487,9 @@ void hl_renderer_destroy(hl_renderer *r) {
     hl__free(r->batch_table);
     hl__free(r->seen_table);
     hl__free(r->draw_memo);
+    hl__free(r->visible_recs);
+    hl__free(r->object_cpu);
+    hl__free(r->object_dirty);
     hl__free(r->mip_scratch);
     hl__free(r->draw_order);
     hl__free(r->sorted_packets);
@@ -590,6 +593,7 @@ static void frame_begin(hl_renderer *r) {
     r->draw_count = 0;
     r->tile_count = 0;
     r->instance_count = 0;
+    r->object_dirty_count = 0; /* a failed frame's batch went with its graph */
     hl_graph_begin(r->graph);
     if (r->desc.before_render) r->desc.before_render(r, r->stats.frame_index + 1, r->desc.event_user);
     r->frame_t0 = hl__now_ns();
@@ -613,6 +617,7 @@ static void repoint_instances(hl_rhi_draw_packet *pk, hl_rhi_buffer old, hl_rhi_
 static hl_result frame_finish(hl_renderer *r, hl_result res) {
     const hl_rhi_stats *rs = hl_rhi_device_stats(r->dev);
     uint64_t pipe0 = rs->pipeline_switches, bg0 = rs->bind_group_switches;
+    if (!res) res = hl__flush_objects(r);
     if (!res && r->instance_count) {
         if (r->instance_count > r->instance_capacity) {
             uint32_t cap = r->instance_capacity;
