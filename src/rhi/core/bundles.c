@@ -89,15 +89,32 @@ static void *hl__bundle_array_take(hl_rhi_device *dev, int kind, uint32_t need, 
         *klass = j;
         return fj->items[--fj->count];
     }
+    /* A new array is made of the largest class made so far: every array made after the first
+       frames serves any request, so a churned scene, whose chunks move across class boundaries,
+       stops allocating once the arrays in use and in flight are covered (made of their own
+       class, a request for a class just above the free ones would allocate again, and again
+       whenever the mix of sizes drifted) */
+    if (k < dev->bundle_top_class[kind]) k = dev->bundle_top_class[kind];
+    dev->bundle_top_class[kind] = k;
     struct hl__bundle_free *f = &dev->bundle_free[kind][k];
     *klass = k;
-    /* a new array: the list gets room for it now, so that giving it back never allocates */
+    /* A new array, and a quarter more of the class's count spare in the free list: the arrays in
+       use and in flight drift up and down with the content, and each new high would allocate
+       again. The list gets room for them all now, so that giving one back never allocates. */
+    uint32_t spare = f->total / 4u + 1u;
     size_t bytes;
     if (!hl__mul_size((size_t)1 << k, elem, &bytes) ||
-        !hl__reserve((void **)&f->items, &f->capacity, f->total + 1u, sizeof *f->items))
+        !hl__reserve((void **)&f->items, &f->capacity, f->total + 1u + spare, sizeof *f->items))
         return NULL;
     void *a = hl__malloc(bytes);
-    if (a) f->total++;
+    if (!a) return NULL;
+    f->total++;
+    for (uint32_t i = 0; i < spare; i++) {
+        void *b = hl__malloc(bytes);
+        if (!b) break; /* spares only: the array asked for is made */
+        f->items[f->count++] = b;
+        f->total++;
+    }
     return a;
 }
 
@@ -130,6 +147,7 @@ void hl__bundle_arrays_free(hl_rhi_device *dev) {
     hl__free(dev->bundle_uses);
     dev->bundle_uses = NULL;
     dev->bundle_use_capacity = 0;
+    dev->bundle_top_class[0] = dev->bundle_top_class[1] = 0;
 }
 
 /* ---- what a bundle names ---------------------------------------------------------------------- */
@@ -151,7 +169,9 @@ static bool hl__use_add(hl_rhi_device *dev, hl__use_list *l, uint32_t pool, uint
     uint32_t slot;
     if (!hl__pool_lookup(dev, pool, id, &slot)) return false; /* validated: only unused ids reach here */
     l->seen[h] = key;
-    if (!hl__reserve((void **)&dev->bundle_uses, &dev->bundle_use_capacity, l->count + 1u, sizeof *dev->bundle_uses)) {
+    /* high-water, from 1,024 (a chunk's distinct objects rarely pass that: churn grows it rarely) */
+    if (!hl__reserve((void **)&dev->bundle_uses, &dev->bundle_use_capacity, l->count < 1024u ? 1024u : l->count + 1u,
+                     sizeof *dev->bundle_uses)) {
         l->oom = true;
         return false;
     }

@@ -498,6 +498,7 @@ struct hl_rhi_device {
         uint32_t count, capacity;
         uint32_t total; /* arrays of the class in existence (the list has room for all) */
     } bundle_free[2][32];
+    uint32_t bundle_top_class[2]; /* the largest class made so far: new arrays are made of it */
     hl__bundle_use *bundle_uses;
     uint32_t bundle_use_capacity;
 };
