@@ -401,7 +401,7 @@ static hl_result draw_resolve(hl_renderer *r, const hl__view *v, hl_mesh *mesh, 
 
 static hl_result draw_assemble(hl_renderer *r, const hl__view *v, hl_mesh *mesh, uint32_t instances, uint32_t first,
                                hl_material *override, uint64_t skin, hl__gpu_mesh *rec, const draw_inputs *in,
-                               hl__draw *out);
+                               const hl__prepared_sig *kind_sig, hl__prepared_sig *sig_out, hl__draw *out);
 
 static hl_result build_draw_as(hl_renderer *r, const hl__view *v, hl_mesh *mesh, uint32_t instances, uint32_t first,
                                hl_material *override, hl__draw *out) {
@@ -411,13 +411,15 @@ static hl_result build_draw_as(hl_renderer *r, const hl__view *v, hl_mesh *mesh,
     hl__gpu_mesh *rec = NULL;
     draw_inputs in;
     hl_result res = draw_resolve(r, v, mesh, mat, instanced, skin, &rec, &in);
-    return res ? res : draw_assemble(r, v, mesh, instances, first, override, skin, rec, &in, out);
+    return res ? res : draw_assemble(r, v, mesh, instances, first, override, skin, rec, &in, NULL, NULL, out);
 }
 
-/* The draw from its inputs: the mesh's prepared draw when its signature holds, else built. */
+/* The draw from its inputs: the mesh's prepared draw when its signature holds, else built.
+ * kind_sig (plain draws of the draw memo): the signature of an earlier mesh of the same kind in
+ * this view, equal to this mesh's in all but its revision (*sig_out: this draw's signature). */
 static hl_result draw_assemble(hl_renderer *r, const hl__view *v, hl_mesh *mesh, uint32_t instances, uint32_t first,
                                hl_material *override, uint64_t skin, hl__gpu_mesh *rec, const draw_inputs *in,
-                               hl__draw *out) {
+                               const hl__prepared_sig *kind_sig, hl__prepared_sig *sig_out, hl__draw *out) {
     const hl_render_target *t = v->target;
     hl_material *mat = override ? override : hl_mesh_material(mesh);
     const hl_geometry_layout *l = hl_geometry_get_layout(hl_mesh_geometry(mesh));
@@ -429,8 +431,13 @@ static hl_result draw_assemble(hl_renderer *r, const hl__view *v, hl_mesh *mesh,
     hl_rhi_bind_group g3 = in->g3;
     hl_result res;
     hl__prepared_sig sig;
-    memset(&sig, 0, sizeof sig);
-    if (!instanced) {
+    if (kind_sig) {
+        sig = *kind_sig;
+        sig.mesh_revision = hl_mesh_revision(mesh);
+    } else {
+        memset(&sig, 0, sizeof sig);
+    }
+    if (!kind_sig && !instanced) {
         sig.mesh_revision = hl_mesh_revision(mesh);
         sig.variant_revision = hl_material_variant_revision(mat);
         sig.evict_epoch = r->evict_epoch;
@@ -446,6 +453,9 @@ static hl_result draw_assemble(hl_renderer *r, const hl__view *v, hl_mesh *mesh,
         sig.atlas_group = g3.id;
         sig.shadow_frame_group = r->shadow_frame_group.group.id;
         sig.shadow_object_group = skinned ? r->shadow_skin_group.group.id : r->shadow_object_group.group.id;
+    }
+    if (sig_out) *sig_out = sig;
+    if (!instanced) {
         if (!override && rec->prepared && !memcmp(&sig, &rec->prepared_sig, sizeof sig)) {
             *out = *rec->prepared;
             out->packet.dynamic_offsets[0] = p->empty_groups & 1u ? 0 : v->frame_slot * HL__FRAME_STRIDE;
@@ -809,12 +819,13 @@ static hl_result view_cull(hl_renderer *r, hl__view *v, hl_aabb *box) {
 /* The number of the first meeting of object p in this view (a table cleared per view). */
 static uint32_t seen_index(hl_renderer *r, const void *p) {
     uint32_t slot = (uint32_t)hl__hash_mix((uint64_t)(uintptr_t)p) & r->seen_mask;
-    while (r->seen_table[slot].object && r->seen_table[slot].object != p) slot = (slot + 1) & r->seen_mask;
-    if (!r->seen_table[slot].object) {
-        r->seen_table[slot].object = p;
-        r->seen_table[slot].index = r->seen_count++;
+    struct hl__seen_slot *e = &r->seen_table[slot];
+    while (e->stamp == r->seen_stamp && e->object != p) {
+        slot = (slot + 1) & r->seen_mask;
+        e = &r->seen_table[slot];
     }
-    return r->seen_table[slot].index;
+    if (e->stamp != r->seen_stamp) *e = (struct hl__seen_slot){p, r->seen_count++, r->seen_stamp};
+    return e->index;
 }
 
 static void seen_ties(hl_renderer *r, hl_mesh *m, hl__draw *d) {
@@ -846,6 +857,7 @@ struct hl__draw_memo {
     const void *material, *geometry;
     uint32_t flags, tie_material, tie_geometry;
     draw_inputs in;
+    hl__prepared_sig sig; /* the first mesh's (draw_assemble's kind_sig) */
 };
 
 static struct hl__draw_memo *memo_slot(hl_renderer *r, const void *mat, const void *geo, uint32_t flags) {
@@ -876,7 +888,7 @@ static hl_result mesh_draw(hl_renderer *r, const hl__view *v, hl_mesh *m, hl__gp
     if (e->stamp == r->draw_memo_stamp && e->retire_epoch == r->retire_epoch) {
         if ((res = hl__gpu_mesh_slot_hint(r, m, hint, &rec))) return res;
         if (e->retire_epoch == r->retire_epoch) {
-            if ((res = draw_assemble(r, v, m, 0, 0, NULL, 0, rec, &e->in, out))) return res;
+            if ((res = draw_assemble(r, v, m, 0, 0, NULL, 0, rec, &e->in, &e->sig, NULL, out))) return res;
             out->tie_material = e->tie_material;
             out->tie_geometry = e->tie_geometry;
             r->stats.draw_memo_hits++;
@@ -886,12 +898,13 @@ static hl_result mesh_draw(hl_renderer *r, const hl__view *v, hl_mesh *m, hl__gp
     draw_inputs in;
     if ((res = draw_resolve(r, v, m, mat, false, 0, &rec, &in))) return res;
     uint64_t epoch = r->retire_epoch;
-    if ((res = draw_assemble(r, v, m, 0, 0, NULL, 0, rec, &in, out))) return res;
+    hl__prepared_sig sig;
+    if ((res = draw_assemble(r, v, m, 0, 0, NULL, 0, rec, &in, NULL, &sig, out))) return res;
     seen_ties(r, m, out);
     if (epoch != r->retire_epoch || r->draw_memo_count >= DRAW_MEMO_SLOTS / 2u) return HL_OK;
     if (e->stamp == r->draw_memo_stamp) e = memo_slot(r, mat, geo, flags); /* an entry gone stale: its slot */
     if (e->stamp != r->draw_memo_stamp) r->draw_memo_count++;
-    *e = (struct hl__draw_memo){r->draw_memo_stamp, epoch, mat, geo, flags, out->tie_material, out->tie_geometry, in};
+    *e = (struct hl__draw_memo){r->draw_memo_stamp, epoch, mat, geo, flags, out->tie_material, out->tie_geometry, in, sig};
     return HL_OK;
 }
 
@@ -991,9 +1004,14 @@ static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
        draws by these numbers, which depend on the scene only */
     uint32_t cap = 16;
     while (cap < visible * 4u + 4u) cap *= 2;
+    uint32_t seen_capacity = r->seen_table_capacity;
     if (!hl__reserve((void **)&r->seen_table, &r->seen_table_capacity, cap, sizeof *r->seen_table))
         return HL_ERR_OUT_OF_MEMORY;
-    memset(r->seen_table, 0, cap * sizeof *r->seen_table);
+    /* a new table, or the stamps wrapped: cleared once (else the stamp tells this view's slots) */
+    if (r->seen_table_capacity != seen_capacity || ++r->seen_stamp == 0) {
+        memset(r->seen_table, 0, r->seen_table_capacity * sizeof *r->seen_table);
+        r->seen_stamp = 1;
+    }
     r->seen_mask = cap - 1;
     r->seen_count = 0;
     if (!r->draw_memo) r->draw_memo = hl__calloc(DRAW_MEMO_SLOTS, sizeof *r->draw_memo); /* none: no memo */

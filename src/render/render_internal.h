@@ -681,8 +681,9 @@ struct hl_renderer {
     struct hl__seen_slot { /* per view: material/geometry -> the order the view met it */
         const void *object;
         uint32_t index;
+        uint32_t stamp; /* the view's seen_stamp: an older one is an empty slot (no clearing) */
     } *seen_table;
-    uint32_t seen_table_capacity, seen_mask, seen_count;
+    uint32_t seen_table_capacity, seen_mask, seen_count, seen_stamp;
     struct hl__gpu_mesh **visible_recs; /* per view (threaded): the records of the visible meshes */
     uint32_t visible_rec_capacity;
     /* per view: the inputs of plain mesh draws by (material, geometry, shadow flags), valid while
