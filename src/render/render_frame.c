@@ -792,7 +792,7 @@ static hl_result view_cull(hl_renderer *r, hl__view *v, hl_aabb *box) {
         need_box |= ld->kind == HL_LIGHT_DIRECTIONAL && ld->cast_shadows;
     }
     cull_ctx c = {r, meshes, mesh_count, fr, need_box};
-    uint32_t parts = mesh_count >= HL__PARALLEL_MIN ? hl__workers_threads(r->workers) : 1u;
+    uint32_t parts = mesh_count >= r->parallel_min ? hl__workers_threads(r->workers) : 1u;
     hl__workers_run(r->workers, parts, cull_part, &c);
     /* the parts in order (moved down over the gaps the parts before left) */
     uint32_t visible = 0, offscreen = 0;
@@ -1017,7 +1017,7 @@ static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
     if (!r->draw_memo) r->draw_memo = hl__calloc(DRAW_MEMO_SLOTS, sizeof *r->draw_memo); /* none: no memo */
     r->draw_memo_stamp++;
     r->draw_memo_count = 0;
-    uint32_t parts = visible >= HL__PARALLEL_MIN ? hl__workers_threads(r->workers) : 1u;
+    uint32_t parts = visible >= r->parallel_min ? hl__workers_threads(r->workers) : 1u;
     bool hints = parts > 1 && hl__reserve((void **)&r->visible_recs, &r->visible_rec_capacity, visible, sizeof *r->visible_recs);
     if (hints) hl__workers_run(r->workers, parts, prep_part, &(prep_ctx){r, meshes, visible});
     hl_result res = HL_OK;
@@ -1127,7 +1127,7 @@ static hl_result view_sort(hl_renderer *r, hl__view *v) {
     memset(&c, 0, sizeof c);
     c.r = r;
     c.v = v;
-    uint32_t parts = v->draw_count >= HL__PARALLEL_MIN ? hl__workers_threads(r->workers) : 1u;
+    uint32_t parts = v->draw_count >= r->parallel_min ? hl__workers_threads(r->workers) : 1u;
     hl__workers_run(r->workers, parts, sort_keys_part, &c);
     sort_item *si = r->sort_items;
     /* A static scene builds the same keys in the same order every frame: then last frame's

@@ -521,6 +521,9 @@ typedef struct hl__present {
 #define HL__MAX_FRONTEND_THREADS 8
 /* Loops shorter than this run on the calling thread alone (waking workers costs more). */
 #define HL__PARALLEL_MIN 4096u
+/* Tests only: the size from which the frontend splits its loops (HL__PARALLEL_MIN by default;
+ * the randomized scenes run the threaded paths on small views with it). 0 restores the default. */
+void hl__renderer_set_parallel_min(hl_renderer *r, uint32_t n);
 typedef struct hl__workers hl__workers;
 typedef void (*hl__work_fn)(void *ctx, uint32_t part, uint32_t parts);
 uint32_t hl__frontend_threads_default(void); /* cores - 1, at least 1, at most the maximum */
@@ -761,6 +764,7 @@ struct hl_renderer {
     hl__render_host host; /* the render pipeline host (src/pipeline); empty = direct recorder */
     hl__present present;  /* the window (desc.window), render_present.c */
     hl__workers *workers; /* frontend threads (NULL: the calling thread alone) */
+    uint32_t parallel_min; /* meshes / draws a loop needs to be split (HL__PARALLEL_MIN; tests lower it) */
     struct hl__cull_part { /* view_cull's per-part results (HL__MAX_FRONTEND_THREADS) */
         uint32_t visible, offscreen, culled;
         hl_aabb box;

@@ -402,6 +402,7 @@ hl_result hl__renderer_create(const hl_renderer_desc *desc, uint32_t rhi_feature
     r->gl_depth = hl_rhi_device_caps(r->dev)->clip_depth_negative_one;
     hl_graph_desc gd = {r->dev, 0, "renderer"};
     res = hl_graph_create(&gd, &r->graph);
+    r->parallel_min = HL__PARALLEL_MIN;
     if (!res) res = hl__workers_start(d.frontend_threads, &r->workers);
     if (!res) res = hl__render_resources_init(r);
     hl_render_target_desc od = {0};
@@ -572,6 +573,10 @@ hl_result hl_renderer_read_pixels(hl_renderer *r, uint8_t *rgba, size_t size) {
 }
 
 /* ---- frames ------------------------------------------------------------------------------------ */
+void hl__renderer_set_parallel_min(hl_renderer *r, uint32_t n) {
+    if (r) r->parallel_min = n ? n : HL__PARALLEL_MIN;
+}
+
 static void frame_begin(hl_renderer *r) {
     uint64_t frame_index = r->stats.frame_index;
     memset(&r->stats, 0, sizeof r->stats);

@@ -27,6 +27,11 @@
 #include "hl_test.h"
 #include "hl_test_pipeline.h"
 
+/* render_internal.h, for tests: the view size from which the frontend splits its loops across
+ * its threads (4,096 by default; the generator lowers it so small views take the threaded
+ * paths, compared with a renderer on one thread) */
+void hl__renderer_set_parallel_min(hl_renderer *r, uint32_t n);
+
 enum {
     MAX_GEO = 40,       /* geometry records (active + retired) */
     ACTIVE_GEO = 14,
@@ -133,6 +138,7 @@ struct hl_gen_world {
     hl_gen_rng gltf_rng; /* opt.gltf's own stream */
     hl_gen_rng env_rng;  /* opt.env's own stream */
     hl_gen_rng loss_rng; /* opt.loss's own stream */
+    hl_gen_rng thread_rng; /* the frontend threads' own stream (the other streams unchanged by it) */
     uint32_t losses;     /* opt.loss: losses so far */
     hl_renderer *r;
     uint32_t out_w, out_h, samples, atlas;
@@ -1957,6 +1963,7 @@ static void history_check(hl_gen_world *w, bool replay) {
     rd.sample_count = w->samples;
     rd.shadow_atlas_size = w->atlas;
     rd.no_render_bundles = true; /* the world's renderer uses them */
+    rd.frontend_threads = 1;       /* the world's may use 3 */
     uint32_t kind = pipeline_kind(w); /* the other recorder of direct and scripted; post again */
     rd.pipeline = factory_of(kind == HL_GEN_PIPELINE_DIRECT     ? HL_GEN_PIPELINE_SCRIPTED
                              : kind == HL_GEN_PIPELINE_SCRIPTED ? HL_GEN_PIPELINE_DIRECT
@@ -2024,11 +2031,17 @@ hl_result hl_gen_world_create(const hl_gen_options *opt, hl_backend backend, hl_
     rd.sample_count = w->samples;
     rd.shadow_atlas_size = w->atlas = chance(w, 0.2f) ? 0 : 1u << urange(w, 8, 12);
     rd.pipeline = factory_of(pipeline_kind(w));
+    /* half the worlds cull, sort and prepare their draws on 3 threads from a view of 1-64 meshes
+       on (the history check's fresh renderer runs on one thread: the images must agree) */
+    hl_gen_rng_seed(&w->thread_rng, opt->seed ^ 0x54687264u); /* "Thrd" */
+    bool threaded = hl_gen_rng_chance(&w->thread_rng, 0.5f);
+    rd.frontend_threads = threaded ? 3u : 1u;
     hl_result res = hl_renderer_create(&rd, &w->r);
     if (res) {
         free(w);
         return res;
     }
+    if (threaded) hl__renderer_set_parallel_min(w->r, hl_gen_rng_range(&w->thread_rng, 1, 64));
     ubs_create(w);
     w->tex_count = urange(w, 3, MAX_TEX);
     for (uint32_t i = 0; i < w->tex_count; i++) tex_make(w, i);
