@@ -431,13 +431,11 @@ static hl_result draw_assemble(hl_renderer *r, const hl__view *v, hl_mesh *mesh,
     hl_rhi_bind_group g3 = in->g3;
     hl_result res;
     hl__prepared_sig sig;
+    memset(&sig, 0, sizeof sig);
     if (kind_sig) {
         sig = *kind_sig;
         sig.mesh_revision = hl_mesh_revision(mesh);
-    } else {
-        memset(&sig, 0, sizeof sig);
-    }
-    if (!kind_sig && !instanced) {
+    } else if (!instanced) {
         sig.mesh_revision = hl_mesh_revision(mesh);
         sig.variant_revision = hl_material_variant_revision(mat);
         sig.evict_epoch = r->evict_epoch;

@@ -771,9 +771,10 @@ hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *mesh, hl__gpu_mesh **
 }
 
 hl_result hl__gpu_mesh_slot_hint(hl_renderer *r, const hl_mesh *mesh, hl__gpu_mesh *hint, hl__gpu_mesh **out) {
-    uint32_t i = hint && hint->mesh == mesh ? 0u : hl__ptr_map_get(&r->mesh_map, mesh);
+    bool hinted = hint && hint->mesh == mesh;
+    uint32_t i = hinted ? 0u : hl__ptr_map_get(&r->mesh_map, mesh);
     hl__gpu_mesh *gm;
-    if (hint && hint->mesh == mesh) {
+    if (hinted) {
         gm = hint;
     } else if (i == UINT32_MAX) {
         if (r->spare_mesh_count && (gm = hl__record_place((void ***)&r->meshes, &r->mesh_count, &r->mesh_capacity,
