@@ -86,7 +86,7 @@ void hl__cmd_reset_draw_state(hl_rhi_cmd *cmd) {
     cmd->index_buffer_id = 0;
     cmd->index_format = HL_RHI_INDEX_UINT16;
     cmd->index_offset = 0;
-    cmd->index_buffer_size = 0;
+    cmd->index_available = 0;
     cmd->layout_group_count = 0;
     for (uint32_t i = 0; i < HL_RHI_MAX_BIND_GROUPS; i++) {
         cmd->bind_group_cache[i] = UINT32_MAX;
@@ -432,9 +432,8 @@ static hl_result hl__apply_bind_group(hl_rhi_cmd *cmd, uint32_t index, uint32_t 
 
 /* The bound group again with other dynamic offsets: the group, its layout and its buffers were
  * checked when it was bound (a destroyed group is unbound at once), so only the offsets are. */
-static inline hl_result hl__rebind_offsets(hl_rhi_cmd *cmd, uint32_t index, const uint32_t *offsets, uint32_t count,
-                                    const char *fn) {
-    hl_rhi_device *dev = cmd->dev;
+static inline hl_result hl__check_offsets(const hl_rhi_cmd *cmd, uint32_t index, const uint32_t *offsets, uint32_t count,
+                                          const char *fn) {
     for (uint32_t k = 0; k < count; k++) {
         if (offsets[k] & (cmd->dyn_align[index][k] - 1u)) /* alignments are powers of two */
             return hl__fail(HL_ERR_VALIDATION, "%s: dynamic_offsets[%u] = %u is not a multiple of %u", fn, k, offsets[k],
@@ -443,12 +442,27 @@ static inline hl_result hl__rebind_offsets(hl_rhi_cmd *cmd, uint32_t index, cons
             return hl__fail(HL_ERR_VALIDATION, "%s: dynamic_offsets[%u] = %u exceeds the buffer (at most %llu here)", fn, k,
                             offsets[k], (unsigned long long)cmd->dyn_max_offset[index][k]);
     }
-    hl__pool *pool = &dev->pools[HL__POOL_BIND_GROUP];
-    hl__bind_group *g = (hl__bind_group *)(pool->items + (size_t)cmd->bound_group_slot[index] * pool->item_size);
-    cmd->fns->set_bind_group(cmd, index, g, offsets, count);
+    return HL_OK;
+}
+
+/* Checked offsets of the bound group into the cache; `tell`: also to the backend (the packet
+ * loop's draw_rebound takes them with the draw instead). */
+static inline void hl__store_offsets(hl_rhi_cmd *cmd, uint32_t index, const uint32_t *offsets, uint32_t count, bool tell) {
+    hl_rhi_device *dev = cmd->dev;
+    if (tell) {
+        hl__pool *pool = &dev->pools[HL__POOL_BIND_GROUP];
+        hl__bind_group *g = (hl__bind_group *)(pool->items + (size_t)cmd->bound_group_slot[index] * pool->item_size);
+        cmd->fns->set_bind_group(cmd, index, g, offsets, count);
+    }
     for (uint32_t k = 0; k < count; k++) cmd->bind_group_offsets[index][k] = offsets[k];
     dev->stats.bind_group_switches++;
-    return HL_OK;
+}
+
+static inline hl_result hl__rebind_offsets(hl_rhi_cmd *cmd, uint32_t index, const uint32_t *offsets, uint32_t count,
+                                           const char *fn) {
+    hl_result r = hl__check_offsets(cmd, index, offsets, count, fn);
+    if (!r) hl__store_offsets(cmd, index, offsets, count, true);
+    return r;
 }
 
 hl_result hl_rhi_cmd_set_bind_group(hl_rhi_cmd *cmd, uint32_t index, hl_rhi_bind_group g, const uint32_t *dynamic_offsets,
@@ -521,7 +535,7 @@ static hl_result hl__bind_index_buffer(hl_rhi_cmd *cmd, uint32_t id, hl_rhi_inde
     cmd->index_buffer_id = id;
     cmd->index_format = format;
     cmd->index_offset = offset;
-    cmd->index_buffer_size = b->desc.size;
+    cmd->index_available = (b->desc.size - offset) / isize;
     hl__use_buffer(dev, bslot, b);
     return HL_OK;
 }
@@ -646,21 +660,28 @@ static inline hl_result hl__draw(hl_rhi_cmd *cmd, uint32_t vertex_count, uint32_
     return HL_OK;
 }
 
+/* A draw's arguments against the bound index buffer and the device's features (the index buffer
+ * and the pipeline's strip format are checked by the caller). */
+static inline hl_result hl__check_indexed_args(const hl_rhi_cmd *cmd, uint32_t index_count, uint32_t first_index,
+                                               int32_t base_vertex, uint32_t first_instance, const char *fn) {
+    uint32_t features = cmd->dev->caps.features;
+    if (base_vertex && !(features & HL_RHI_FEATURE_BASE_VERTEX))
+        return hl__fail(HL_ERR_UNSUPPORTED, "%s: base_vertex %d needs the base-vertex feature", fn, base_vertex);
+    if (first_instance && !(features & HL_RHI_FEATURE_FIRST_INSTANCE))
+        return hl__fail(HL_ERR_UNSUPPORTED, "%s: first_instance %u needs the first-instance feature", fn, first_instance);
+    if ((uint64_t)first_index + index_count > cmd->index_available)
+        return hl__fail(HL_ERR_VALIDATION, "%s: first_index %u + index_count %u exceeds the %llu indices in the index buffer", fn,
+                        first_index, index_count, (unsigned long long)cmd->index_available);
+    return HL_OK;
+}
+
 static inline hl_result hl__draw_indexed(hl_rhi_cmd *cmd, uint32_t index_count, uint32_t instance_count,
                                          uint32_t first_index, int32_t base_vertex, uint32_t first_instance, const char *fn) {
     hl_result r = hl__check_draw(cmd, fn);
     if (r) return r;
     hl_rhi_device *dev = cmd->dev;
     if (!cmd->index_buffer_id) return hl__fail(HL_ERR_VALIDATION, "%s: no index buffer is set", fn);
-    if (base_vertex && !(dev->caps.features & HL_RHI_FEATURE_BASE_VERTEX))
-        return hl__fail(HL_ERR_UNSUPPORTED, "%s: base_vertex %d needs the base-vertex feature", fn, base_vertex);
-    if (first_instance && !(dev->caps.features & HL_RHI_FEATURE_FIRST_INSTANCE))
-        return hl__fail(HL_ERR_UNSUPPORTED, "%s: first_instance %u needs the first-instance feature", fn, first_instance);
-    uint32_t isize = cmd->index_format == HL_RHI_INDEX_UINT32 ? 4u : 2u;
-    uint64_t available = (cmd->index_buffer_size - cmd->index_offset) / isize;
-    if ((uint64_t)first_index + index_count > available)
-        return hl__fail(HL_ERR_VALIDATION, "%s: first_index %u + index_count %u exceeds the %llu indices in the index buffer", fn,
-                        first_index, index_count, (unsigned long long)available);
+    if ((r = hl__check_indexed_args(cmd, index_count, first_index, base_vertex, first_instance, fn))) return r;
     const hl__render_pipeline_info *in = &cmd->pipeline->info;
     if ((in->topology == HL_RHI_TOPOLOGY_TRIANGLE_STRIP || in->topology == HL_RHI_TOPOLOGY_LINE_STRIP) &&
         in->strip_index_format != cmd->index_format)
@@ -717,11 +738,50 @@ hl_result hl_rhi_cmd_draw_indexed_indirect(hl_rhi_cmd *cmd, hl_rhi_buffer buf, u
     return hl__draw_indirect(cmd, buf, offset, true, "hl_rhi_cmd_draw_indexed_indirect");
 }
 
+/* Packet p binds what packet q (the one before it) bound: after q drew, all of it is bound and
+ * was checked with q's draw (pipeline, groups against its layout, buffers, a strip's index format);
+ * only dynamic offsets and the draw's arguments may differ. */
+static inline bool hl__same_bindings(const hl_rhi_draw_packet *p, const hl_rhi_draw_packet *q) {
+    if (p->pipeline.id != q->pipeline.id || p->bind_group_count != q->bind_group_count ||
+        p->dynamic_offset_mask != q->dynamic_offset_mask || p->vertex_buffer_count != q->vertex_buffer_count ||
+        p->indexed != q->indexed)
+        return false;
+    for (uint32_t g = 0; g < p->bind_group_count; g++)
+        if (p->bind_groups[g].id != q->bind_groups[g].id) return false;
+    for (uint32_t v = 0; v < p->vertex_buffer_count; v++)
+        if (p->vertex_buffers[v].id != q->vertex_buffers[v].id || p->vertex_offsets[v] != q->vertex_offsets[v]) return false;
+    return !p->indexed || (p->index_buffer.id == q->index_buffer.id && p->index_format == q->index_format &&
+                           p->index_offset == q->index_offset);
+}
+
 hl_result hl__cmd_draw_packet_list(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *packets, uint32_t count,
                                    uint32_t *failed_index, const char *fn) {
     hl_result r = HL_OK;
+    void (*draw_rebound)(hl_rhi_cmd *, const hl_rhi_draw_packet *, uint32_t) = cmd->fns->draw_rebound;
     for (uint32_t i = 0; i < count; i++) {
         const hl_rhi_draw_packet *p = &packets[i];
+        if (draw_rebound && i && hl__same_bindings(p, p - 1)) {
+            /* the per-draw case of prepared draws: new dynamic offsets at most, taken by the
+               backend with the draw */
+            uint32_t rebound = 0;
+            for (uint32_t dyn = p->dynamic_offset_mask & ((1u << p->bind_group_count) - 1u); dyn; dyn &= dyn - 1u) {
+                uint32_t g = (uint32_t)__builtin_ctz(dyn);
+                if (cmd->bind_group_offsets[g][0] == p->dynamic_offsets[g]) continue;
+                if ((r = hl__check_offsets(cmd, g, &p->dynamic_offsets[g], 1, fn))) goto fail;
+                rebound |= 1u << g;
+            }
+            if (p->indexed) {
+                if ((r = hl__check_indexed_args(cmd, p->count, p->first, p->base_vertex, p->first_instance, fn))) goto fail;
+            } else if (p->first_instance && !(cmd->dev->caps.features & HL_RHI_FEATURE_FIRST_INSTANCE)) {
+                r = hl__fail(HL_ERR_UNSUPPORTED, "%s: first_instance %u needs the first-instance feature", fn, p->first_instance);
+                goto fail;
+            }
+            for (uint32_t b = rebound; b; b &= b - 1u)
+                hl__store_offsets(cmd, (uint32_t)__builtin_ctz(b), &p->dynamic_offsets[__builtin_ctz(b)], 1, false);
+            draw_rebound(cmd, p, rebound);
+            cmd->dev->stats.draws++;
+            continue;
+        }
         /* Handles equal to the bound ones are live (destroy unbinds), so only changes are looked up. */
         if (p->pipeline.id != cmd->pipeline_id || !p->pipeline.id) {
             if ((r = hl__bind_pipeline(cmd, p->pipeline.id, fn))) goto fail;

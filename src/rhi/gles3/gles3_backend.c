@@ -789,6 +789,7 @@ const hl__rhi_backend_fns hl__rhi_gles3_backend = {
     .set_stencil_reference = hl__gl_set_stencil_reference,
     .draw = hl__gl_draw,
     .draw_indexed = hl__gl_draw_indexed,
+    .draw_rebound = hl__gl_draw_rebound,
     .draw_indirect = hl__gl_draw_indirect,
     .begin_compute_pass = hl__gl_begin_compute_pass,
     .end_compute_pass = hl__gl_end_compute_pass,

@@ -561,7 +561,7 @@ static void hl__apply_group_ubos(hl_rhi_device *dev, const hl__gl_program *p, ui
 }
 
 /* The same group with new dynamic offsets: only the recorded dynamic slots. */
-static void hl__apply_group_offsets(hl_rhi_device *dev, uint32_t gi) {
+static inline void hl__apply_group_offsets(hl_rhi_device *dev, uint32_t gi) {
     hl__gl_device *g = hl__gl(dev);
     for (uint32_t k = 0; k < g->dyn_slot_count[gi]; k++) {
         const hl__gl_bg_entry *e = g->dyn_slots[gi][k].e;
@@ -656,6 +656,38 @@ void hl__gl_draw_indexed(hl_rhi_cmd *cmd, uint32_t index_count, uint32_t instanc
     } else {
         HL__GL(dev, glDrawElementsInstanced(g->pipeline->mode, (GLsizei)index_count, g->index_type, ptr,
                                             (GLsizei)instance_count));
+    }
+}
+
+/* The packet loop's per-draw case (hl__rhi_backend_fns.draw_rebound): the bound groups of
+ * `rebound` take the packet's dynamic offsets (as hl__gl_set_bind_group does for a bound group)
+ * and the packet draws. With nothing else to apply (the usual case) only the dynamic UBO ranges
+ * of those groups are bound again; otherwise hl__flush applies what is pending. */
+void hl__gl_draw_rebound(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *p, uint32_t rebound) {
+    hl_rhi_device *dev = cmd->dev;
+    hl__gl_device *g = hl__gl(dev);
+    for (uint32_t b = rebound; b; b &= b - 1u) g->dyn[__builtin_ctz(b)][0] = p->dynamic_offsets[__builtin_ctz(b)];
+    hl__gl_pipeline *pl = g->pipeline;
+    uint8_t mask = pl ? pl->prog->group_mask : 0u;
+    uint32_t instances = p->instance_count ? p->instance_count : 1u;
+    if (!pl || g->pipeline_dirty || g->vao_dirty || ((g->group_dirty | g->offsets_dirty) & mask)) {
+        g->offsets_dirty |= (uint8_t)rebound;
+        if (p->indexed) hl__gl_draw_indexed(cmd, p->count, instances, p->first, p->base_vertex, p->first_instance);
+        else hl__gl_draw(cmd, p->count, instances, p->first, p->first_instance);
+        return;
+    }
+    if (!instances || !p->count || (p->indexed && !g->ib)) return;
+    hl__gl_make_current(dev);
+    g->offsets_dirty |= (uint8_t)(rebound & ~(uint32_t)mask); /* groups this program does not read: later */
+    for (uint32_t b = rebound & mask; b; b &= b - 1u) hl__apply_group_offsets(dev, (uint32_t)__builtin_ctz(b));
+    if (p->indexed) {
+        const void *ptr = (const void *)(uintptr_t)(g->ib_offset + (uint64_t)p->first * g->index_size);
+        if (instances == 1) HL__GL(dev, glDrawElements(pl->mode, (GLsizei)p->count, g->index_type, ptr));
+        else HL__GL(dev, glDrawElementsInstanced(pl->mode, (GLsizei)p->count, g->index_type, ptr, (GLsizei)instances));
+    } else if (instances == 1) {
+        HL__GL(dev, glDrawArrays(pl->mode, (GLint)p->first, (GLsizei)p->count));
+    } else {
+        HL__GL(dev, glDrawArraysInstanced(pl->mode, (GLint)p->first, (GLsizei)p->count, (GLsizei)instances));
     }
 }
 

@@ -338,7 +338,16 @@ void hl__gl_bind_vao(hl_rhi_device *dev, GLuint vao);
 void hl__gl_bind_draw_fbo(hl_rhi_device *dev, GLuint fbo);
 void hl__gl_bind_read_fbo(hl_rhi_device *dev, GLuint fbo);
 void hl__gl_bind_buffer(hl_rhi_device *dev, GLenum target, GLuint buf);
-void hl__gl_bind_ubo(hl_rhi_device *dev, uint32_t slot, GLuint buf, uint32_t offset, uint32_t size);
+/* Inline: the per-draw path binds an object's UBO range through it. */
+static inline void hl__gl_bind_ubo(hl_rhi_device *dev, uint32_t slot, GLuint buf, uint32_t offset, uint32_t size) {
+    hl__gl_state *s = &hl__gl(dev)->st;
+    if (slot >= HL__GL_MAX_UBO_SLOTS) return;
+    if (s->ubo[slot].buffer == buf && s->ubo[slot].offset == offset && s->ubo[slot].size == size) return;
+    s->ubo[slot].buffer = buf;
+    s->ubo[slot].offset = offset;
+    s->ubo[slot].size = size;
+    HL__GL(dev, glBindBufferRange(GL_UNIFORM_BUFFER, slot, buf, (GLintptr)offset, (GLsizeiptr)size));
+}
 void hl__gl_bind_texture(hl_rhi_device *dev, uint32_t unit, uint32_t slot, GLenum target, GLuint tex);
 void hl__gl_bind_sampler(hl_rhi_device *dev, uint32_t unit, GLuint sampler);
 /* Binds tex on unit with GL_TEXTURE_BASE_LEVEL / MAX_LEVEL set to [base, max]. */
@@ -432,6 +441,7 @@ void hl__gl_draw(hl_rhi_cmd *cmd, uint32_t vertex_count, uint32_t instance_count
                  uint32_t first_instance);
 void hl__gl_draw_indexed(hl_rhi_cmd *cmd, uint32_t index_count, uint32_t instance_count, uint32_t first_index,
                          int32_t base_vertex, uint32_t first_instance);
+void hl__gl_draw_rebound(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *p, uint32_t rebound);
 void hl__gl_draw_indirect(hl_rhi_cmd *cmd, hl__buffer *buf, uint64_t offset, bool indexed);
 hl_result hl__gl_copy_buffer_to_buffer(hl_rhi_cmd *cmd, hl__buffer *src, uint64_t src_offset, hl__buffer *dst,
                                        uint64_t dst_offset, uint64_t size);

@@ -78,16 +78,6 @@ void hl__gl_bind_buffer(hl_rhi_device *dev, GLenum target, GLuint buf) {
     HL__GL(dev, glBindBuffer(target, buf));
 }
 
-void hl__gl_bind_ubo(hl_rhi_device *dev, uint32_t slot, GLuint buf, uint32_t offset, uint32_t size) {
-    hl__gl_state *s = &hl__gl(dev)->st;
-    if (slot >= HL__GL_MAX_UBO_SLOTS) return;
-    if (s->ubo[slot].buffer == buf && s->ubo[slot].offset == offset && s->ubo[slot].size == size) return;
-    s->ubo[slot].buffer = buf;
-    s->ubo[slot].offset = offset;
-    s->ubo[slot].size = size;
-    HL__GL(dev, glBindBufferRange(GL_UNIFORM_BUFFER, slot, buf, (GLintptr)offset, (GLsizeiptr)size));
-}
-
 static void hl__active_unit(hl_rhi_device *dev, uint32_t unit) {
     hl__gl_state *s = &hl__gl(dev)->st;
     if (s->active_unit == unit) return;
