@@ -228,6 +228,12 @@ static void run_scene(hl_backend be, const char *scene, uint32_t w, uint32_t h, 
          * spare, and the list of a bundle's uses starts at 1,024 entries instead of doubling from
          * 16: cold frames' allocations demo -5, 10k -2 (the use list's growth steps, less the
          * spares); native calls unchanged, steady frames unchanged.
+         *
+         * Issue 12, gles3 buffers made with their zeros (gles3_backend.c hl__gl_buffer_create:
+         * one glBufferData with a zero block, where it was glBufferData(NULL) and a glBufferSubData
+         * of zeros per 64 KiB, whose writes NVIDIA's GL let later writes lose): gles3 cold frames'
+         * native calls demo -40, 10k -166 (the fills of the buffers the frame makes); allocations
+         * 10k +1 (the zero block of the frame's one buffer above 64 KiB); steady frames unchanged.
          * Everything else is compared as captured. */
         bool demo = !strcmp(scene, "demo"), webgpu = be == HL_BACKEND_WEBGPU;
         counters want = b->cold;
@@ -247,6 +253,8 @@ static void run_scene(hl_backend be, const char *scene, uint32_t w, uint32_t h, 
         want.allocations += demo ? 3u : (uint64_t)-31;
         want.allocations -= demo ? 5u : 2u;
         want.native_calls -= demo ? (webgpu ? 28u : 56u) : (webgpu ? 139u : 239u);
+        if (!webgpu) want.native_calls -= demo ? 40u : 166u;
+        if (!webgpu && !demo) want.allocations += 1u;
         check_equal(what, &cold, &want);
         snprintf(what, sizeof what, "%s %s steady frame vs %s", hl_backend_name(be), scene, BASELINE_COMMIT);
         counters want_steady = b->steady;

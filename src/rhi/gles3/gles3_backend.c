@@ -308,9 +308,21 @@ static hl_result hl__gl_buffer_create(hl_rhi_device *dev, hl__buffer *buf, const
     GLenum usage = (buf->desc.usage & HL_RHI_BUFFER_USAGE_MAP_READ) ? GL_DYNAMIC_READ
                    : (buf->desc.usage & HL_RHI_BUFFER_USAGE_COPY_DST) ? GL_DYNAMIC_DRAW
                                                                        : GL_STATIC_DRAW;
-    HL__GL(dev, glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)buf->desc.size, initial_data, usage));
-    /* WebGPU buffers start zeroed; GL's glBufferData(NULL) content is undefined. */
-    if (!initial_data) hl__zero_fill(dev, GL_COPY_WRITE_BUFFER, 0, buf->desc.size);
+    /* WebGPU buffers start zeroed; GL's glBufferData(NULL) content is undefined. The zeros go in
+     * with the allocation: on NVIDIA's GL (580.159), a buffer made by glBufferData(NULL) and then
+     * zero-filled by glBufferSubData lost later glBufferSubData writes of the same frame to the
+     * first zero chunk (px_render_threads: the grown object buffer's first 256 blocks read back as
+     * zeros); only where no zero block can be had is it filled in chunks, and then finished. */
+    const void *init = initial_data;
+    void *zeros = NULL;
+    if (!init && buf->desc.size <= HL__GL_ZERO_BYTES) init = hl__gl(dev)->zeros;
+    else if (!init && buf->desc.size <= SIZE_MAX) init = zeros = hl__calloc(1, (size_t)buf->desc.size);
+    HL__GL(dev, glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)buf->desc.size, init, usage));
+    hl__free(zeros);
+    if (!init) {
+        hl__zero_fill(dev, GL_COPY_WRITE_BUFFER, 0, buf->desc.size);
+        HL__GL(dev, glFinish());
+    }
     GLenum e = hl__gl_error(dev);
     if (e != GL_NO_ERROR) {
         hl__gl_forget_buffer(dev, name);
