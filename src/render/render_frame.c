@@ -414,6 +414,13 @@ static hl_result build_draw_as(hl_renderer *r, const hl__view *v, hl_mesh *mesh,
     return res ? res : draw_assemble(r, v, mesh, instances, first, override, skin, rec, &in, NULL, NULL, out);
 }
 
+/* The mesh's prepared draw as this view's draw (its signature holds). */
+static void prepared_take(const hl__view *v, const hl__gpu_mesh *rec, const hl__program *p, hl_mesh *mesh, hl__draw *out) {
+    *out = *rec->prepared;
+    out->packet.dynamic_offsets[0] = p->empty_groups & 1u ? 0 : v->frame_slot * HL__FRAME_STRIDE;
+    out->mesh = mesh;
+}
+
 /* The draw from its inputs: the mesh's prepared draw when its signature holds, else built.
  * kind_sig (plain draws of the draw memo): the signature of an earlier mesh of the same kind in
  * this view, equal to this mesh's in all but its revision (*sig_out: this draw's signature). */
@@ -455,9 +462,7 @@ static hl_result draw_assemble(hl_renderer *r, const hl__view *v, hl_mesh *mesh,
     if (sig_out) *sig_out = sig;
     if (!instanced) {
         if (!override && rec->prepared && !memcmp(&sig, &rec->prepared_sig, sizeof sig)) {
-            *out = *rec->prepared;
-            out->packet.dynamic_offsets[0] = p->empty_groups & 1u ? 0 : v->frame_slot * HL__FRAME_STRIDE;
-            out->mesh = mesh;
+            prepared_take(v, rec, p, mesh, out);
             out->color_entry->last_frame = r->frame_serial; /* alive: the eviction epoch holds */
             if (out->shadow_entry) out->shadow_entry->last_frame = r->frame_serial;
             r->stats.prepared_reused++;
@@ -869,6 +874,19 @@ static struct hl__draw_memo *memo_slot(hl_renderer *r, const void *mat, const vo
     return e;
 }
 
+static uint32_t memo_flags(hl_mesh *m) {
+    return (hl_mesh_receive_shadows(m) ? 1u : 0u) | (hl_mesh_cast_shadows(m) ? 2u : 0u);
+}
+
+/* The memo entry holding m's draw inputs in this view; NULL: none yet (or no memo, or skinned). */
+static struct hl__draw_memo *memo_entry(hl_renderer *r, hl_mesh *m) {
+    hl_material *mat = hl_mesh_material(m);
+    hl_geometry *geo = hl_mesh_geometry(m);
+    if (!r->draw_memo || skin_defines(m, mat, hl_geometry_get_layout(geo))) return NULL;
+    struct hl__draw_memo *e = memo_slot(r, mat, geo, memo_flags(m));
+    return e->stamp == r->draw_memo_stamp && e->retire_epoch == r->retire_epoch ? e : NULL;
+}
+
 /* A plain (not instanced) mesh's draw in view_build_draws, with its ties; hint: its record
  * when prep_part found one. */
 static hl_result mesh_draw(hl_renderer *r, const hl__view *v, hl_mesh *m, hl__gpu_mesh *hint, hl__draw *out) {
@@ -879,7 +897,7 @@ static hl_result mesh_draw(hl_renderer *r, const hl__view *v, hl_mesh *m, hl__gp
         if (!res) seen_ties(r, m, out);
         return res;
     }
-    uint32_t flags = (hl_mesh_receive_shadows(m) ? 1u : 0u) | (hl_mesh_cast_shadows(m) ? 2u : 0u);
+    uint32_t flags = memo_flags(m);
     struct hl__draw_memo *e = memo_slot(r, mat, geo, flags);
     hl__gpu_mesh *rec = hint;
     hl_result res;
@@ -933,6 +951,132 @@ static void prep_part(void *ctx, uint32_t part, uint32_t parts) {
         hl__normal_matrix(hl_node_world_matrix(node), rec->normal);
         rec->normal_revision = wrev;
     }
+}
+
+/* The plain draws the frontend threads build: meshes whose kind's inputs are in the memo, whose
+ * record was drawn last frame (no upload owed) and whose prepared draw holds. Each writes its
+ * own record, object slot and draw; the slots written and the revisions to commit go to the
+ * part's lists (the caller merges them in order). */
+typedef struct build_ctx {
+    hl_renderer *r;
+    const hl__view *v;
+    hl_mesh *const *meshes;
+    uint32_t visible, first;
+    bool hints;
+} build_ctx;
+
+static void build_part(void *ctx, uint32_t part, uint32_t parts) {
+    const build_ctx *c = ctx;
+    hl_renderer *r = c->r;
+    struct hl__build_part *bp = &r->build_parts[part];
+    bp->count = 0;
+    bp->reused = bp->upload_bytes = 0;
+    uint32_t first, end;
+    hl__work_range(c->visible, part, parts, &first, &end);
+    for (uint32_t i = first; i < end; i++) {
+        const struct hl__draw_memo *e = r->visible_memo[i];
+        if (!e || e->retire_epoch != r->retire_epoch) continue;
+        hl_mesh *m = c->meshes[r->order[i]];
+        hl__gpu_mesh *rec = c->hints ? r->visible_recs[i] : NULL;
+        if (!c->hints) {
+            uint32_t k = hl__ptr_map_get(&r->mesh_map, m);
+            rec = k == UINT32_MAX ? NULL : r->meshes[k];
+        }
+        if (!rec || rec->mesh != m || !rec->prepared || rec->last_frame == 0 || rec->last_frame + 1 < r->frame_serial)
+            continue;
+        hl__prepared_sig sig = e->sig;
+        sig.mesh_revision = hl_mesh_revision(m);
+        if (memcmp(&sig, &rec->prepared_sig, sizeof sig)) continue;
+        const hl_node *node = hl_mesh_node(m);
+        uint64_t wrev = hl_node_world_revision(node);
+        if (rec->world_revision != wrev) {
+            hl__object_block_write(r, rec, hl_node_world_matrix(node), wrev);
+            bp->dirty[bp->count] = rec->slot;
+            bp->commits[bp->count++] = (struct hl__build_commit){&rec->world_revision, wrev};
+            bp->upload_bytes += sizeof(hl__object_block);
+        }
+        rec->last_frame = r->frame_serial;
+        hl__draw *out = &r->draws[c->first + r->visible_pos[i]];
+        prepared_take(c->v, rec, e->in.p, m, out);
+        out->tie_material = e->tie_material;
+        out->tie_geometry = e->tie_geometry;
+        bp->reused++;
+        r->visible_done[i] = 1;
+    }
+}
+
+/* The frontend threads' results into the frame: the slots written, the revisions committed at
+ * the submission, the counters. */
+static hl_result build_merge(hl_renderer *r, uint32_t parts) {
+    uint32_t n = 0;
+    for (uint32_t p = 0; p < parts; p++) n += r->build_parts[p].count;
+    hl_result res = hl__objects_reserve(r, n);
+    for (uint32_t p = 0; p < parts && !res; p++) {
+        struct hl__build_part *bp = &r->build_parts[p];
+        for (uint32_t k = 0; k < bp->count && !res; k++) {
+            r->object_dirty[r->object_dirty_count++] = bp->dirty[k];
+            res = hl_graph_commit_on_submit(r->graph, bp->commits[k].slot, bp->commits[k].value);
+        }
+        r->stats.prepared_reused += bp->reused;
+        r->stats.draw_memo_hits += bp->reused;
+        r->stats.upload_bytes += bp->upload_bytes;
+    }
+    return res;
+}
+
+/* The plain meshes' draws, in visible order from r->draw_count. First on the calling thread, in
+ * order: each skinned mesh and the first of each memo kind (what resolves groups, programs and
+ * uploads, and numbers materials and geometries in the order the view meets them); then on the
+ * frontend threads the others that build_part can take; then on the calling thread, in order,
+ * the rest. If a group was retired meanwhile (the threads' draws may name it), the threads'
+ * draws are built again. The result is the same for any number of threads. */
+static hl_result plain_draws(hl_renderer *r, hl__view *v, hl_mesh *const *meshes, uint32_t visible, uint32_t plain) {
+    uint32_t parts = visible >= r->parallel_min ? hl__workers_threads(r->workers) : 1u;
+    bool hints = parts > 1 && hl__reserve((void **)&r->visible_recs, &r->visible_rec_capacity, visible, sizeof *r->visible_recs);
+    if (hints) hl__workers_run(r->workers, parts, prep_part, &(prep_ctx){r, meshes, visible});
+    if (!hl__reserve((void **)&r->visible_pos, &r->visible_pos_capacity, visible, sizeof *r->visible_pos) ||
+        !hl__reserve((void **)&r->visible_memo, &r->visible_memo_capacity, visible, sizeof *r->visible_memo) ||
+        !hl__reserve((void **)&r->visible_done, &r->visible_done_capacity, visible, sizeof *r->visible_done))
+        return HL_ERR_OUT_OF_MEMORY;
+    hl_result res = HL_OK;
+    for (uint32_t p = 0; p < parts && !res; p++) {
+        uint32_t a, b;
+        hl__work_range(visible, p, parts, &a, &b);
+        struct hl__build_part *bp = &r->build_parts[p];
+        if (!hl__reserve((void **)&bp->dirty, &bp->dirty_capacity, b - a, sizeof *bp->dirty) ||
+            !hl__reserve((void **)&bp->commits, &bp->commit_capacity, b - a, sizeof *bp->commits))
+            res = HL_ERR_OUT_OF_MEMORY;
+    }
+    uint32_t first = r->draw_count, pos = 0;
+    bool pending = false;
+    for (uint32_t i = 0; i < visible && !res; i++) {
+        hl_mesh *m = meshes[r->order[i]];
+        r->visible_memo[i] = NULL;
+        r->visible_done[i] = 0;
+        if (draws_instanced(m)) continue;
+        r->visible_pos[i] = pos++;
+        if ((r->visible_memo[i] = memo_entry(r, m))) pending = true;
+        else res = mesh_draw(r, v, m, hints ? r->visible_recs[i] : NULL, &r->draws[first + r->visible_pos[i]]);
+    }
+    uint64_t epoch = r->retire_epoch;
+    if (!res && pending) res = hl__objects_reserve(r, 0); /* at the object buffer's size, which may have grown */
+    if (!res && pending) {
+        hl__workers_run(r->workers, parts, build_part, &(build_ctx){r, v, meshes, visible, first, hints});
+        res = build_merge(r, parts);
+    }
+    for (uint32_t i = 0; i < visible && pending && !res; i++)
+        if (r->visible_memo[i] && !r->visible_done[i])
+            res = mesh_draw(r, v, meshes[r->order[i]], hints ? r->visible_recs[i] : NULL, &r->draws[first + r->visible_pos[i]]);
+    for (uint32_t i = 0; i < visible && pending && !res && r->retire_epoch != epoch; i++)
+        if (r->visible_done[i])
+            res = mesh_draw(r, v, meshes[r->order[i]], hints ? r->visible_recs[i] : NULL, &r->draws[first + r->visible_pos[i]]);
+    if (res) return res;
+    for (uint32_t k = first; k < first + plain; k++) { /* alive: the eviction epoch holds */
+        r->draws[k].color_entry->last_frame = r->frame_serial;
+        if (r->draws[k].shadow_entry) r->draws[k].shadow_entry->last_frame = r->frame_serial;
+    }
+    r->draw_count = first + plain;
+    return HL_OK;
 }
 
 /* Draws: plain meshes one each, instanced meshes batched by (geometry, material, layers), then the
@@ -1015,15 +1159,7 @@ static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
     if (!r->draw_memo) r->draw_memo = hl__calloc(DRAW_MEMO_SLOTS, sizeof *r->draw_memo); /* none: no memo */
     r->draw_memo_stamp++;
     r->draw_memo_count = 0;
-    uint32_t parts = visible >= r->parallel_min ? hl__workers_threads(r->workers) : 1u;
-    bool hints = parts > 1 && hl__reserve((void **)&r->visible_recs, &r->visible_rec_capacity, visible, sizeof *r->visible_recs);
-    if (hints) hl__workers_run(r->workers, parts, prep_part, &(prep_ctx){r, meshes, visible});
-    hl_result res = HL_OK;
-    for (uint32_t i = 0; i < visible && !res; i++) {
-        hl_mesh *m = meshes[r->order[i]];
-        if (draws_instanced(m)) continue;
-        if (!(res = mesh_draw(r, v, m, hints ? r->visible_recs[i] : NULL, &r->draws[r->draw_count]))) r->draw_count++;
-    }
+    hl_result res = plain_draws(r, v, meshes, visible, visible - ninst);
     for (uint32_t i = 0; i < ninst && !res;) {
         hl_mesh *m0 = meshes[inst[i].index];
         uint32_t j = i, first = r->instance_count;

@@ -689,6 +689,23 @@ struct hl_renderer {
     uint32_t seen_table_capacity, seen_mask, seen_count, seen_stamp;
     struct hl__gpu_mesh **visible_recs; /* per view (threaded): the records of the visible meshes */
     uint32_t visible_rec_capacity;
+    /* per view, by visible index (render_frame.c view_build_draws): a plain mesh's draw position
+       among the view's plain draws, and the memo entry of a mesh left to the frontend threads */
+    uint32_t *visible_pos;
+    uint32_t visible_pos_capacity;
+    struct hl__draw_memo **visible_memo;
+    uint32_t visible_memo_capacity;
+    uint8_t *visible_done; /* 1: built by the frontend threads */
+    uint32_t visible_done_capacity;
+    struct hl__build_part { /* the frontend threads' part of draw building (one per thread) */
+        uint32_t *dirty; /* object slots written */
+        struct hl__build_commit {
+            uint64_t *slot, value;
+        } *commits; /* the records' delivered world revisions, committed at the submission */
+        uint32_t count; /* dirty and commits: one each per moved mesh */
+        uint32_t dirty_capacity, commit_capacity;
+        uint64_t reused, upload_bytes;
+    } build_parts[HL__MAX_FRONTEND_THREADS];
     /* per view: the inputs of plain mesh draws by (material, geometry, shadow flags), valid while
        the view's stamp and retire_epoch hold (render_frame.c mesh_draw); allocated once */
     struct hl__draw_memo *draw_memo;
@@ -819,6 +836,12 @@ hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *m, hl__gpu_mesh **out
 hl_result hl__gpu_mesh_slot_hint(hl_renderer *r, const hl_mesh *m, hl__gpu_mesh *hint, hl__gpu_mesh **out);
 /* The normal matrix of a world matrix: transpose(inverse(model)) (upper 3x3 used). */
 void hl__normal_matrix(const hl_mat4 *world, float out[16]);
+/* The CPU copy of the object buffer at its size and room for `dirty` more written slots. */
+hl_result hl__objects_reserve(hl_renderer *r, uint32_t dirty);
+/* gm's block (world, of world revision wrev, and its normal matrix: gm's own when made for wrev)
+ * into the CPU copy (reserved); the caller lists the slot as written. Frontend threads call it
+ * for their own records. */
+void hl__object_block_write(hl_renderer *r, const hl__gpu_mesh *gm, const hl_mat4 *world, uint64_t wrev);
 /* A skinned mesh's joint palette: its slot in skin_ubo (made on first use) and, once per frame,
  * its joint matrices uploaded there. */
 hl_result hl__gpu_mesh_skin(hl_renderer *r, hl__gpu_mesh *gm);

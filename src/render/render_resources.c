@@ -766,6 +766,22 @@ void hl__normal_matrix(const hl_mat4 *world, float out[16]) {
         for (int rr = 0; rr < 4; rr++) out[c * 4 + rr] = inv.m[rr * 4 + c];
 }
 
+hl_result hl__objects_reserve(hl_renderer *r, uint32_t dirty) {
+    if (!hl__reserve((void **)&r->object_cpu, &r->object_cpu_capacity, r->object_capacity, HL__OBJECT_STRIDE) ||
+        !hl__reserve((void **)&r->object_dirty, &r->object_dirty_capacity, r->object_dirty_count + dirty, sizeof(uint32_t)))
+        return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: out of memory for the object blocks");
+    return HL_OK;
+}
+
+void hl__object_block_write(hl_renderer *r, const hl__gpu_mesh *gm, const hl_mat4 *world, uint64_t wrev) {
+    uint8_t *slot = r->object_cpu + (size_t)gm->slot * HL__OBJECT_STRIDE;
+    hl__object_block *b = (hl__object_block *)(void *)slot;
+    memset(slot + sizeof *b, 0, HL__OBJECT_STRIDE - sizeof *b);
+    memcpy(b->model, world->m, sizeof b->model);
+    if (gm->normal_revision == wrev && wrev) memcpy(b->normal_matrix, gm->normal, sizeof b->normal_matrix);
+    else hl__normal_matrix(world, b->normal_matrix);
+}
+
 hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *mesh, hl__gpu_mesh **out) {
     return hl__gpu_mesh_slot_hint(r, mesh, NULL, out);
 }
@@ -825,20 +841,13 @@ hl_result hl__gpu_mesh_slot_hint(hl_renderer *r, const hl_mesh *mesh, hl__gpu_me
         /* the whole slot (the block and its zero padding) into the frame's batch: consecutive
            slots are consecutive bytes, uploaded as one copy (hl__flush_objects); delivered at
            the submission, like every upload */
-        if (!hl__reserve((void **)&r->object_cpu, &r->object_cpu_capacity, r->object_capacity, HL__OBJECT_STRIDE) ||
-            !hl__reserve((void **)&r->object_dirty, &r->object_dirty_capacity, r->object_dirty_count + 1, sizeof(uint32_t)))
-            return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: out of memory for the object blocks");
-        uint8_t *slot = r->object_cpu + (size_t)gm->slot * HL__OBJECT_STRIDE;
-        hl__object_block *b = (hl__object_block *)(void *)slot;
-        memset(slot + sizeof *b, 0, HL__OBJECT_STRIDE - sizeof *b);
-        const hl_mat4 *w = hl_node_world_matrix(node);
-        memcpy(b->model, w->m, sizeof b->model);
-        if (gm->normal_revision == wrev && wrev) memcpy(b->normal_matrix, gm->normal, sizeof b->normal_matrix);
-        else hl__normal_matrix(w, b->normal_matrix);
-        hl_result res = hl_graph_commit_on_submit(r->graph, &gm->world_revision, wrev);
+        hl_result res = hl__objects_reserve(r, 1);
+        if (res) return res;
+        hl__object_block_write(r, gm, hl_node_world_matrix(node), wrev);
+        res = hl_graph_commit_on_submit(r->graph, &gm->world_revision, wrev);
         if (res) return res;
         r->object_dirty[r->object_dirty_count++] = gm->slot;
-        r->stats.upload_bytes += sizeof *b;
+        r->stats.upload_bytes += sizeof(hl__object_block);
     }
     *out = gm;
     return HL_OK;

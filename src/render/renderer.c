@@ -489,6 +489,13 @@ void hl_renderer_destroy(hl_renderer *r) {
     hl__free(r->seen_table);
     hl__free(r->draw_memo);
     hl__free(r->visible_recs);
+    hl__free(r->visible_pos);
+    hl__free(r->visible_memo);
+    hl__free(r->visible_done);
+    for (uint32_t i = 0; i < HL__MAX_FRONTEND_THREADS; i++) {
+        hl__free(r->build_parts[i].dirty);
+        hl__free(r->build_parts[i].commits);
+    }
     hl__free(r->object_cpu);
     hl__free(r->object_dirty);
     hl__free(r->mip_scratch);
