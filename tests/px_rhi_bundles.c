@@ -5,7 +5,9 @@
  * new buffer contents; execute resets the bound state; a bundle created inside a frame does not
  * count as a use (a buffer write after it is allowed); a bundle whose objects are destroyed is not
  * current and executing it fails before any native call; validation of the descriptor, the
- * packets and the pass (codes and the named field); the device stats count the bundles' draws. */
+ * packets and the pass (codes and the named field); the device stats count the bundles' draws.
+ * Packets that bind what the one before bound (the packet loop's per-draw case), plain and
+ * indexed, draw the same image and still stop at a bad dynamic offset or index range. */
 #include <string.h>
 
 #include "hl_test.h"
@@ -129,6 +131,44 @@ int main(int argc, char **argv) {
         HL_CHECK_OK(hl_test_read_rgba8(dev, t.tex, img));
         HL_CHECK_MSG(max_diff(img, ref) == 0, "frame %d: bundles differ from the packets by %d", f, max_diff(img, ref));
     }
+
+    /* packets binding what the one before bound, only the dynamic offset and the draw differing
+       (the packet loop's per-draw case, the backend's draw_rebound on gles3): one vertex buffer
+       from offset 0, each quad by its first vertex, plain and indexed; the same image, and a bad
+       offset or index range in that case still stops the batch at its packet */
+    uint16_t indices[QUADS * 6];
+    for (uint16_t i = 0; i < QUADS * 6; i++) indices[i] = i;
+    hl_rhi_buffer ibo;
+    HL_CHECK_OK(hl_test_buffer(dev, HL_RHI_BUFFER_USAGE_INDEX, indices, sizeof indices, &ibo));
+    hl_rhi_draw_packet same[QUADS];
+    for (int indexed = 0; indexed < 2; indexed++) {
+        for (int q = 0; q < QUADS; q++) {
+            same[q] = pk[q];
+            same[q].vertex_offsets[0] = 0;
+            same[q].first = (uint32_t)q * 6u;
+            same[q].indexed = (uint8_t)indexed;
+            same[q].index_buffer = ibo;
+            same[q].index_format = HL_RHI_INDEX_UINT16;
+        }
+        HL_CHECK_OK(hl_test_begin(dev, &t, clear, (hl_rhi_texture_view){0}, &cmd));
+        HL_CHECK_OK(hl_rhi_cmd_draw_packets(cmd, same, QUADS, NULL));
+        HL_CHECK_OK(hl_test_end(dev, cmd));
+        HL_CHECK_OK(hl_test_read_rgba8(dev, t.tex, img));
+        HL_CHECK_MSG(max_diff(img, ref) == 0, "indexed %d: same-binding packets differ by %d", indexed, max_diff(img, ref));
+        same[2].dynamic_offsets[0] = 8; /* not a multiple of the 256-byte alignment */
+        if (indexed) same[3].count = 7; /* one index past the buffer's 24 */
+        for (int bad = 2; bad <= 2 + indexed; bad++) {
+            if (bad == 3) same[2].dynamic_offsets[0] = 512;
+            uint32_t failed = 99;
+            uint64_t draws0 = hl_rhi_device_stats(dev)->draws;
+            HL_CHECK_OK(hl_test_begin(dev, &t, clear, (hl_rhi_texture_view){0}, &cmd));
+            HL_CHECK_RESULT(hl_rhi_cmd_draw_packets(cmd, same, QUADS, &failed), HL_ERR_VALIDATION);
+            HL_CHECK_EQ(failed, (uint32_t)bad);
+            HL_CHECK_EQ(hl_rhi_device_stats(dev)->draws - draws0, (uint64_t)bad);
+            HL_CHECK_OK(hl_test_end(dev, cmd));
+        }
+    }
+    hl_rhi_buffer_destroy(dev, ibo);
 
     /* bundles, then packets after them (the state is reset: they bind everything again), and the
        same bundle twice */

@@ -414,6 +414,13 @@ static hl_result build_draw_as(hl_renderer *r, const hl__view *v, hl_mesh *mesh,
     return res ? res : draw_assemble(r, v, mesh, instances, first, override, skin, rec, &in, NULL, NULL, out);
 }
 
+/* A mesh's signature from that of an earlier mesh of its memo kind (all but its revision). */
+static hl__prepared_sig kind_signature(const hl__prepared_sig *kind, const hl_mesh *mesh) {
+    hl__prepared_sig sig = *kind;
+    sig.mesh_revision = hl_mesh_revision(mesh);
+    return sig;
+}
+
 /* The mesh's prepared draw as this view's draw (its signature holds). */
 static void prepared_take(const hl__view *v, const hl__gpu_mesh *rec, const hl__program *p, hl_mesh *mesh, hl__draw *out) {
     *out = *rec->prepared;
@@ -440,8 +447,7 @@ static hl_result draw_assemble(hl_renderer *r, const hl__view *v, hl_mesh *mesh,
     hl__prepared_sig sig;
     memset(&sig, 0, sizeof sig);
     if (kind_sig) {
-        sig = *kind_sig;
-        sig.mesh_revision = hl_mesh_revision(mesh);
+        sig = kind_signature(kind_sig, mesh);
     } else if (!instanced) {
         sig.mesh_revision = hl_mesh_revision(mesh);
         sig.variant_revision = hl_material_variant_revision(mat);
@@ -982,10 +988,8 @@ static void build_part(void *ctx, uint32_t part, uint32_t parts) {
             uint32_t k = hl__ptr_map_get(&r->mesh_map, m);
             rec = k == UINT32_MAX ? NULL : r->meshes[k];
         }
-        if (!rec || rec->mesh != m || !rec->prepared || rec->last_frame == 0 || rec->last_frame + 1 < r->frame_serial)
-            continue;
-        hl__prepared_sig sig = e->sig;
-        sig.mesh_revision = hl_mesh_revision(m);
+        if (!rec || rec->mesh != m || !rec->prepared || hl__gpu_mesh_fresh(r, rec)) continue;
+        hl__prepared_sig sig = kind_signature(&e->sig, m);
         if (memcmp(&sig, &rec->prepared_sig, sizeof sig)) continue;
         const hl_node *node = hl_mesh_node(m);
         uint64_t wrev = hl_node_world_revision(node);
@@ -1024,6 +1028,11 @@ static hl_result build_merge(hl_renderer *r, uint32_t parts) {
     return res;
 }
 
+/* Visible mesh i's plain draw built on the calling thread, at its position from `first`. */
+static hl_result plain_draw_at(hl_renderer *r, hl__view *v, hl_mesh *const *meshes, uint32_t i, bool hints, uint32_t first) {
+    return mesh_draw(r, v, meshes[r->order[i]], hints ? r->visible_recs[i] : NULL, &r->draws[first + r->visible_pos[i]]);
+}
+
 /* The plain meshes' draws, in visible order from r->draw_count. First on the calling thread, in
  * order: each skinned mesh and the first of each memo kind (what resolves groups, programs and
  * uploads, and numbers materials and geometries in the order the view meets them); then on the
@@ -1056,7 +1065,7 @@ static hl_result plain_draws(hl_renderer *r, hl__view *v, hl_mesh *const *meshes
         if (draws_instanced(m)) continue;
         r->visible_pos[i] = pos++;
         if ((r->visible_memo[i] = memo_entry(r, m))) pending = true;
-        else res = mesh_draw(r, v, m, hints ? r->visible_recs[i] : NULL, &r->draws[first + r->visible_pos[i]]);
+        else res = plain_draw_at(r, v, meshes, i, hints, first);
     }
     uint64_t epoch = r->retire_epoch;
     if (!res && pending) res = hl__objects_reserve(r, 0); /* at the object buffer's size, which may have grown */
@@ -1065,11 +1074,9 @@ static hl_result plain_draws(hl_renderer *r, hl__view *v, hl_mesh *const *meshes
         res = build_merge(r, parts);
     }
     for (uint32_t i = 0; i < visible && pending && !res; i++)
-        if (r->visible_memo[i] && !r->visible_done[i])
-            res = mesh_draw(r, v, meshes[r->order[i]], hints ? r->visible_recs[i] : NULL, &r->draws[first + r->visible_pos[i]]);
+        if (r->visible_memo[i] && !r->visible_done[i]) res = plain_draw_at(r, v, meshes, i, hints, first);
     for (uint32_t i = 0; i < visible && pending && !res && r->retire_epoch != epoch; i++)
-        if (r->visible_done[i])
-            res = mesh_draw(r, v, meshes[r->order[i]], hints ? r->visible_recs[i] : NULL, &r->draws[first + r->visible_pos[i]]);
+        if (r->visible_done[i]) res = plain_draw_at(r, v, meshes, i, hints, first);
     if (res) return res;
     for (uint32_t k = first; k < first + plain; k++) { /* alive: the eviction epoch holds */
         r->draws[k].color_entry->last_frame = r->frame_serial;

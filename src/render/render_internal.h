@@ -836,6 +836,11 @@ hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *m, hl__gpu_mesh **out
 hl_result hl__gpu_mesh_slot_hint(hl_renderer *r, const hl_mesh *m, hl__gpu_mesh *hint, hl__gpu_mesh **out);
 /* The normal matrix of a world matrix: transpose(inverse(model)) (upper 3x3 used). */
 void hl__normal_matrix(const hl_mat4 *world, float out[16]);
+/* A record not drawn in the frame before this one (or never): its block is uploaded again, since
+ * its mesh's address may belong to a new mesh now. */
+static inline bool hl__gpu_mesh_fresh(const hl_renderer *r, const hl__gpu_mesh *gm) {
+    return gm->last_frame == 0 || gm->last_frame + 1 < r->frame_serial;
+}
 /* The CPU copy of the object buffer at its size and room for `dirty` more written slots. */
 hl_result hl__objects_reserve(hl_renderer *r, uint32_t dirty);
 /* gm's block (world, of world revision wrev, and its normal matrix: gm's own when made for wrev)

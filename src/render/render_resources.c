@@ -835,7 +835,7 @@ hl_result hl__gpu_mesh_slot_hint(hl_renderer *r, const hl_mesh *mesh, hl__gpu_me
      * A mesh missing last frame uploads too: its address may belong to a new mesh now. */
     const hl_node *node = hl_mesh_node((hl_mesh *)mesh);
     uint64_t wrev = hl_node_world_revision(node);
-    bool fresh = gm->last_frame + 1 < r->frame_serial || gm->last_frame == 0;
+    bool fresh = hl__gpu_mesh_fresh(r, gm);
     gm->last_frame = r->frame_serial;
     if (fresh || gm->world_revision != wrev) {
         /* the whole slot (the block and its zero padding) into the frame's batch: consecutive
