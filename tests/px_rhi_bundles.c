@@ -7,7 +7,10 @@
  * current and executing it fails before any native call; validation of the descriptor, the
  * packets and the pass (codes and the named field); the device stats count the bundles' draws.
  * Packets that bind what the one before bound (the packet loop's per-draw case), plain and
- * indexed, draw the same image and still stop at a bad dynamic offset or index range. */
+ * indexed, draw the same image and still stop at a bad dynamic offset or index range. Random
+ * sequences changing pipeline, group, offsets, draw kind and instances from packet to packet
+ * (what gles3 resolves into its own draws at recording) draw the same image as packets, whole
+ * or cut into bundles followed by packets. */
 #include <string.h>
 
 #include "hl_test.h"
@@ -168,6 +171,86 @@ int main(int argc, char **argv) {
             HL_CHECK_OK(hl_test_end(dev, cmd));
         }
     }
+
+    /* random sequences mixing what changes from packet to packet: two pipelines (the second
+       blends, so the order of overlapping draws shows) with a group each over its own buffer,
+       dynamic offsets, plain and indexed draws, one or two instances; drawn as packets, as one
+       bundle, and as bundles cut at random places with the rest as packets after them: the same
+       image exactly */
+    hl_test_pipeline_desc pd2 = pd;
+    pd2.blend_alpha = true;
+    hl_test_pipeline p2;
+    HL_CHECK_OK(hl_test_pipeline_create(dev, &pd2, &p2));
+    float tints2[QUADS * 64];
+    memset(tints2, 0, sizeof tints2);
+    const float halves[QUADS][4] = {{0, 1, 1, 0.5f}, {1, 0, 1, 0.5f}, {1, 1, 1, 0.5f}, {0.5f, 0.25f, 0, 0.5f}};
+    for (int q = 0; q < QUADS; q++) memcpy(tints2 + q * 64, halves[q], 16);
+    hl_rhi_buffer ubo_b;
+    HL_CHECK_OK(hl_test_buffer(dev, HL_RHI_BUFFER_USAGE_UNIFORM, tints2, sizeof tints2, &ubo_b));
+    hl_rhi_bind_group_entry be_b = be;
+    be_b.buffer = ubo_b;
+    hl_rhi_bind_group_desc bgd_b = {p2.bgl[0], &be_b, 1, "tint b"};
+    hl_rhi_bind_group bg_b;
+    HL_CHECK_OK(hl_rhi_bind_group_create(dev, &bgd_b, &bg_b));
+    enum { SEQ = 40 };
+    for (uint32_t seed = 1; seed <= 8; seed++) {
+        uint32_t x = seed * 2654435761u;
+        hl_rhi_draw_packet seq[SEQ];
+        for (int i = 0; i < SEQ; i++) {
+            x = x * 1664525u + 1013904223u;
+            uint32_t q = (x >> 8) % QUADS, blend = (x >> 12) & 1u, indexed = (x >> 14) & 1u;
+            seq[i] = pk[q];
+            seq[i].pipeline = blend ? p2.pipe : p.pipe;
+            seq[i].bind_groups[0] = blend ? bg_b : bg;
+            seq[i].dynamic_offsets[0] = ((x >> 16) % QUADS) * 256u;
+            seq[i].instance_count = (x >> 20) % 3u == 0 ? 2u : 1u;
+            if (indexed) {
+                seq[i].vertex_offsets[0] = 0;
+                seq[i].indexed = 1;
+                seq[i].index_buffer = ibo;
+                seq[i].index_format = HL_RHI_INDEX_UINT16;
+                seq[i].first = q * 6u;
+            }
+        }
+        HL_CHECK_OK(hl_test_begin(dev, &t, clear, (hl_rhi_texture_view){0}, &cmd));
+        HL_CHECK_OK(hl_rhi_cmd_draw_packets(cmd, seq, SEQ, NULL));
+        HL_CHECK_OK(hl_test_end(dev, cmd));
+        static uint8_t seq_ref[W * H * 4];
+        HL_CHECK_OK(hl_test_read_rgba8(dev, t.tex, seq_ref));
+        hl_rhi_render_bundle_desc sd = bd;
+        sd.packets = seq;
+        sd.packet_count = SEQ;
+        hl_rhi_render_bundle whole = {0}, cuts[3] = {{0}};
+        HL_CHECK_OK(hl_rhi_render_bundle_create(dev, &sd, &whole));
+        uint32_t at[4] = {0};
+        for (int c = 1; c < 4; c++) {
+            x = x * 1664525u + 1013904223u;
+            at[c] = at[c - 1] + 1u + (x >> 8) % 9u; /* 1..9 packets each, 27 at most */
+        }
+        for (int c = 0; c < 3; c++) {
+            sd.packets = seq + at[c];
+            sd.packet_count = at[c + 1] - at[c];
+            HL_CHECK_OK(hl_rhi_render_bundle_create(dev, &sd, &cuts[c]));
+        }
+        for (int way = 0; way < 2; way++) {
+            HL_CHECK_OK(hl_test_begin(dev, &t, clear, (hl_rhi_texture_view){0}, &cmd));
+            if (way == 0) {
+                HL_CHECK_OK(hl_rhi_cmd_execute_bundles(cmd, &whole, 1));
+            } else {
+                HL_CHECK_OK(hl_rhi_cmd_execute_bundles(cmd, cuts, 3));
+                HL_CHECK_OK(hl_rhi_cmd_draw_packets(cmd, seq + at[3], SEQ - at[3], NULL));
+            }
+            HL_CHECK_OK(hl_test_end(dev, cmd));
+            HL_CHECK_OK(hl_test_read_rgba8(dev, t.tex, img));
+            HL_CHECK_MSG(max_diff(img, seq_ref) == 0, "seed %u, %s: bundles differ from the packets by %d", seed,
+                         way ? "cut bundles then packets" : "one bundle", max_diff(img, seq_ref));
+        }
+        hl_rhi_render_bundle_destroy(dev, whole);
+        for (int c = 0; c < 3; c++) hl_rhi_render_bundle_destroy(dev, cuts[c]);
+    }
+    hl_rhi_bind_group_destroy(dev, bg_b);
+    hl_rhi_buffer_destroy(dev, ubo_b);
+    hl_test_pipeline_destroy(dev, &p2);
     hl_rhi_buffer_destroy(dev, ibo);
 
     /* bundles, then packets after them (the state is reset: they bind everything again), and the

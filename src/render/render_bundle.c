@@ -105,10 +105,15 @@ static hl_result sync_changed(hl_renderer *r, hl__bundle_cache *c, const hl_rhi_
     uint32_t n = 0;
     hl_result res = cut(r, packets, count, &n);
     if (res) return res;
-    /* last frame's chunks by hash: slot value = chunk index + 1 */
-    uint32_t cap = 16;
+    /* last frame's chunks by hash: slot value = chunk index + 1. The table and the chunk array
+       are reserved for the most chunks a pass of this many packets can have (cut's bound), not
+       for this frame's: a count that wanders over a power of two (churn) allocates nothing. */
+    uint32_t most = (count > c->packet_count ? count : c->packet_count) / HL__BUNDLE_MIN + 2u;
+    uint32_t cap = 16, cap_most = 16;
     while (cap < c->chunk_count * 2u + 2u) cap *= 2;
-    if (!hl__reserve((void **)&r->bundle_table, &r->bundle_table_capacity, cap, sizeof *r->bundle_table))
+    while (cap_most < most * 2u + 2u) cap_most *= 2;
+    if (!hl__reserve((void **)&r->bundle_table, &r->bundle_table_capacity, cap_most, sizeof *r->bundle_table) ||
+        !hl__reserve((void **)&c->chunks, &c->chunk_capacity, most, sizeof *c->chunks))
         return HL_ERR_OUT_OF_MEMORY;
     memset(r->bundle_table, 0, cap * sizeof *r->bundle_table);
     for (uint32_t i = 0; i < c->chunk_count; i++) {

@@ -78,9 +78,9 @@ static uint32_t hl__size_class(uint32_t n) {
     return k;
 }
 
-/* An array of at least `need` items of kind (0 packets, 1 uses); *klass: its class. A free one of
- * the class or of a larger one, else a new one of the class. */
-static void *hl__bundle_array_take(hl_rhi_device *dev, int kind, uint32_t need, size_t elem, uint32_t *klass) {
+/* An array of at least `need` items of kind (HL__BUNDLE_ARRAY_*); *klass: its class. A free one
+ * of the class or of a larger one, else a new one of the class. */
+void *hl__bundle_array_take(hl_rhi_device *dev, int kind, uint32_t need, size_t elem, uint32_t *klass) {
     uint32_t k = hl__size_class(need);
     if (need > (1u << k)) return NULL;
     for (uint32_t j = k; j < 32; j++) {
@@ -118,7 +118,7 @@ static void *hl__bundle_array_take(hl_rhi_device *dev, int kind, uint32_t need, 
     return a;
 }
 
-static void hl__bundle_array_give(hl_rhi_device *dev, int kind, void *a, uint32_t k) {
+void hl__bundle_array_give(hl_rhi_device *dev, int kind, void *a, uint32_t k) {
     if (!a) return;
     struct hl__bundle_free *f = &dev->bundle_free[kind][k];
     if (f->count < f->capacity) {
@@ -130,14 +130,14 @@ static void hl__bundle_array_give(hl_rhi_device *dev, int kind, void *a, uint32_
 }
 
 void hl__bundle_arrays_release(hl_rhi_device *dev, hl__render_bundle *b) {
-    hl__bundle_array_give(dev, 0, b->packets, b->packet_class);
-    hl__bundle_array_give(dev, 1, b->uses, b->use_class);
+    hl__bundle_array_give(dev, HL__BUNDLE_ARRAY_PACKETS, b->packets, b->packet_class);
+    hl__bundle_array_give(dev, HL__BUNDLE_ARRAY_USES, b->uses, b->use_class);
     b->packets = NULL;
     b->uses = NULL;
 }
 
 void hl__bundle_arrays_free(hl_rhi_device *dev) {
-    for (int kind = 0; kind < 2; kind++)
+    for (int kind = 0; kind < HL__BUNDLE_ARRAY_KINDS; kind++)
         for (uint32_t k = 0; k < 32; k++) {
             struct hl__bundle_free *f = &dev->bundle_free[kind][k];
             for (uint32_t i = 0; i < f->count; i++) hl__free(f->items[i]);
@@ -147,7 +147,7 @@ void hl__bundle_arrays_free(hl_rhi_device *dev) {
     hl__free(dev->bundle_uses);
     dev->bundle_uses = NULL;
     dev->bundle_use_capacity = 0;
-    dev->bundle_top_class[0] = dev->bundle_top_class[1] = 0;
+    memset(dev->bundle_top_class, 0, sizeof dev->bundle_top_class);
 }
 
 /* ---- what a bundle names ---------------------------------------------------------------------- */
@@ -268,8 +268,10 @@ hl_result hl_rhi_render_bundle_create(hl_rhi_device *dev, const hl_rhi_render_bu
     memset(&uses, 0, sizeof uses);
     for (uint32_t i = 0; i < b.packet_count && !uses.oom; i++) hl__use_packet(dev, &uses, &desc->packets[i]);
     b.use_count = uses.count;
-    b.packets = uses.oom ? NULL : hl__bundle_array_take(dev, 0, b.packet_count, sizeof *b.packets, &b.packet_class);
-    b.uses = b.packets ? hl__bundle_array_take(dev, 1, b.use_count, sizeof *b.uses, &b.use_class) : NULL;
+    b.packets = uses.oom ? NULL
+                         : hl__bundle_array_take(dev, HL__BUNDLE_ARRAY_PACKETS, b.packet_count, sizeof *b.packets,
+                                                 &b.packet_class);
+    b.uses = b.packets ? hl__bundle_array_take(dev, HL__BUNDLE_ARRAY_USES, b.use_count, sizeof *b.uses, &b.use_class) : NULL;
     uint32_t id = 0;
     hl__render_bundle *item = NULL;
     if (!b.packets || !b.uses || !hl__pool_alloc(dev, HL__POOL_RENDER_BUNDLE, &id, (void **)&item)) {

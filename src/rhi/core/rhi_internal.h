@@ -160,6 +160,14 @@ typedef struct hl__bundle_use {
     uint32_t birth;
 } hl__bundle_use;
 
+/* The kinds of arrays a bundle keeps (core/bundles.c's size classes, recycled through
+ * hl_rhi_device.bundle_free): the core's packets and uses, and a backend's recording in bytes
+ * (gles3: its resolved draws). hl__bundle_array_take gives an array of at least `need` items of
+ * `elem` bytes and its class (NULL: out of memory); hl__bundle_array_give takes it back. */
+enum { HL__BUNDLE_ARRAY_PACKETS, HL__BUNDLE_ARRAY_USES, HL__BUNDLE_ARRAY_BACKEND, HL__BUNDLE_ARRAY_KINDS };
+void *hl__bundle_array_take(hl_rhi_device *dev, int kind, uint32_t need, size_t elem, uint32_t *klass);
+void hl__bundle_array_give(hl_rhi_device *dev, int kind, void *a, uint32_t klass);
+
 typedef struct hl__render_bundle {
     hl_rhi_format color_formats[HL_RHI_MAX_COLOR_ATTACHMENTS]; /* the layout it was recorded for */
     uint32_t color_format_count;
@@ -493,17 +501,17 @@ struct hl_rhi_device {
 
     /* render bundles (core/bundles.c): a bundle's packets are being validated and recorded (uses
        by the open frame are not stamped then); every object's creation number (hl__pool.birth);
-       the arrays of released bundles by size class (2^k items; [0] packets, [1] uses), taken by
-       new ones, so that bundles recorded again and again allocate nothing once warm; the use
-       list being collected (high-water) */
+       the arrays of released bundles by kind (HL__BUNDLE_ARRAY_*) and size class (2^k items),
+       taken by new ones, so that bundles recorded again and again allocate nothing once warm;
+       the use list being collected (high-water) */
     bool recording_bundle;
     uint32_t births;
     struct hl__bundle_free {
         void **items;
         uint32_t count, capacity;
         uint32_t total; /* arrays of the class in existence (the list has room for all) */
-    } bundle_free[2][32];
-    uint32_t bundle_top_class[2]; /* the largest class made so far: new arrays are made of it */
+    } bundle_free[HL__BUNDLE_ARRAY_KINDS][32];
+    uint32_t bundle_top_class[HL__BUNDLE_ARRAY_KINDS]; /* the largest class made so far: new arrays are made of it */
     hl__bundle_use *bundle_uses;
     uint32_t bundle_use_capacity;
 };

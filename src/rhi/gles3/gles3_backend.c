@@ -257,6 +257,7 @@ static void hl__gl_device_destroy(hl_rhi_device *dev) {
                                  "finished)");
     }
     hl__free(g->layouts);
+    hl__gl_bundle_recorder_free(dev);
     hl__free(g->scratch);
     hl__free(g->zeros);
     hl__free(g);
@@ -696,11 +697,7 @@ static hl_result hl__gl_end_frame(hl_rhi_device *dev, uint64_t serial) {
 static void hl__gl_abort_frame(hl_rhi_device *dev, uint64_t serial) {
     hl__gl_device *g = hl__gl(dev);
     /* The commands already ran; only the command state is dropped (bindings re-applied later). */
-    g->pipeline = NULL;
-    g->applied_program = NULL;
-    memset(g->groups, 0, sizeof g->groups);
-    g->pipeline_dirty = g->vao_dirty = true;
-    g->group_dirty = 0xFF;
+    hl__gl_mark_all_dirty(g);
     if (serial > g->last_serial) g->last_serial = serial;
     if (!g->fence_count) g->completed_serial = g->last_serial;
 }
@@ -802,6 +799,11 @@ const hl__rhi_backend_fns hl__rhi_gles3_backend = {
     .draw = hl__gl_draw,
     .draw_indexed = hl__gl_draw_indexed,
     .draw_rebound = hl__gl_draw_rebound,
+    .bundle_fns = &hl__rhi_gles3_bundle_fns,
+    .bundle_begin = hl__gl_bundle_begin,
+    .bundle_end = hl__gl_bundle_end,
+    .bundle_destroy = hl__gl_bundle_destroy,
+    .execute_bundles = hl__gl_execute_bundles,
     .draw_indirect = hl__gl_draw_indirect,
     .begin_compute_pass = hl__gl_begin_compute_pass,
     .end_compute_pass = hl__gl_end_compute_pass,

@@ -294,7 +294,7 @@ void hl__gl_draw_buffers(hl_rhi_device *dev, uint32_t mask, uint32_t count) {
     HL__GL(dev, glDrawBuffers((GLsizei)count, bufs));
 }
 
-static void hl__mark_all_dirty(hl__gl_device *g) {
+void hl__gl_mark_all_dirty(hl__gl_device *g) {
     g->pipeline = NULL;
     g->applied_program = NULL;
     memset(g->groups, 0, sizeof g->groups);
@@ -313,7 +313,7 @@ hl_result hl__gl_begin_render_pass(hl_rhi_cmd *cmd, const hl__render_pass_info *
     if (!fbo) return HL_ERR_BACKEND;
     g->pass_fbo = fbo;
     hl__gl_bind_draw_fbo(dev, fbo);
-    hl__mark_all_dirty(g);
+    hl__gl_mark_all_dirty(g);
     memset(g->vb, 0, sizeof g->vb);
     memset(g->vb_offset, 0, sizeof g->vb_offset);
     g->ib = 0;
@@ -436,16 +436,16 @@ hl_result hl__gl_end_render_pass(hl_rhi_cmd *cmd) {
         hl__gl_bind_draw_fbo(dev, g->pass_fbo);
         hl__gl_draw_buffers(dev, (1u << rp->color_count) - 1u, rp->color_count);
     }
-    hl__mark_all_dirty(g);
+    hl__gl_mark_all_dirty(g);
     g->pass_fbo = 0;
     if (result) return hl__fail(result, "gles3: MSAA resolve failed: %s", hl_last_error());
     return HL_OK;
 }
 
 /* ---- command state --------------------------------------------------------------------------- */
-void hl__gl_set_pipeline(hl_rhi_cmd *cmd, hl__render_pipeline *p) {
-    hl__gl_device *g = hl__gl(cmd->dev);
-    hl__gl_pipeline *gp = p ? p->be.ptr : NULL;
+/* The setters on native objects: the pass commands below and a bundle's state changes
+ * (gles3_bundles.c, hl__gl_bundle_state_apply). */
+static void hl__set_pipeline(hl__gl_device *g, hl__gl_pipeline *gp) {
     if (gp == g->pipeline) return;
     if (g->pipeline && gp && g->pipeline->layout_id != gp->layout_id) g->vao_dirty = true;
     if (!g->pipeline) g->vao_dirty = true;
@@ -453,11 +453,9 @@ void hl__gl_set_pipeline(hl_rhi_cmd *cmd, hl__render_pipeline *p) {
     g->pipeline_dirty = true;
 }
 
-void hl__gl_set_bind_group(hl_rhi_cmd *cmd, uint32_t index, hl__bind_group *grp, const uint32_t *offsets,
-                           uint32_t offset_count) {
-    hl__gl_device *g = hl__gl(cmd->dev);
+static void hl__set_group(hl__gl_device *g, uint32_t index, hl__gl_bind_group *bg, const uint32_t *offsets,
+                          uint32_t offset_count) {
     if (index >= HL_RHI_MAX_BIND_GROUPS) return;
-    hl__gl_bind_group *bg = grp ? grp->be.ptr : NULL;
     for (uint32_t i = 0; i < offset_count && i < HL_RHI_MAX_BINDINGS; i++) g->dyn[index][i] = offsets[i];
     if (bg && bg == g->groups[index] && offset_count) {
         g->offsets_dirty |= (uint8_t)(1u << index);
@@ -467,24 +465,45 @@ void hl__gl_set_bind_group(hl_rhi_cmd *cmd, uint32_t index, hl__bind_group *grp,
     g->group_dirty |= (uint8_t)(1u << index);
 }
 
-void hl__gl_set_vertex_buffer(hl_rhi_cmd *cmd, uint32_t slot, hl__buffer *buf, uint64_t offset) {
-    hl__gl_device *g = hl__gl(cmd->dev);
+static void hl__set_vertex_buffer(hl__gl_device *g, uint32_t slot, GLuint name, uint64_t offset) {
     if (slot >= HL_RHI_MAX_VERTEX_BUFFERS) return;
-    GLuint name = buf ? buf->be.u32[0] : 0;
     if (g->vb[slot] == name && g->vb_offset[slot] == offset) return;
     g->vb[slot] = name;
     g->vb_offset[slot] = offset;
     g->vao_dirty = true;
 }
 
-void hl__gl_set_index_buffer(hl_rhi_cmd *cmd, hl__buffer *buf, hl_rhi_index_format format, uint64_t offset) {
-    hl__gl_device *g = hl__gl(cmd->dev);
-    GLuint name = buf ? buf->be.u32[0] : 0;
+static void hl__set_index_buffer(hl__gl_device *g, GLuint name, hl_rhi_index_format format, uint64_t offset) {
     if (g->ib != name) g->vao_dirty = true;
     g->ib = name;
     g->index_type = format == HL_RHI_INDEX_UINT32 ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT;
     g->index_size = format == HL_RHI_INDEX_UINT32 ? 4u : 2u;
     g->ib_offset = offset;
+}
+
+void hl__gl_set_pipeline(hl_rhi_cmd *cmd, hl__render_pipeline *p) {
+    hl__set_pipeline(hl__gl(cmd->dev), p ? p->be.ptr : NULL);
+}
+
+void hl__gl_set_bind_group(hl_rhi_cmd *cmd, uint32_t index, hl__bind_group *grp, const uint32_t *offsets,
+                           uint32_t offset_count) {
+    hl__set_group(hl__gl(cmd->dev), index, grp ? grp->be.ptr : NULL, offsets, offset_count);
+}
+
+void hl__gl_set_vertex_buffer(hl_rhi_cmd *cmd, uint32_t slot, hl__buffer *buf, uint64_t offset) {
+    hl__set_vertex_buffer(hl__gl(cmd->dev), slot, buf ? buf->be.u32[0] : 0, offset);
+}
+
+void hl__gl_set_index_buffer(hl_rhi_cmd *cmd, hl__buffer *buf, hl_rhi_index_format format, uint64_t offset) {
+    hl__set_index_buffer(hl__gl(cmd->dev), buf ? buf->be.u32[0] : 0, format, offset);
+}
+
+void hl__gl_bundle_state_apply(hl_rhi_device *dev, const hl__gl_bundle_state *s) {
+    hl__gl_device *g = hl__gl(dev);
+    hl__set_pipeline(g, s->pipeline);
+    for (uint32_t i = 0; i < HL_RHI_MAX_BIND_GROUPS; i++) hl__set_group(g, i, s->groups[i], s->dyn[i], s->dyn_count[i]);
+    for (uint32_t i = 0; i < HL_RHI_MAX_VERTEX_BUFFERS; i++) hl__set_vertex_buffer(g, i, s->vb[i], s->vb_offset[i]);
+    hl__set_index_buffer(g, s->ib, s->index_format, s->ib_offset);
 }
 
 void hl__gl_set_viewport(hl_rhi_cmd *cmd, const float v[6]) {
@@ -539,23 +558,27 @@ static const hl__gl_bg_entry *hl__bg_find(const hl__gl_bind_group *bg, uint32_t 
     return NULL;
 }
 
+uint32_t hl__gl_dynamic_slots(const hl__gl_program *p, const hl__gl_bind_group *bg, uint32_t gi, hl__gl_dyn_slot *out) {
+    uint32_t n = 0;
+    for (uint32_t slot = 0; bg && slot < p->ubo_count && n < HL_RHI_MAX_BINDINGS; slot++) {
+        if (p->ubo[slot].group != gi) continue;
+        const hl__gl_bg_entry *e = hl__bg_find(bg, p->ubo[slot].binding);
+        if (e && e->kind == HL__GL_BG_UBO && e->dynamic_index >= 0) out[n++] = (hl__gl_dyn_slot){slot, e};
+    }
+    return n;
+}
+
 /* UBO ranges of group gi used by program p; records which of them take dynamic offsets. */
 static void hl__apply_group_ubos(hl_rhi_device *dev, const hl__gl_program *p, uint32_t gi) {
     hl__gl_device *g = hl__gl(dev);
     const hl__gl_bind_group *bg = g->groups[gi];
-    g->dyn_slot_count[gi] = 0;
+    g->dyn_slot_count[gi] = (uint8_t)hl__gl_dynamic_slots(p, bg, gi, g->dyn_slots[gi]);
     if (!bg) return;
     for (uint32_t slot = 0; slot < p->ubo_count; slot++) {
         if (p->ubo[slot].group != gi) continue;
         const hl__gl_bg_entry *e = hl__bg_find(bg, p->ubo[slot].binding);
         if (!e || e->kind != HL__GL_BG_UBO) continue;
-        uint32_t off = e->offset;
-        if (e->dynamic_index >= 0) {
-            off += g->dyn[gi][e->dynamic_index];
-            uint8_t k = g->dyn_slot_count[gi]++;
-            g->dyn_slots[gi][k].slot = slot;
-            g->dyn_slots[gi][k].e = e;
-        }
+        uint32_t off = e->offset + (e->dynamic_index >= 0 ? g->dyn[gi][e->dynamic_index] : 0u);
         hl__gl_bind_ubo(dev, slot, e->buffer, off, e->size);
     }
 }
@@ -589,8 +612,7 @@ static void hl__apply_group(hl_rhi_device *dev, const hl__gl_program *p, uint32_
     }
 }
 
-/* Applies what changed since the last draw: pipeline state, bind groups, vertex arrays. */
-static bool hl__flush(hl_rhi_device *dev) {
+bool hl__gl_flush(hl_rhi_device *dev) {
     hl__gl_device *g = hl__gl(dev);
     hl__gl_pipeline *p = g->pipeline;
     if (!p) return false;
@@ -634,7 +656,7 @@ void hl__gl_draw(hl_rhi_cmd *cmd, uint32_t vertex_count, uint32_t instance_count
                  uint32_t first_instance) {
     (void)first_instance; /* 0: FIRST_INSTANCE is not a gles3 feature, the core rejects others */
     hl_rhi_device *dev = cmd->dev;
-    if (!instance_count || !vertex_count || !hl__flush(dev)) return;
+    if (!instance_count || !vertex_count || !hl__gl_flush(dev)) return;
     GLenum mode = hl__gl(dev)->pipeline->mode;
     if (instance_count == 1) {
         HL__GL(dev, glDrawArrays(mode, (GLint)first_vertex, (GLsizei)vertex_count));
@@ -649,7 +671,7 @@ void hl__gl_draw_indexed(hl_rhi_cmd *cmd, uint32_t index_count, uint32_t instanc
     (void)first_instance;
     hl_rhi_device *dev = cmd->dev;
     hl__gl_device *g = hl__gl(dev);
-    if (!instance_count || !index_count || !g->ib || !hl__flush(dev)) return;
+    if (!instance_count || !index_count || !g->ib || !hl__gl_flush(dev)) return;
     const void *ptr = (const void *)(uintptr_t)(g->ib_offset + (uint64_t)first_index * g->index_size);
     if (instance_count == 1) {
         HL__GL(dev, glDrawElements(g->pipeline->mode, (GLsizei)index_count, g->index_type, ptr));
@@ -662,7 +684,7 @@ void hl__gl_draw_indexed(hl_rhi_cmd *cmd, uint32_t index_count, uint32_t instanc
 /* The packet loop's per-draw case (hl__rhi_backend_fns.draw_rebound): the bound groups of
  * `rebound` take the packet's dynamic offsets (as hl__gl_set_bind_group does for a bound group)
  * and the packet draws. With nothing else to apply (the usual case) only the dynamic UBO ranges
- * of those groups are bound again; otherwise hl__flush applies what is pending. */
+ * of those groups are bound again; otherwise hl__gl_flush applies what is pending. */
 void hl__gl_draw_rebound(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *p, uint32_t rebound) {
     hl_rhi_device *dev = cmd->dev;
     hl__gl_device *g = hl__gl(dev);
@@ -1100,6 +1122,6 @@ hl_result hl__gl_generate_mipmaps(hl_rhi_cmd *cmd, hl__texture *tex) {
         hl__gl_bind_texture_levels(dev, g->scratch_unit, t, (GLint)level - 1, (GLint)level - 1);
         HL__GL(dev, glDrawArrays(GL_TRIANGLES, 0, 3));
     }
-    hl__mark_all_dirty(g); /* the next pass applies its pipeline and groups again */
+    hl__gl_mark_all_dirty(g); /* the next pass applies its pipeline and groups again */
     return HL_OK;
 }

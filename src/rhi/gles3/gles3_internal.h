@@ -155,6 +155,58 @@ typedef struct hl__gl_bind_group {
     hl__gl_bg_entry e[HL_RHI_MAX_BINDINGS];
 } hl__gl_bind_group;
 
+/* A UBO slot of a program fed by a dynamic entry of a bind group. */
+typedef struct hl__gl_dyn_slot {
+    uint32_t slot;
+    const hl__gl_bg_entry *e;
+} hl__gl_dyn_slot;
+
+/* Render bundles (gles3_bundles.c). A bundle is its packets resolved at recording into draws:
+ * a draw after a change of pipeline, groups or buffers carries the whole draw state (applied
+ * through the setters and hl__gl_flush, as a pass command would), every other one only the UBO
+ * ranges its new dynamic offsets select and its GL draw arguments. */
+typedef struct hl__gl_bundle_state {
+    hl__gl_pipeline *pipeline;
+    hl__gl_bind_group *groups[HL_RHI_MAX_BIND_GROUPS];
+    uint32_t dyn[HL_RHI_MAX_BIND_GROUPS][HL_RHI_MAX_BINDINGS];
+    uint32_t dyn_count[HL_RHI_MAX_BIND_GROUPS];
+    GLuint vb[HL_RHI_MAX_VERTEX_BUFFERS];
+    uint64_t vb_offset[HL_RHI_MAX_VERTEX_BUFFERS];
+    GLuint ib;
+    hl_rhi_index_format index_format;
+    uint64_t ib_offset;
+} hl__gl_bundle_state;
+
+typedef struct hl__gl_bundle_bind {
+    uint32_t slot;
+    GLuint buffer;
+    uint32_t offset, size;
+} hl__gl_bundle_bind;
+
+typedef struct hl__gl_bundle_draw {
+    uint32_t state;           /* index of the draw state applied first; UINT32_MAX: none */
+    uint32_t bind_first;      /* its UBO ranges (none with a state) */
+    uint32_t bind_count;
+    GLenum mode, index_type;  /* index_type 0: not indexed */
+    GLsizei count, instances; /* count 0: nothing to draw (the state is still applied) */
+    GLint first;              /* not indexed: the first vertex */
+    uintptr_t index_ptr;      /* indexed: the index buffer offset of the first index */
+} hl__gl_bundle_draw;
+
+/* The recording in progress (high-water arrays of the device) and the draw state it tracks. */
+typedef struct hl__gl_bundle_recorder {
+    hl__gl_bundle_state cur;
+    bool state_dirty;
+    uint8_t offsets_dirty;
+    hl__gl_dyn_slot dyn_slots[HL_RHI_MAX_BIND_GROUPS][HL_RHI_MAX_BINDINGS]; /* of cur, when a state is taken */
+    uint32_t dyn_slot_count[HL_RHI_MAX_BIND_GROUPS];
+    hl__gl_bundle_draw *draws;
+    hl__gl_bundle_state *states;
+    hl__gl_bundle_bind *binds;
+    uint32_t draw_count, draw_capacity, state_count, state_capacity, bind_count, bind_capacity;
+    bool oom;
+} hl__gl_bundle_recorder;
+
 /* One framebuffer attachment: kind 0 none, 1 texture 2D, 2 cube face, 3 layer, 4 renderbuffer. */
 typedef struct hl__gl_attach {
     GLuint name;
@@ -277,7 +329,7 @@ typedef struct hl__gl_device {
     uint8_t offsets_dirty; /* same group bound again with new dynamic offsets: UBO ranges only */
     /* Per group, the UBO slots of the applied program that take a dynamic offset and their
        entries, recorded when the group is applied whole: rebinding offsets walks only these. */
-    struct { uint32_t slot; const struct hl__gl_bg_entry *e; } dyn_slots[HL_RHI_MAX_BIND_GROUPS][HL_RHI_MAX_BINDINGS];
+    hl__gl_dyn_slot dyn_slots[HL_RHI_MAX_BIND_GROUPS][HL_RHI_MAX_BINDINGS];
     uint8_t dyn_slot_count[HL_RHI_MAX_BIND_GROUPS];
     hl__gl_bind_group *groups[HL_RHI_MAX_BIND_GROUPS];
     uint32_t dyn[HL_RHI_MAX_BIND_GROUPS][HL_RHI_MAX_BINDINGS];
@@ -292,6 +344,7 @@ typedef struct hl__gl_device {
     GLuint pass_fbo;
     uint32_t pass_color_count; /* colour attachments of the open pass */
     uint32_t pass_draw_mask;   /* draw buffers of the pass FBO now (bit i: GL_COLOR_ATTACHMENTi) */
+    hl__gl_bundle_recorder rec; /* the render bundle being recorded */
 } hl__gl_device;
 
 static inline hl__gl_device *hl__gl(hl_rhi_device *dev) { return (hl__gl_device *)dev->be; }
@@ -443,6 +496,24 @@ void hl__gl_draw_indexed(hl_rhi_cmd *cmd, uint32_t index_count, uint32_t instanc
                          int32_t base_vertex, uint32_t first_instance);
 void hl__gl_draw_rebound(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *p, uint32_t rebound);
 void hl__gl_draw_indirect(hl_rhi_cmd *cmd, hl__buffer *buf, uint64_t offset, bool indexed);
+/* Applies what changed since the last draw (pipeline state, bind groups, vertex arrays); false
+ * with no pipeline bound. */
+bool hl__gl_flush(hl_rhi_device *dev);
+/* The command state as after a pass begins: nothing bound, everything applied anew at the next
+ * draw (the GL state cache stays). */
+void hl__gl_mark_all_dirty(hl__gl_device *g);
+/* The UBO slots of program p that group gi's dynamic entries of bg feed, into out (at most
+ * HL_RHI_MAX_BINDINGS); their count. */
+uint32_t hl__gl_dynamic_slots(const hl__gl_program *p, const hl__gl_bind_group *bg, uint32_t gi, hl__gl_dyn_slot *out);
+/* A bundle draw's state as the command state (the pass setters' rules); hl__gl_flush applies it. */
+void hl__gl_bundle_state_apply(hl_rhi_device *dev, const hl__gl_bundle_state *s);
+/* gles3_bundles.c */
+extern const hl__rhi_backend_fns hl__rhi_gles3_bundle_fns;
+hl_result hl__gl_bundle_begin(hl_rhi_cmd *rec, const hl__render_bundle *b);
+hl_result hl__gl_bundle_end(hl_rhi_cmd *rec, hl__render_bundle *b, bool discard);
+void hl__gl_bundle_destroy(hl_rhi_device *dev, hl__render_bundle *b);
+void hl__gl_execute_bundles(hl_rhi_cmd *cmd, hl__render_bundle *const *bundles, uint32_t count);
+void hl__gl_bundle_recorder_free(hl_rhi_device *dev);
 hl_result hl__gl_copy_buffer_to_buffer(hl_rhi_cmd *cmd, hl__buffer *src, uint64_t src_offset, hl__buffer *dst,
                                        uint64_t dst_offset, uint64_t size);
 hl_result hl__gl_copy_texture_to_texture(hl_rhi_cmd *cmd, hl__texture *src, const hl_rhi_texture_region *sr,
