@@ -245,6 +245,11 @@ static void run_scene(hl_backend be, const char *scene, uint32_t w, uint32_t h, 
          * spares made when a class is new) and the recorder's arrays growing once: gles3 cold
          * frames' allocations demo +7, 10k +74; native calls unchanged, cold and steady (the same
          * GL calls as the core's draw loop made), steady frames unchanged.
+         *
+         * Issue 12, object blocks uploaded from the CPU copy itself (hl_graph_upload_buffer_kept,
+         * render_resources.c hl__flush_objects): the frame arena no longer takes a copy of the
+         * batch, one chunk fewer in the 10k scene's cold frame: allocations -1 (both backends);
+         * native calls unchanged, steady frames unchanged.
          * Everything else is compared as captured. */
         bool demo = !strcmp(scene, "demo"), webgpu = be == HL_BACKEND_WEBGPU;
         counters want = b->cold;
@@ -268,6 +273,7 @@ static void run_scene(hl_backend be, const char *scene, uint32_t w, uint32_t h, 
         if (!webgpu && !demo) want.allocations += 1u;
         want.allocations += 5u;
         if (!webgpu) want.allocations += demo ? 7u : 74u;
+        if (!demo) want.allocations -= 1u;
         check_equal(what, &cold, &want);
         snprintf(what, sizeof what, "%s %s steady frame vs %s", hl_backend_name(be), scene, BASELINE_COMMIT);
         counters want_steady = b->steady;

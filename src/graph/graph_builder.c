@@ -673,7 +673,8 @@ hl_result hl_graph_commit_on_submit(hl_graph *g, uint64_t *slot, uint64_t value)
     return HL_OK;
 }
 
-static hl__gupload *hl__graph_new_upload(hl_graph *g, const void *data, uint64_t size, const char *fn) {
+/* A new upload of size bytes from data: a copy in the frame arena, or (copy false) data itself. */
+static hl__gupload *hl__graph_new_upload(hl_graph *g, const void *data, uint64_t size, bool copy, const char *fn) {
     if (!data || !size) {
         hl__graph_build_fail(g, HL_ERR_VALIDATION, "%s: %s", fn, data ? "size is 0" : "data is NULL");
         return NULL;
@@ -682,32 +683,41 @@ static hl__gupload *hl__graph_new_upload(hl_graph *g, const void *data, uint64_t
         hl__graph_build_fail(g, HL_ERR_OUT_OF_MEMORY, "%s: upload table", fn);
         return NULL;
     }
-    void *copy = hl__graph_arena_alloc(g, (size_t)size);
-    if (!copy) {
+    void *kept = copy ? hl__graph_arena_alloc(g, (size_t)size) : (void *)(uintptr_t)data;
+    if (!kept) {
         hl__graph_build_fail(g, HL_ERR_OUT_OF_MEMORY, "%s: %llu bytes in the frame arena", fn, (unsigned long long)size);
         return NULL;
     }
-    memcpy(copy, data, (size_t)size);
+    if (copy) memcpy(kept, data, (size_t)size);
     hl__gupload *u = &g->uploads[g->uploads_count++];
     memset(u, 0, sizeof(*u));
-    u->data = copy;
+    u->data = kept;
     u->size = size;
     return u;
 }
 
-hl_result hl_graph_upload_buffer(hl_graph *g, hl_rhi_buffer buf, uint64_t offset, const void *data, uint64_t size,
-                                 uint64_t *delivered, uint64_t revision) {
-    if (!hl__graph_building(g, "hl_graph_upload_buffer")) return g ? g->build_result : HL_ERR_VALIDATION;
-    if (!buf.id) return hl__graph_build_fail(g, HL_ERR_VALIDATION, "hl_graph_upload_buffer: buf is id 0");
+static hl_result hl__graph_upload_buffer(hl_graph *g, hl_rhi_buffer buf, uint64_t offset, const void *data, uint64_t size,
+                                         uint64_t *delivered, uint64_t revision, bool copy, const char *fn) {
+    if (!hl__graph_building(g, fn)) return g ? g->build_result : HL_ERR_VALIDATION;
+    if (!buf.id) return hl__graph_build_fail(g, HL_ERR_VALIDATION, "%s: buf is id 0", fn);
     if ((offset | size) & 3u)
-        return hl__graph_build_fail(g, HL_ERR_VALIDATION,
-                                    "hl_graph_upload_buffer: offset %llu and size %llu must be multiples of 4",
+        return hl__graph_build_fail(g, HL_ERR_VALIDATION, "%s: offset %llu and size %llu must be multiples of 4", fn,
                                     (unsigned long long)offset, (unsigned long long)size);
-    hl__gupload *u = hl__graph_new_upload(g, data, size, "hl_graph_upload_buffer");
+    hl__gupload *u = hl__graph_new_upload(g, data, size, copy, fn);
     if (!u) return g->build_result;
     u->buf = buf;
     u->offset = offset;
     return delivered ? hl_graph_commit_on_submit(g, delivered, revision) : HL_OK;
+}
+
+hl_result hl_graph_upload_buffer(hl_graph *g, hl_rhi_buffer buf, uint64_t offset, const void *data, uint64_t size,
+                                 uint64_t *delivered, uint64_t revision) {
+    return hl__graph_upload_buffer(g, buf, offset, data, size, delivered, revision, true, "hl_graph_upload_buffer");
+}
+
+hl_result hl_graph_upload_buffer_kept(hl_graph *g, hl_rhi_buffer buf, uint64_t offset, const void *data, uint64_t size,
+                                      uint64_t *delivered, uint64_t revision) {
+    return hl__graph_upload_buffer(g, buf, offset, data, size, delivered, revision, false, "hl_graph_upload_buffer_kept");
 }
 
 hl_result hl_graph_upload_texture(hl_graph *g, hl_rhi_texture tex, const hl_rhi_texture_region *region,
@@ -716,7 +726,7 @@ hl_result hl_graph_upload_texture(hl_graph *g, hl_rhi_texture tex, const hl_rhi_
     if (!hl__graph_building(g, "hl_graph_upload_texture")) return g ? g->build_result : HL_ERR_VALIDATION;
     if (!hl_rhi_texture_get_desc(g->dev, tex))
         return hl__graph_build_fail(g, HL_ERR_VALIDATION, "hl_graph_upload_texture: tex is not a live texture");
-    hl__gupload *u = hl__graph_new_upload(g, data, data_size, "hl_graph_upload_texture");
+    hl__gupload *u = hl__graph_new_upload(g, data, data_size, true, "hl_graph_upload_texture");
     if (!u) return g->build_result;
     u->is_texture = true;
     u->tex = tex;

@@ -224,6 +224,12 @@ hl_result hl_graph_extract_buffer_in(hl_graph_pass_builder *b, hl_graph_buffer b
  * hl_graph_execute (setup callbacks included). */
 hl_result hl_graph_upload_buffer(hl_graph *g, hl_rhi_buffer buf, uint64_t offset, const void *data, uint64_t size,
                                  uint64_t *delivered, uint64_t revision);
+/* As hl_graph_upload_buffer without the copy: the batch reads data itself when it is flushed, so
+ * data must stay valid and unchanged until hl_graph_execute returns (or the frame is abandoned).
+ * For memory the caller keeps anyway (the renderer's CPU copy of its object blocks), whose copy
+ * would only cost a memcpy of the whole batch. */
+hl_result hl_graph_upload_buffer_kept(hl_graph *g, hl_rhi_buffer buf, uint64_t offset, const void *data, uint64_t size,
+                                      uint64_t *delivered, uint64_t revision);
 hl_result hl_graph_upload_texture(hl_graph *g, hl_rhi_texture tex, const hl_rhi_texture_region *region,
                                   const void *data, uint32_t row_pitch, uint32_t data_size, uint64_t *delivered,
                                   uint64_t revision);

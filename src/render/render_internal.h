@@ -853,8 +853,9 @@ hl_result hl__gpu_mesh_skin(hl_renderer *r, hl__gpu_mesh *gm);
 /* Makes room for `extra` more mesh slots before a view records (at most one growth a view). */
 hl_result hl__reserve_object_slots(hl_renderer *r, uint32_t extra);
 /* Uploads the object blocks written since the last flush (to the current object buffer):
- * before the frame's graph executes, and before that buffer is replaced. */
-hl_result hl__flush_objects(hl_renderer *r);
+ * before the frame's graph executes (last: the batch reads the CPU copy itself, which nothing
+ * writes before the execute), and before that buffer is replaced (copied: the CPU copy grows). */
+hl_result hl__flush_objects(hl_renderer *r, bool last);
 void hl__render_evict(hl_renderer *r);
 /* Mirrors held: geometry, textures, materials, uniform buffers, mesh slots (stats.mirrors). */
 uint32_t hl__mirror_count(const hl_renderer *r);

@@ -671,14 +671,15 @@ hl_result hl__retire_group(hl_renderer *r, hl__owned_group *og, bool with_layout
 }
 
 /* ---- mesh object slots ------------------------------------------------------------------------- */
-hl_result hl__flush_objects(hl_renderer *r) {
+hl_result hl__flush_objects(hl_renderer *r, bool last) {
     hl_result res = HL_OK;
     for (uint32_t i = 0; i < r->object_dirty_count && !res;) {
         uint32_t first = r->object_dirty[i], end = first + 1;
         for (i++; i < r->object_dirty_count && r->object_dirty[i] == end; i++) end++;
-        res = hl_graph_upload_buffer(r->graph, r->object_ubo, (uint64_t)first * HL__OBJECT_STRIDE,
-                                     r->object_cpu + (size_t)first * HL__OBJECT_STRIDE,
-                                     (uint64_t)(end - first) * HL__OBJECT_STRIDE, NULL, 0);
+        uint64_t at = (uint64_t)first * HL__OBJECT_STRIDE, size = (uint64_t)(end - first) * HL__OBJECT_STRIDE;
+        const uint8_t *data = r->object_cpu + (size_t)first * HL__OBJECT_STRIDE;
+        res = last ? hl_graph_upload_buffer_kept(r->graph, r->object_ubo, at, data, size, NULL, 0)
+                   : hl_graph_upload_buffer(r->graph, r->object_ubo, at, data, size, NULL, 0);
     }
     r->object_dirty_count = 0;
     return res;
@@ -688,7 +689,7 @@ static hl_result grow_objects(hl_renderer *r, uint32_t need) {
     uint32_t cap = r->object_capacity;
     while (cap < need) cap *= 2;
     /* this frame's blocks so far belong to the old buffer (its packets name it) */
-    hl_result res = hl__flush_objects(r);
+    hl_result res = hl__flush_objects(r, false); /* copied: the CPU copy grows with the buffer */
     if (res) return res;
     hl_rhi_buffer nb;
     res = make_buffer(r, (uint64_t)HL__OBJECT_STRIDE * cap, HL_RHI_BUFFER_USAGE_UNIFORM, "objects", &nb);

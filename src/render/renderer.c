@@ -629,7 +629,7 @@ static void repoint_instances(hl_rhi_draw_packet *pk, hl_rhi_buffer old, hl_rhi_
 static hl_result frame_finish(hl_renderer *r, hl_result res) {
     const hl_rhi_stats *rs = hl_rhi_device_stats(r->dev);
     uint64_t pipe0 = rs->pipeline_switches, bg0 = rs->bind_group_switches;
-    if (!res) res = hl__flush_objects(r);
+    if (!res) res = hl__flush_objects(r, true);
     if (!res && r->instance_count) {
         if (r->instance_count > r->instance_capacity) {
             uint32_t cap = r->instance_capacity;
