@@ -787,6 +787,8 @@ hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *mesh, hl__gpu_mesh **
     return hl__gpu_mesh_slot_hint(r, mesh, NULL, out);
 }
 
+static void spare_from_stale(hl_renderer *r);
+
 hl_result hl__gpu_mesh_slot_hint(hl_renderer *r, const hl_mesh *mesh, hl__gpu_mesh *hint, hl__gpu_mesh **out) {
     bool hinted = hint && hint->mesh == mesh;
     uint32_t i = hinted ? 0u : hl__ptr_map_get(&r->mesh_map, mesh);
@@ -794,6 +796,7 @@ hl_result hl__gpu_mesh_slot_hint(hl_renderer *r, const hl_mesh *mesh, hl__gpu_me
     if (hinted) {
         gm = hint;
     } else if (i == UINT32_MAX) {
+        if (!r->spare_mesh_count) spare_from_stale(r);
         if (r->spare_mesh_count && (gm = hl__record_place((void ***)&r->meshes, &r->mesh_count, &r->mesh_capacity,
                                                           &r->mesh_hint, r->spare_meshes[r->spare_mesh_count - 1], &i))) {
             /* a record eviction let go (churn makes no allocation): its prepared draw's memory stays */
@@ -872,33 +875,56 @@ void hl__render_evict(hl_renderer *r) {
     if (hl__mirror_count(r) != before) r->mirror_epoch++; /* nothing is created here: only releases */
 }
 
+/* Mesh record i let go: out of the map, its slots free, the record kept as a spare for the next
+ * new mesh (at most as many spares as meshes held, and 64) or freed. */
+static void mesh_record_release(hl_renderer *r, uint32_t i) {
+    hl__gpu_mesh *m = r->meshes[i];
+    hl__ptr_map_remove(&r->mesh_map, m->mesh);
+    if (hl__reserve((void **)&r->free_object_slots, &r->free_object_capacity, r->free_object_count + 1, sizeof(uint32_t)))
+        r->free_object_slots[r->free_object_count++] = m->slot;
+    if (m->skin_slot1 &&
+        hl__reserve((void **)&r->free_skin_slots, &r->free_skin_capacity, r->free_skin_count + 1, sizeof(uint32_t)))
+        r->free_skin_slots[r->free_skin_count++] = m->skin_slot1 - 1;
+    if (r->spare_mesh_count < (r->mesh_map.count > 64 ? r->mesh_map.count : 64) &&
+        hl__reserve((void **)&r->spare_meshes, &r->spare_mesh_capacity, r->spare_mesh_count + 1, sizeof *r->spare_meshes)) {
+        r->spare_meshes[r->spare_mesh_count++] = m;
+        r->meshes[i] = NULL;
+        if (i < r->mesh_hint) r->mesh_hint = i;
+        /* no mesh's: a hint to this record found earlier in the frame (prep_part) no longer holds */
+        m->mesh = NULL;
+    } else {
+        hl__free(m->prepared);
+        hl__record_clear((void **)r->meshes, i, &r->mesh_hint);
+    }
+}
+
+/* No spare record for a new mesh: the records of meshes not drawn in the last two frames (nor in
+ * the kept view) become spares, as the next eviction pass would make them (such a mesh, if it
+ * still exists, gets a record again when it is drawn): one walk a frame at most, from where the
+ * last one stopped, until 64 are found or every record was seen (all 64 fit the spares, so none is
+ * freed while the frame's hints may point at it). So churn, whose new meshes come at addresses
+ * the renderer has not seen, takes the records of the meshes it removed instead of allocating a
+ * record each until eviction's horizon (120 frames). */
+static void spare_from_stale(hl_renderer *r) {
+    if (r->stale_walk_frame == r->frame_serial) return;
+    r->stale_walk_frame = r->frame_serial;
+    uint64_t old = hl__evict_horizon(r, r->frame_serial > 2 ? r->frame_serial - 2 : 0);
+    for (uint32_t step = 0, found = 0; step < r->mesh_count && found < 64; step++) {
+        if (r->stale_cursor >= r->mesh_count) r->stale_cursor = 0;
+        uint32_t i = r->stale_cursor++;
+        if (r->meshes[i] && r->meshes[i]->last_frame && r->meshes[i]->last_frame < old) {
+            mesh_record_release(r, i);
+            found++;
+        }
+    }
+}
+
 static void evict_mirrors(hl_renderer *r) {
     bool aged = r->frame_serial % 60u == 0;
     uint64_t old = hl__evict_horizon(r, aged && r->frame_serial > 120 ? r->frame_serial - 120 : 0);
-    if (aged) {
-        for (uint32_t i = 0; i < r->mesh_count; i++) {
-            hl__gpu_mesh *m = r->meshes[i];
-            if (!m || m->last_frame >= old) continue;
-            hl__ptr_map_remove(&r->mesh_map, m->mesh);
-            if (hl__reserve((void **)&r->free_object_slots, &r->free_object_capacity, r->free_object_count + 1,
-                            sizeof(uint32_t)))
-                r->free_object_slots[r->free_object_count++] = m->slot;
-            if (m->skin_slot1 && hl__reserve((void **)&r->free_skin_slots, &r->free_skin_capacity, r->free_skin_count + 1,
-                                             sizeof(uint32_t)))
-                r->free_skin_slots[r->free_skin_count++] = m->skin_slot1 - 1;
-            /* kept for the next new mesh: at most as many spares as meshes held (and 64) */
-            if (r->spare_mesh_count < (r->mesh_map.count > 64 ? r->mesh_map.count : 64) &&
-                hl__reserve((void **)&r->spare_meshes, &r->spare_mesh_capacity, r->spare_mesh_count + 1,
-                            sizeof *r->spare_meshes)) {
-                r->spare_meshes[r->spare_mesh_count++] = m;
-                r->meshes[i] = NULL;
-                if (i < r->mesh_hint) r->mesh_hint = i;
-            } else {
-                hl__free(m->prepared);
-                hl__record_clear((void **)r->meshes, i, &r->mesh_hint);
-            }
-        }
-    }
+    if (aged)
+        for (uint32_t i = 0; i < r->mesh_count; i++)
+            if (r->meshes[i] && r->meshes[i]->last_frame < old) mesh_record_release(r, i);
     for (uint32_t i = 0; i < r->material_count; i++) {
         hl__gpu_material *m = r->materials[i];
         if (m && (m->last_frame < old || hl_material_ref_count(m->material) == 1)) gpu_material_release(r, i);
