@@ -181,9 +181,10 @@ hl_result hl__gl_bundle_end(hl_rhi_cmd *rec, hl__render_bundle *b, bool discard)
     if (!a) return hl__fail(HL_ERR_OUT_OF_MEMORY, "gles3: out of memory for a bundle of %u draws", r->draw_count);
     hl__gl_bundle_blob h = {klass, r->draw_count, r->state_count, r->bind_count, states_at, binds_at};
     memcpy(a, &h, sizeof h);
-    memcpy(a + sizeof h, r->draws, (size_t)r->draw_count * sizeof *r->draws);
-    memcpy(a + states_at, r->states, (size_t)r->state_count * sizeof *r->states);
-    memcpy(a + binds_at, r->binds, (size_t)r->bind_count * sizeof *r->binds);
+    /* (an array never grown is NULL: memcpy may not be handed it, even for 0 bytes) */
+    if (r->draw_count) memcpy(a + sizeof h, r->draws, (size_t)r->draw_count * sizeof *r->draws);
+    if (r->state_count) memcpy(a + states_at, r->states, (size_t)r->state_count * sizeof *r->states);
+    if (r->bind_count) memcpy(a + binds_at, r->binds, (size_t)r->bind_count * sizeof *r->binds);
     b->be.ptr = a;
     return HL_OK;
 }
