@@ -72,10 +72,11 @@ int main(int argc, char **argv) {
 
     /* churn whose new meshes come at addresses the renderer has never seen (the removed ones are
        kept alive, detached): each new mesh takes the record of one removed two frames before
-       (render_resources.c spare_from_stale), so after the warm-up no frame allocates; then the
+       (render_resources.c spare_from_stale, up to 64 a walk: the 80 new meshes of a frame need
+       two walks), so after the warm-up no frame allocates; then the
        removed meshes come back (their records gone to others) and the image equals a new
        renderer's of the same stage */
-    enum { GRID = 400, SWAP = 4, WARM = 12, CHURN = 24 };
+    enum { GRID = 400, SWAP = 80, WARM = 12, CHURN = 24 };
     hl_stage *gs = NULL;
     hl_camera *gc = NULL;
     HL_CHECK_OK(hl_scene_grid_create(GRID, 8, &gs, &gc));

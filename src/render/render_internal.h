@@ -602,7 +602,8 @@ struct hl_renderer {
     hl__gpu_mesh **spare_meshes; /* records eviction released, reused by new meshes (no allocation) */
     uint32_t spare_mesh_count, spare_mesh_capacity;
     uint32_t stale_cursor;     /* where the walk for stale records to take goes on (spare_from_stale) */
-    uint64_t stale_walk_frame; /* the frame of the last walk (one a frame) */
+    uint64_t stale_walk_frame; /* the frame of the last walk, and the records its walks saw */
+    uint32_t stale_walk_steps;
     hl__ptr_map ubuf_map;
     hl__gpu_ubuf **ubufs;
     uint32_t ubuf_count, ubuf_capacity, ubuf_hint;

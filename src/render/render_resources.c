@@ -900,16 +900,18 @@ static void mesh_record_release(hl_renderer *r, uint32_t i) {
 
 /* No spare record for a new mesh: the records of meshes not drawn in the last two frames (nor in
  * the kept view) become spares, as the next eviction pass would make them (such a mesh, if it
- * still exists, gets a record again when it is drawn): one walk a frame at most, from where the
- * last one stopped, until 64 are found or every record was seen (all 64 fit the spares, so none is
- * freed while the frame's hints may point at it). So churn, whose new meshes come at addresses
- * the renderer has not seen, takes the records of the meshes it removed instead of allocating a
- * record each until eviction's horizon (120 frames). */
+ * still exists, gets a record again when it is drawn). A walk goes on from where the last one
+ * stopped and takes up to 64 (all of them fit the spares, so none is freed while the frame's
+ * hints may point at it); the walks of one frame see each record once at most. So churn, whose
+ * new meshes come at addresses the renderer has not seen, takes the records of the meshes it
+ * removed instead of allocating a record each until eviction's horizon (120 frames). */
 static void spare_from_stale(hl_renderer *r) {
-    if (r->stale_walk_frame == r->frame_serial) return;
-    r->stale_walk_frame = r->frame_serial;
+    if (r->stale_walk_frame != r->frame_serial) {
+        r->stale_walk_frame = r->frame_serial;
+        r->stale_walk_steps = 0;
+    }
     uint64_t old = hl__evict_horizon(r, r->frame_serial > 2 ? r->frame_serial - 2 : 0);
-    for (uint32_t step = 0, found = 0; step < r->mesh_count && found < 64; step++) {
+    for (uint32_t found = 0; r->stale_walk_steps < r->mesh_count && found < 64; r->stale_walk_steps++) {
         if (r->stale_cursor >= r->mesh_count) r->stale_cursor = 0;
         uint32_t i = r->stale_cursor++;
         if (r->meshes[i] && r->meshes[i]->last_frame && r->meshes[i]->last_frame < old) {
