@@ -78,10 +78,12 @@ static hl_result replay_or_record(hl_renderer *r, const hl__bundle_cache *c, con
     return record(r, c, packets, k);
 }
 
+/* The most chunks cut makes of `packets` packets (every chunk but the last has HL__BUNDLE_MIN). */
+static uint32_t chunk_bound(uint32_t packets) { return packets / HL__BUNDLE_MIN + 2u; }
+
 /* New chunks of packets into r->bundle_scratch (*out_count of them). */
 static hl_result cut(hl_renderer *r, const hl_rhi_draw_packet *packets, uint32_t count, uint32_t *out_count) {
-    if (!hl__reserve((void **)&r->bundle_scratch, &r->bundle_scratch_capacity, count / HL__BUNDLE_MIN + 2u,
-                     sizeof *r->bundle_scratch))
+    if (!hl__reserve((void **)&r->bundle_scratch, &r->bundle_scratch_capacity, chunk_bound(count), sizeof *r->bundle_scratch))
         return HL_ERR_OUT_OF_MEMORY;
     uint32_t n = 0, first = 0;
     uint64_t run = HL__HASH_SEED;
@@ -108,7 +110,7 @@ static hl_result sync_changed(hl_renderer *r, hl__bundle_cache *c, const hl_rhi_
     /* last frame's chunks by hash: slot value = chunk index + 1. The table and the chunk array
        are reserved for the most chunks a pass of this many packets can have (cut's bound), not
        for this frame's: a count that wanders over a power of two (churn) allocates nothing. */
-    uint32_t most = (count > c->packet_count ? count : c->packet_count) / HL__BUNDLE_MIN + 2u;
+    uint32_t most = chunk_bound(count > c->packet_count ? count : c->packet_count);
     uint32_t cap = 16, cap_most = 16;
     while (cap < c->chunk_count * 2u + 2u) cap *= 2;
     while (cap_most < most * 2u + 2u) cap_most *= 2;
@@ -152,8 +154,7 @@ static hl_result sync_changed(hl_renderer *r, hl__bundle_cache *c, const hl_rhi_
     /* what no chunk took goes; the new chunks become the cache's */
     for (uint32_t i = 0; i < c->chunk_count; i++) hl_rhi_render_bundle_destroy(r->dev, c->chunks[i].bundle);
     c->chunk_count = 0;
-    if (!hl__reserve((void **)&c->chunks, &c->chunk_capacity, n, sizeof *c->chunks) ||
-        !hl__reserve((void **)&c->packets, &c->packet_capacity, count, sizeof *c->packets)) {
+    if (!hl__reserve((void **)&c->packets, &c->packet_capacity, count, sizeof *c->packets)) { /* chunks: reserved above */
         for (uint32_t j = 0; j < n; j++) hl_rhi_render_bundle_destroy(r->dev, r->bundle_scratch[j].bundle);
         c->packet_count = 0;
         return HL_ERR_OUT_OF_MEMORY;
