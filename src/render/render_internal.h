@@ -142,7 +142,11 @@ typedef struct hl__prepared_sig {
     uint32_t casts_shadows;
     uint32_t material_group, vbo, ibo;
     uint32_t frame_group, object_group, atlas_group, shadow_frame_group, shadow_object_group;
+    uint32_t zero; /* 0: no padding bytes (signatures are compared with memcmp, and a copied
+                      struct's padding is indeterminate) */
 } hl__prepared_sig;
+_Static_assert(sizeof(hl__prepared_sig) == offsetof(hl__prepared_sig, zero) + sizeof(uint32_t),
+               "hl__prepared_sig has padding");
 
 /* Per mesh: its object-block slot (persistent while the mesh keeps being drawn). */
 typedef struct hl__gpu_mesh {
