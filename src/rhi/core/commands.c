@@ -5,6 +5,7 @@
  * dispatch without a pipeline) is HL_ERR_INVALID_STATE; bad arguments and bindings that do
  * not match the pipeline are HL_ERR_VALIDATION; a missing device feature is
  * HL_ERR_UNSUPPORTED. A failing command never reaches the backend. */
+#include <stddef.h>
 #include <string.h>
 
 #include "core_private.h"
@@ -445,24 +446,18 @@ static inline hl_result hl__check_offsets(const hl_rhi_cmd *cmd, uint32_t index,
     return HL_OK;
 }
 
-/* Checked offsets of the bound group into the cache; `tell`: also to the backend (the packet
- * loop's draw_rebound takes them with the draw instead). */
-static inline void hl__store_offsets(hl_rhi_cmd *cmd, uint32_t index, const uint32_t *offsets, uint32_t count, bool tell) {
-    hl_rhi_device *dev = cmd->dev;
-    if (tell) {
-        hl__pool *pool = &dev->pools[HL__POOL_BIND_GROUP];
-        hl__bind_group *g = (hl__bind_group *)(pool->items + (size_t)cmd->bound_group_slot[index] * pool->item_size);
-        cmd->fns->set_bind_group(cmd, index, g, offsets, count);
-    }
-    for (uint32_t k = 0; k < count; k++) cmd->bind_group_offsets[index][k] = offsets[k];
-    dev->stats.bind_group_switches++;
-}
-
+/* Checked offsets of the bound group to the backend and into the cache. */
 static inline hl_result hl__rebind_offsets(hl_rhi_cmd *cmd, uint32_t index, const uint32_t *offsets, uint32_t count,
                                            const char *fn) {
     hl_result r = hl__check_offsets(cmd, index, offsets, count, fn);
-    if (!r) hl__store_offsets(cmd, index, offsets, count, true);
-    return r;
+    if (r) return r;
+    hl_rhi_device *dev = cmd->dev;
+    hl__pool *pool = &dev->pools[HL__POOL_BIND_GROUP];
+    hl__bind_group *g = (hl__bind_group *)(pool->items + (size_t)cmd->bound_group_slot[index] * pool->item_size);
+    cmd->fns->set_bind_group(cmd, index, g, offsets, count);
+    for (uint32_t k = 0; k < count; k++) cmd->bind_group_offsets[index][k] = offsets[k];
+    dev->stats.bind_group_switches++;
+    return HL_OK;
 }
 
 hl_result hl_rhi_cmd_set_bind_group(hl_rhi_cmd *cmd, uint32_t index, hl_rhi_bind_group g, const uint32_t *dynamic_offsets,
@@ -738,10 +733,25 @@ hl_result hl_rhi_cmd_draw_indexed_indirect(hl_rhi_cmd *cmd, hl_rhi_buffer buf, u
     return hl__draw_indirect(cmd, buf, offset, true, "hl_rhi_cmd_draw_indexed_indirect");
 }
 
+_Static_assert(offsetof(hl_rhi_draw_packet, dynamic_offsets) == sizeof(hl_rhi_render_pipeline) * (1 + HL_RHI_MAX_BIND_GROUPS) &&
+                   offsetof(hl_rhi_draw_packet, vertex_buffers) == offsetof(hl_rhi_draw_packet, bind_group_count) + 4 &&
+                   offsetof(hl_rhi_draw_packet, index_offset) == offsetof(hl_rhi_draw_packet, index_format) + 4 &&
+                   offsetof(hl_rhi_draw_packet, index_format) == offsetof(hl_rhi_draw_packet, index_buffer) + 4 &&
+                   offsetof(hl_rhi_draw_packet, count) == offsetof(hl_rhi_draw_packet, index_offset) + 8,
+               "hl__same_bindings compares these packet fields as padding-free byte ranges");
+
 /* Packet p binds what packet q (the one before it) bound: after q drew, all of it is bound and
  * was checked with q's draw (pipeline, groups against its layout, buffers, a strip's index format);
  * only dynamic offsets and the draw's arguments may differ. */
 static inline bool hl__same_bindings(const hl_rhi_draw_packet *p, const hl_rhi_draw_packet *q) {
+    /* first the binding fields compared whole, unused slots and an unindexed packet's index
+       fields included (each range has no padding): equal there is the same bindings; a
+       difference may be in an unused field only, so the exact check follows */
+    if (!memcmp(p, q, offsetof(hl_rhi_draw_packet, dynamic_offsets)) &&
+        !memcmp(&p->bind_group_count, &q->bind_group_count, 4) && p->vertex_buffer_count <= 1 &&
+        p->vertex_buffers[0].id == q->vertex_buffers[0].id && p->vertex_offsets[0] == q->vertex_offsets[0] &&
+        !memcmp(&p->index_buffer, &q->index_buffer, offsetof(hl_rhi_draw_packet, count) - offsetof(hl_rhi_draw_packet, index_buffer)))
+        return true;
     if (p->pipeline.id != q->pipeline.id || p->bind_group_count != q->bind_group_count ||
         p->dynamic_offset_mask != q->dynamic_offset_mask || p->vertex_buffer_count != q->vertex_buffer_count ||
         p->indexed != q->indexed)
@@ -754,32 +764,47 @@ static inline bool hl__same_bindings(const hl_rhi_draw_packet *p, const hl_rhi_d
                            p->index_offset == q->index_offset);
 }
 
+/* Packet q of a run (it binds what the packet before it bound) checked for its draw: the dynamic
+ * offsets that differ from the previous packet's (counted in *switches) and its arguments. */
+static inline hl_result hl__check_run_packet(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *q, uint32_t dyn,
+                                             uint32_t *switches, const char *fn) {
+    for (; dyn; dyn &= dyn - 1u) {
+        uint32_t g = (uint32_t)__builtin_ctz(dyn);
+        if (q->dynamic_offsets[g] == q[-1].dynamic_offsets[g]) continue;
+        hl_result r = hl__check_offsets(cmd, g, &q->dynamic_offsets[g], 1, fn);
+        if (r) return r;
+        (*switches)++;
+    }
+    if (q->indexed) return hl__check_indexed_args(cmd, q->count, q->first, q->base_vertex, q->first_instance, fn);
+    if (q->first_instance && !(cmd->dev->caps.features & HL_RHI_FEATURE_FIRST_INSTANCE))
+        return hl__fail(HL_ERR_UNSUPPORTED, "%s: first_instance %u needs the first-instance feature", fn, q->first_instance);
+    return HL_OK;
+}
+
 hl_result hl__cmd_draw_packet_list(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *packets, uint32_t count,
                                    uint32_t *failed_index, const char *fn) {
     hl_result r = HL_OK;
-    void (*draw_rebound)(hl_rhi_cmd *, const hl_rhi_draw_packet *, uint32_t) = cmd->fns->draw_rebound;
+    void (*draw_run)(hl_rhi_cmd *, const hl_rhi_draw_packet *, uint32_t, uint32_t) = cmd->fns->draw_run;
     for (uint32_t i = 0; i < count; i++) {
         const hl_rhi_draw_packet *p = &packets[i];
-        if (draw_rebound && i && hl__same_bindings(p, p - 1)) {
-            /* the per-draw case of prepared draws: new dynamic offsets at most, taken by the
-               backend with the draw */
-            uint32_t rebound = 0;
-            for (uint32_t dyn = p->dynamic_offset_mask & ((1u << p->bind_group_count) - 1u); dyn; dyn &= dyn - 1u) {
-                uint32_t g = (uint32_t)__builtin_ctz(dyn);
-                if (cmd->bind_group_offsets[g][0] == p->dynamic_offsets[g]) continue;
-                if ((r = hl__check_offsets(cmd, g, &p->dynamic_offsets[g], 1, fn))) goto fail;
-                rebound |= 1u << g;
+        if (draw_run && i && hl__same_bindings(p, p - 1)) {
+            /* the per-draw case of prepared draws: a run of packets with new dynamic offsets at
+               most, checked here and drawn by the backend in one call */
+            uint32_t dyn = p->dynamic_offset_mask & ((1u << p->bind_group_count) - 1u), n = 0, switches = 0;
+            do {
+                if ((r = hl__check_run_packet(cmd, p + n, dyn, &switches, fn))) break;
+                n++;
+            } while (i + n < count && hl__same_bindings(p + n, p + n - 1));
+            if (n) {
+                draw_run(cmd, p, n, dyn);
+                for (uint32_t b = dyn; b; b &= b - 1u)
+                    cmd->bind_group_offsets[__builtin_ctz(b)][0] = p[n - 1].dynamic_offsets[__builtin_ctz(b)];
+                cmd->dev->stats.draws += n;
+                cmd->dev->stats.bind_group_switches += switches;
             }
-            if (p->indexed) {
-                if ((r = hl__check_indexed_args(cmd, p->count, p->first, p->base_vertex, p->first_instance, fn))) goto fail;
-            } else if (p->first_instance && !(cmd->dev->caps.features & HL_RHI_FEATURE_FIRST_INSTANCE)) {
-                r = hl__fail(HL_ERR_UNSUPPORTED, "%s: first_instance %u needs the first-instance feature", fn, p->first_instance);
-                goto fail;
-            }
-            for (uint32_t b = rebound; b; b &= b - 1u)
-                hl__store_offsets(cmd, (uint32_t)__builtin_ctz(b), &p->dynamic_offsets[__builtin_ctz(b)], 1, false);
-            draw_rebound(cmd, p, rebound);
-            cmd->dev->stats.draws++;
+            i += n;
+            if (r) goto fail;
+            i--;
             continue;
         }
         /* Handles equal to the bound ones are live (destroy unbinds), so only changes are looked up. */

@@ -360,11 +360,11 @@ typedef struct hl__rhi_backend_fns {
     void (*draw_indexed)(hl_rhi_cmd *cmd, uint32_t index_count, uint32_t instance_count, uint32_t first_index,
                          int32_t base_vertex, uint32_t first_instance);
     void (*draw_indirect)(hl_rhi_cmd *cmd, hl__buffer *buf, uint64_t offset, bool indexed);
-    /* The packet loop's per-draw case (optional; NULL: set_bind_group per such group, then draw
-     * or draw_indexed): packet p's pipeline, groups, vertex and index buffers are the bound
-     * ones, and the groups of `rebound` (bit g: group g) take p's checked dynamic_offsets[g];
-     * sets those offsets and draws p, in one call. */
-    void (*draw_rebound)(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *p, uint32_t rebound);
+    /* The packet loop's per-draw case (optional; NULL: set_bind_group per changed group, then
+     * draw or draw_indexed): packets p[0..n) bind the bound pipeline, groups, vertex and index
+     * buffers, and each takes its own checked dynamic_offsets[g] for the groups of dyn (bit g:
+     * group g; the same for the whole run); draws them in order, in one call. */
+    void (*draw_run)(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *p, uint32_t n, uint32_t dyn);
 
     /* Render bundles recorded natively (optional: with bundle_begin NULL the core keeps the packets
      * and draws them at execute through the pass commands above). bundle_begin opens a recording

@@ -137,11 +137,17 @@ static void rec_draw_indexed(hl_rhi_cmd *rec, uint32_t index_count, uint32_t ins
     rec_draw(rec, true, index_count, instance_count, first_index);
 }
 
-static void rec_draw_rebound(hl_rhi_cmd *rec, const hl_rhi_draw_packet *p, uint32_t rebound) {
+static void rec_draw_run(hl_rhi_cmd *rec, const hl_rhi_draw_packet *p, uint32_t n, uint32_t dyn) {
     hl__gl_bundle_recorder *r = recorder(rec);
-    for (uint32_t b = rebound; b; b &= b - 1u) r->cur.dyn[__builtin_ctz(b)][0] = p->dynamic_offsets[__builtin_ctz(b)];
-    r->offsets_dirty |= (uint8_t)rebound;
-    rec_draw(rec, p->indexed, p->count, p->instance_count ? p->instance_count : 1u, p->first);
+    for (const hl_rhi_draw_packet *end = p + n; p < end; p++) {
+        for (uint32_t b = dyn; b; b &= b - 1u) {
+            uint32_t gi = (uint32_t)__builtin_ctz(b);
+            if (r->cur.dyn[gi][0] == p->dynamic_offsets[gi]) continue;
+            r->cur.dyn[gi][0] = p->dynamic_offsets[gi];
+            r->offsets_dirty |= (uint8_t)(1u << gi);
+        }
+        rec_draw(rec, p->indexed, p->count, p->instance_count ? p->instance_count : 1u, p->first);
+    }
 }
 
 const hl__rhi_backend_fns hl__rhi_gles3_bundle_fns = {
@@ -152,7 +158,7 @@ const hl__rhi_backend_fns hl__rhi_gles3_bundle_fns = {
     .set_index_buffer = rec_set_index_buffer,
     .draw = rec_draw_plain,
     .draw_indexed = rec_draw_indexed,
-    .draw_rebound = rec_draw_rebound,
+    .draw_run = rec_draw_run,
 };
 
 hl_result hl__gl_bundle_begin(hl_rhi_cmd *rec, const hl__render_bundle *b) {

@@ -681,35 +681,48 @@ void hl__gl_draw_indexed(hl_rhi_cmd *cmd, uint32_t index_count, uint32_t instanc
     }
 }
 
-/* The packet loop's per-draw case (hl__rhi_backend_fns.draw_rebound): the bound groups of
- * `rebound` take the packet's dynamic offsets (as hl__gl_set_bind_group does for a bound group)
- * and the packet draws. With nothing else to apply (the usual case) only the dynamic UBO ranges
- * of those groups are bound again; otherwise hl__gl_flush applies what is pending. */
-void hl__gl_draw_rebound(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *p, uint32_t rebound) {
+/* The packet loop's run (the core checked it): packets that bind the bound pipeline, groups and
+ * buffers, each with its own offsets for the dynamic groups of dyn (as hl__gl_set_bind_group
+ * takes them for a bound group). While something else is pending (a new pipeline, buffers,
+ * groups) a packet draws through hl__gl_flush; after that, per packet, only the dynamic UBO
+ * ranges its offsets select (cache-checked) and its draw call. */
+void hl__gl_draw_run(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *p, uint32_t n, uint32_t dyn) {
     hl_rhi_device *dev = cmd->dev;
     hl__gl_device *g = hl__gl(dev);
-    for (uint32_t b = rebound; b; b &= b - 1u) g->dyn[__builtin_ctz(b)][0] = p->dynamic_offsets[__builtin_ctz(b)];
     hl__gl_pipeline *pl = g->pipeline;
     uint8_t mask = pl ? pl->prog->group_mask : 0u;
-    uint32_t instances = p->instance_count ? p->instance_count : 1u;
-    if (!pl || g->pipeline_dirty || g->vao_dirty || ((g->group_dirty | g->offsets_dirty) & mask)) {
-        g->offsets_dirty |= (uint8_t)rebound;
+    for (; n && (!pl || g->pipeline_dirty || g->vao_dirty || ((g->group_dirty | g->offsets_dirty) & mask)); p++, n--) {
+        for (uint32_t b = dyn; b; b &= b - 1u) g->dyn[__builtin_ctz(b)][0] = p->dynamic_offsets[__builtin_ctz(b)];
+        g->offsets_dirty |= (uint8_t)dyn;
+        uint32_t instances = p->instance_count ? p->instance_count : 1u;
         if (p->indexed) hl__gl_draw_indexed(cmd, p->count, instances, p->first, p->base_vertex, p->first_instance);
         else hl__gl_draw(cmd, p->count, instances, p->first, p->first_instance);
-        return;
     }
-    if (!instances || !p->count || (p->indexed && !g->ib)) return;
+    if (!n) return;
     hl__gl_make_current(dev);
-    g->offsets_dirty |= (uint8_t)(rebound & ~(uint32_t)mask); /* groups this program does not read: later */
-    for (uint32_t b = rebound & mask; b; b &= b - 1u) hl__apply_group_offsets(dev, (uint32_t)__builtin_ctz(b));
-    if (p->indexed) {
-        const void *ptr = (const void *)(uintptr_t)(g->ib_offset + (uint64_t)p->first * g->index_size);
-        if (instances == 1) HL__GL(dev, glDrawElements(pl->mode, (GLsizei)p->count, g->index_type, ptr));
-        else HL__GL(dev, glDrawElementsInstanced(pl->mode, (GLsizei)p->count, g->index_type, ptr, (GLsizei)instances));
-    } else if (instances == 1) {
-        HL__GL(dev, glDrawArrays(pl->mode, (GLint)p->first, (GLsizei)p->count));
-    } else {
-        HL__GL(dev, glDrawArraysInstanced(pl->mode, (GLint)p->first, (GLsizei)p->count, (GLsizei)instances));
+    uint32_t live = dyn & mask, later = dyn & ~(uint32_t)mask; /* later: groups this program does not read */
+    for (uint32_t b = later; b; b &= b - 1u) g->dyn[__builtin_ctz(b)][0] = p[n - 1].dynamic_offsets[__builtin_ctz(b)];
+    g->offsets_dirty |= (uint8_t)later;
+    GLenum mode = pl->mode;
+    bool indexed = p->indexed, index_ok = !indexed || g->ib;
+    for (const hl_rhi_draw_packet *end = p + n; p < end; p++) {
+        for (uint32_t b = live; b; b &= b - 1u) { /* the ranges of g->dyn are bound (nothing is pending) */
+            uint32_t gi = (uint32_t)__builtin_ctz(b);
+            if (g->dyn[gi][0] == p->dynamic_offsets[gi]) continue;
+            g->dyn[gi][0] = p->dynamic_offsets[gi];
+            hl__apply_group_offsets(dev, gi);
+        }
+        if (!p->count || !index_ok) continue;
+        GLsizei count = (GLsizei)p->count, instances = (GLsizei)(p->instance_count ? p->instance_count : 1u);
+        if (indexed) {
+            const void *ptr = (const void *)(uintptr_t)(g->ib_offset + (uint64_t)p->first * g->index_size);
+            if (instances == 1) HL__GL(dev, glDrawElements(mode, count, g->index_type, ptr));
+            else HL__GL(dev, glDrawElementsInstanced(mode, count, g->index_type, ptr, instances));
+        } else if (instances == 1) {
+            HL__GL(dev, glDrawArrays(mode, (GLint)p->first, count));
+        } else {
+            HL__GL(dev, glDrawArraysInstanced(mode, (GLint)p->first, count, instances));
+        }
     }
 }
 

@@ -494,7 +494,7 @@ void hl__gl_draw(hl_rhi_cmd *cmd, uint32_t vertex_count, uint32_t instance_count
                  uint32_t first_instance);
 void hl__gl_draw_indexed(hl_rhi_cmd *cmd, uint32_t index_count, uint32_t instance_count, uint32_t first_index,
                          int32_t base_vertex, uint32_t first_instance);
-void hl__gl_draw_rebound(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *p, uint32_t rebound);
+void hl__gl_draw_run(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *p, uint32_t n, uint32_t dyn);
 void hl__gl_draw_indirect(hl_rhi_cmd *cmd, hl__buffer *buf, uint64_t offset, bool indexed);
 /* Applies what changed since the last draw (pipeline state, bind groups, vertex arrays); false
  * with no pipeline bound. */
