@@ -174,9 +174,12 @@ int main(int argc, char **argv) {
 
     /* random sequences mixing what changes from packet to packet: two pipelines (the second
        blends, so the order of overlapping draws shows) with a group each over its own buffer,
-       dynamic offsets, plain and indexed draws, one or two instances; drawn as packets, as one
-       bundle, and as bundles cut at random places with the rest as packets after them: the same
-       image exactly */
+       dynamic offsets, plain and indexed draws, one or two instances, and packets that draw
+       nothing (count 0) among them; drawn as packets, as one bundle, and as bundles cut at random
+       places with the rest as packets after them: the same image exactly as the sequence without
+       its empty packets drawn as packets (an empty packet changes no state a later one draws
+       with: its offsets, set and not bound, once left the next packet of the same offsets drawing
+       with the range before) */
     hl_test_pipeline_desc pd2 = pd;
     pd2.blend_alpha = true;
     hl_test_pipeline p2;
@@ -212,11 +215,34 @@ int main(int argc, char **argv) {
                 seq[i].first = q * 6u;
             }
         }
+        /* empty packets: now and then one binding what the packet before it binds with another
+           offset, followed by one drawing with that same offset (the same quad again, in the
+           same run of the packet loop: its range must be the new offset's) */
+        for (int i = 1; i + 1 < SEQ; i++) {
+            x = x * 1664525u + 1013904223u;
+            if ((x >> 24) % 5u) continue;
+            seq[i] = seq[i - 1];
+            seq[i].dynamic_offsets[0] = (seq[i - 1].dynamic_offsets[0] + 256u * (1u + (x >> 8) % (QUADS - 1u))) % (QUADS * 256u);
+            seq[i].count = 0; /* draws nothing */
+            seq[i + 1] = seq[i];
+            seq[i + 1].count = seq[i - 1].count;
+            i++;
+        }
+        hl_rhi_draw_packet drawn[SEQ];
+        uint32_t drawn_count = 0;
+        for (int i = 0; i < SEQ; i++)
+            if (seq[i].count) drawn[drawn_count++] = seq[i];
         HL_CHECK_OK(hl_test_begin(dev, &t, clear, (hl_rhi_texture_view){0}, &cmd));
-        HL_CHECK_OK(hl_rhi_cmd_draw_packets(cmd, seq, SEQ, NULL));
+        HL_CHECK_OK(hl_rhi_cmd_draw_packets(cmd, drawn, drawn_count, NULL));
         HL_CHECK_OK(hl_test_end(dev, cmd));
         static uint8_t seq_ref[W * H * 4];
         HL_CHECK_OK(hl_test_read_rgba8(dev, t.tex, seq_ref));
+        HL_CHECK_OK(hl_test_begin(dev, &t, clear, (hl_rhi_texture_view){0}, &cmd));
+        HL_CHECK_OK(hl_rhi_cmd_draw_packets(cmd, seq, SEQ, NULL));
+        HL_CHECK_OK(hl_test_end(dev, cmd));
+        HL_CHECK_OK(hl_test_read_rgba8(dev, t.tex, img));
+        HL_CHECK_MSG(max_diff(img, seq_ref) == 0, "seed %u: the packets with empty ones differ by %d", seed,
+                     max_diff(img, seq_ref));
         hl_rhi_render_bundle_desc sd = bd;
         sd.packets = seq;
         sd.packet_count = SEQ;

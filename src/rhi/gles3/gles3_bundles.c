@@ -227,15 +227,7 @@ static void execute_one(hl_rhi_device *dev, const uint8_t *a) {
             }
         }
         if (!d->count || !d->instances) continue;
-        if (d->index_type) {
-            const void *ptr = (const void *)d->index_ptr;
-            if (d->instances == 1) HL__GL(dev, glDrawElements(d->mode, d->count, d->index_type, ptr));
-            else HL__GL(dev, glDrawElementsInstanced(d->mode, d->count, d->index_type, ptr, d->instances));
-        } else if (d->instances == 1) {
-            HL__GL(dev, glDrawArrays(d->mode, d->first, d->count));
-        } else {
-            HL__GL(dev, glDrawArraysInstanced(d->mode, d->first, d->count, d->instances));
-        }
+        hl__gl_draw_call(dev, d->mode, d->index_type, (uintptr_t)d->index_ptr, d->first, d->count, d->instances);
     }
 }
 

@@ -657,12 +657,8 @@ void hl__gl_draw(hl_rhi_cmd *cmd, uint32_t vertex_count, uint32_t instance_count
     (void)first_instance; /* 0: FIRST_INSTANCE is not a gles3 feature, the core rejects others */
     hl_rhi_device *dev = cmd->dev;
     if (!instance_count || !vertex_count || !hl__gl_flush(dev)) return;
-    GLenum mode = hl__gl(dev)->pipeline->mode;
-    if (instance_count == 1) {
-        HL__GL(dev, glDrawArrays(mode, (GLint)first_vertex, (GLsizei)vertex_count));
-    } else {
-        HL__GL(dev, glDrawArraysInstanced(mode, (GLint)first_vertex, (GLsizei)vertex_count, (GLsizei)instance_count));
-    }
+    hl__gl_draw_call(dev, hl__gl(dev)->pipeline->mode, 0, 0, (GLint)first_vertex, (GLsizei)vertex_count,
+                     (GLsizei)instance_count);
 }
 
 void hl__gl_draw_indexed(hl_rhi_cmd *cmd, uint32_t index_count, uint32_t instance_count, uint32_t first_index,
@@ -672,13 +668,8 @@ void hl__gl_draw_indexed(hl_rhi_cmd *cmd, uint32_t index_count, uint32_t instanc
     hl_rhi_device *dev = cmd->dev;
     hl__gl_device *g = hl__gl(dev);
     if (!instance_count || !index_count || !g->ib || !hl__gl_flush(dev)) return;
-    const void *ptr = (const void *)(uintptr_t)(g->ib_offset + (uint64_t)first_index * g->index_size);
-    if (instance_count == 1) {
-        HL__GL(dev, glDrawElements(g->pipeline->mode, (GLsizei)index_count, g->index_type, ptr));
-    } else {
-        HL__GL(dev, glDrawElementsInstanced(g->pipeline->mode, (GLsizei)index_count, g->index_type, ptr,
-                                            (GLsizei)instance_count));
-    }
+    hl__gl_draw_call(dev, g->pipeline->mode, g->index_type, (uintptr_t)(g->ib_offset + (uint64_t)first_index * g->index_size),
+                     0, (GLsizei)index_count, (GLsizei)instance_count);
 }
 
 /* The packet loop's run (the core checked it): packets that bind the bound pipeline, groups and
@@ -703,8 +694,8 @@ void hl__gl_draw_run(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *p, uint32_t n, u
     uint32_t live = dyn & mask, later = dyn & ~(uint32_t)mask; /* later: groups this program does not read */
     for (uint32_t b = later; b; b &= b - 1u) g->dyn[__builtin_ctz(b)][0] = p[n - 1].dynamic_offsets[__builtin_ctz(b)];
     g->offsets_dirty |= (uint8_t)later;
-    GLenum mode = pl->mode;
-    bool indexed = p->indexed, index_ok = !indexed || g->ib;
+    GLenum mode = pl->mode, index_type = p->indexed ? g->index_type : 0u;
+    bool index_ok = !p->indexed || g->ib;
     for (const hl_rhi_draw_packet *end = p + n; p < end; p++) {
         for (uint32_t b = live; b; b &= b - 1u) { /* the ranges of g->dyn are bound (nothing is pending) */
             uint32_t gi = (uint32_t)__builtin_ctz(b);
@@ -713,16 +704,8 @@ void hl__gl_draw_run(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *p, uint32_t n, u
             hl__apply_group_offsets(dev, gi);
         }
         if (!p->count || !index_ok) continue;
-        GLsizei count = (GLsizei)p->count, instances = (GLsizei)(p->instance_count ? p->instance_count : 1u);
-        if (indexed) {
-            const void *ptr = (const void *)(uintptr_t)(g->ib_offset + (uint64_t)p->first * g->index_size);
-            if (instances == 1) HL__GL(dev, glDrawElements(mode, count, g->index_type, ptr));
-            else HL__GL(dev, glDrawElementsInstanced(mode, count, g->index_type, ptr, instances));
-        } else if (instances == 1) {
-            HL__GL(dev, glDrawArrays(mode, (GLint)p->first, count));
-        } else {
-            HL__GL(dev, glDrawArraysInstanced(mode, (GLint)p->first, count, instances));
-        }
+        hl__gl_draw_call(dev, mode, index_type, (uintptr_t)(g->ib_offset + (uint64_t)p->first * g->index_size),
+                         (GLint)p->first, (GLsizei)p->count, (GLsizei)(p->instance_count ? p->instance_count : 1u));
     }
 }
 

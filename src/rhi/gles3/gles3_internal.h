@@ -391,6 +391,22 @@ void hl__gl_bind_vao(hl_rhi_device *dev, GLuint vao);
 void hl__gl_bind_draw_fbo(hl_rhi_device *dev, GLuint fbo);
 void hl__gl_bind_read_fbo(hl_rhi_device *dev, GLuint fbo);
 void hl__gl_bind_buffer(hl_rhi_device *dev, GLenum target, GLuint buf);
+/* The draw call of the applied state, the one place that picks it: index_type 0 draws count
+ * vertices from first, else count indices of index_type from byte offset index_at of the bound
+ * index buffer; instanced when instances is not 1. */
+static inline void hl__gl_draw_call(hl_rhi_device *dev, GLenum mode, GLenum index_type, uintptr_t index_at, GLint first,
+                                    GLsizei count, GLsizei instances) {
+    if (index_type) {
+        const void *ptr = (const void *)index_at;
+        if (instances == 1) HL__GL(dev, glDrawElements(mode, count, index_type, ptr));
+        else HL__GL(dev, glDrawElementsInstanced(mode, count, index_type, ptr, instances));
+    } else if (instances == 1) {
+        HL__GL(dev, glDrawArrays(mode, first, count));
+    } else {
+        HL__GL(dev, glDrawArraysInstanced(mode, first, count, instances));
+    }
+}
+
 /* Inline: the per-draw path binds an object's UBO range through it. */
 static inline void hl__gl_bind_ubo(hl_rhi_device *dev, uint32_t slot, GLuint buf, uint32_t offset, uint32_t size) {
     hl__gl_state *s = &hl__gl(dev)->st;
