@@ -39,6 +39,29 @@ hl_result hl__failv(hl_result code, const char *fmt, va_list ap);
 /* Monotonic nanoseconds (CLOCK_MONOTONIC): deadlines and the per-phase frame timers. */
 uint64_t hl__now_ns(void);
 
+/* ---- worker threads (workers.c) -----------------------------------------------------------
+ * A pool for data-parallel loops (the renderer's frontend threads, the stage's world update):
+ * run(w, parts, fn, ctx) calls fn(ctx, part, parts) for every part, part 0 on the calling thread
+ * and the others on the workers at once, and returns when all are done; parts is at most
+ * hl__workers_threads(w) (callers size their per-part scratch by it). w NULL (one thread): every
+ * part in turn on the caller. A part makes no allocation and no hl__fail (messages are per
+ * thread). A platform without threads (or a failed start) runs every part on the calling thread.
+ * hold(w, true) before a burst of runs (one view's frontend) keeps the workers spinning between
+ * runs instead of sleeping, so each run starts without a wake-up (a sleeping thread takes tens of
+ * microseconds to run again, more in a virtual machine); hold(w, false) lets them sleep. Spinning
+ * is used only where every thread of the pool has a core of its own. */
+#define HL__MAX_WORKER_THREADS 8u
+typedef struct hl__workers hl__workers;
+typedef void (*hl__work_fn)(void *ctx, uint32_t part, uint32_t parts);
+uint32_t hl__workers_default_threads(void); /* cores - 1, at least 1, at most the maximum */
+hl_result hl__workers_start(uint32_t threads, hl__workers **out); /* *out NULL for 1 thread */
+void hl__workers_stop(hl__workers *w);
+uint32_t hl__workers_threads(const hl__workers *w);
+void hl__workers_run(hl__workers *w, uint32_t parts, hl__work_fn fn, void *ctx);
+void hl__workers_hold(hl__workers *w, bool hold);
+/* Part `part` of [0, count) split into parts contiguous ranges: [*first, *end). */
+void hl__work_range(uint32_t count, uint32_t part, uint32_t parts, uint32_t *first, uint32_t *end);
+
 /* ---- hashing (hash.c): FNV-1a 64 for lookups; equality is always checked on the full key --- */
 #define HL__HASH_SEED 1469598103934665603ull
 uint64_t hl__hash_bytes(uint64_t h, const void *data, size_t size);

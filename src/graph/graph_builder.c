@@ -673,6 +673,21 @@ hl_result hl_graph_commit_on_submit(hl_graph *g, uint64_t *slot, uint64_t value)
     return HL_OK;
 }
 
+hl_result hl_graph_commits_on_submit(hl_graph *g, const hl_graph_commit *commits, uint32_t count) {
+    if (!hl__graph_building(g, "hl_graph_commits_on_submit")) return g ? g->build_result : HL_ERR_VALIDATION;
+    if (!count) return HL_OK;
+    if (!commits) return hl__graph_build_fail(g, HL_ERR_VALIDATION, "hl_graph_commits_on_submit: commits is NULL");
+    for (uint32_t i = 0; i < count; i++)
+        if (!commits[i].slot)
+            return hl__graph_build_fail(g, HL_ERR_VALIDATION, "hl_graph_commits_on_submit: commit %u's slot is NULL", i);
+    if (count > UINT32_MAX - g->commits_count ||
+        !hl__reserve((void **)&g->commits, &g->commits_cap, g->commits_count + count, sizeof(hl__gcommit)))
+        return hl__graph_build_fail(g, HL_ERR_OUT_OF_MEMORY, "hl_graph_commits_on_submit: commit table");
+    memcpy(g->commits + g->commits_count, commits, (size_t)count * sizeof *commits);
+    g->commits_count += count;
+    return HL_OK;
+}
+
 /* A new upload of size bytes from data: a copy in the frame arena, or (copy false) data itself. */
 static hl__gupload *hl__graph_new_upload(hl_graph *g, const void *data, uint64_t size, bool copy, const char *fn) {
     if (!data || !size) {

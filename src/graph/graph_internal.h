@@ -133,10 +133,7 @@ typedef struct hl__gupload {
     const void *data;
 } hl__gupload;
 
-typedef struct hl__gcommit {
-    uint64_t *slot;
-    uint64_t value;
-} hl__gcommit;
+typedef hl_graph_commit hl__gcommit;
 
 typedef struct hl__gdep {
     uint32_t before, after;

@@ -236,6 +236,12 @@ hl_result hl_graph_upload_texture(hl_graph *g, hl_rhi_texture tex, const hl_rhi_
 /* A general commit record: *slot = value after a valid submission, nothing otherwise (e.g. a
  * resource's "used in frame N" mark). */
 hl_result hl_graph_commit_on_submit(hl_graph *g, uint64_t *slot, uint64_t value);
+/* count commit records at once (as many hl_graph_commit_on_submit calls, in order). */
+typedef struct hl_graph_commit {
+    uint64_t *slot;
+    uint64_t value;
+} hl_graph_commit;
+hl_result hl_graph_commits_on_submit(hl_graph *g, const hl_graph_commit *commits, uint32_t count);
 
 /* ---- compile ---------------------------------------------------------------------------------- */
 /* What a compile rejected (hl_graph_error_kind); the hl_result is HL_ERR_VALIDATION except for

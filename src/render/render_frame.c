@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hl_stage_update.h"
 #include "render_internal.h"
 
 hl_rhi_format hl__target_rhi_format(hl_target_format f) {
@@ -715,7 +716,7 @@ static hl_graph_texture import_color(hl_renderer *r, hl_render_target *t, uint32
 /* ---- one view: update -> cull -> lights -> draws -> sort -> uploads -> passes ----------------- */
 static hl_result view_begin(hl_renderer *r, hl__view *v, hl_render_target *t, hl_stage *stage, hl_camera *camera) {
     hl_result res = hl_camera_check(camera); /* a node of another kind cast to a camera is refused */
-    if (!res) res = hl_stage_update(stage);
+    if (!res) res = hl__stage_update_on(stage, r->workers, r->parallel_min);
     if (!res) res = hl_camera_update(camera);
     if (res) return res;
     memset(v, 0, sizeof *v);
@@ -869,9 +870,12 @@ struct hl__draw_memo {
     hl__prepared_sig sig; /* the first mesh's (draw_assemble's kind_sig) */
 };
 
+static uint64_t memo_hash(const void *mat, const void *geo, uint32_t flags) {
+    return hl__hash_mix((uint64_t)(uintptr_t)mat ^ hl__hash_mix((uint64_t)(uintptr_t)geo ^ flags));
+}
+
 static struct hl__draw_memo *memo_slot(hl_renderer *r, const void *mat, const void *geo, uint32_t flags) {
-    uint64_t h = hl__hash_mix((uint64_t)(uintptr_t)mat ^ hl__hash_mix((uint64_t)(uintptr_t)geo ^ flags));
-    uint32_t slot = (uint32_t)h & (DRAW_MEMO_SLOTS - 1u);
+    uint32_t slot = (uint32_t)memo_hash(mat, geo, flags) & (DRAW_MEMO_SLOTS - 1u);
     struct hl__draw_memo *e = &r->draw_memo[slot];
     while (e->stamp == r->draw_memo_stamp && (e->material != mat || e->geometry != geo || e->flags != flags)) {
         slot = (slot + 1u) & (DRAW_MEMO_SLOTS - 1u);
@@ -882,15 +886,6 @@ static struct hl__draw_memo *memo_slot(hl_renderer *r, const void *mat, const vo
 
 static uint32_t memo_flags(hl_mesh *m) {
     return (hl_mesh_receive_shadows(m) ? 1u : 0u) | (hl_mesh_cast_shadows(m) ? 2u : 0u);
-}
-
-/* The memo entry holding m's draw inputs in this view; NULL: none yet (or no memo, or skinned). */
-static struct hl__draw_memo *memo_entry(hl_renderer *r, hl_mesh *m) {
-    hl_material *mat = hl_mesh_material(m);
-    hl_geometry *geo = hl_mesh_geometry(m);
-    if (!r->draw_memo || skin_defines(m, mat, hl_geometry_get_layout(geo))) return NULL;
-    struct hl__draw_memo *e = memo_slot(r, mat, geo, memo_flags(m));
-    return e->stamp == r->draw_memo_stamp && e->retire_epoch == r->retire_epoch ? e : NULL;
 }
 
 /* A plain (not instanced) mesh's draw in view_build_draws, with its ties; hint: its record
@@ -930,24 +925,77 @@ static hl_result mesh_draw(hl_renderer *r, const hl__view *v, hl_mesh *m, hl__gp
     return HL_OK;
 }
 
-/* Before the draws are built, on the frontend threads: each visible plain mesh's record (the
- * renderer's mesh map is only read here) and, for a mesh whose world matrix is not the one its
- * record last made a normal matrix of, that matrix (written to its own record only). The
- * serial build then uploads the object block without looking either up again. */
-typedef struct prep_ctx {
+/* Draw building, in three steps over the visible meshes' parts (the same contiguous ranges for
+ * the scan and the build, so a part's positions and lists are its own):
+ *   scan (frontend threads): per mesh its flags (instanced, events, built on the calling thread),
+ *     its record (the renderer's mesh map is only read here) and, for a mesh whose world matrix
+ *     is not the one its record last made a normal matrix of, that matrix (its own record only);
+ *     per part its counts and, in order, the meshes the calling thread must build: skinned ones,
+ *     all of them without a memo, and the first of each memo kind the part meets (a part's table
+ *     of kinds that overflows lists more: the calling thread checks the memo itself);
+ *   serial (calling thread, parts in order): those meshes, each skipped when an earlier one made
+ *     its kind's memo entry (what resolves groups, programs and uploads, and numbers materials and
+ *     geometries in the order the view meets them: the same for any number of parts);
+ *   build (frontend threads): every other plain mesh whose kind's inputs are in the memo, whose
+ *     record was drawn last frame (no upload owed) and whose prepared draw holds; the rest are
+ *     listed and built on the calling thread afterwards, in order. */
+#define HL__VF_INSTANCED 1u
+#define HL__VF_EVENTS 2u
+#define HL__VF_SERIAL 4u /* skinned, or no memo: built on the calling thread, never from the memo */
+#define HL__VF_BUILT 8u  /* built on the calling thread */
+#define HL__VF_THREAD 16u /* built by the frontend threads */
+#define HL__SCAN_KINDS 256u /* a part's table of memo kinds (a power of two) */
+
+typedef struct scan_ctx {
     hl_renderer *r;
     hl_mesh *const *meshes;
     uint32_t visible;
-} prep_ctx;
+} scan_ctx;
 
-static void prep_part(void *ctx, uint32_t part, uint32_t parts) {
-    const prep_ctx *c = ctx;
+static void scan_part(void *ctx, uint32_t part, uint32_t parts) {
+    const scan_ctx *c = ctx;
     hl_renderer *r = c->r;
-    uint32_t first, end;
-    hl__work_range(c->visible, part, parts, &first, &end);
-    for (uint32_t i = first; i < end; i++) {
+    struct hl__build_part *bp = &r->build_parts[part];
+    hl__work_range(c->visible, part, parts, &bp->first, &bp->end);
+    bp->plain = bp->instanced = bp->events = bp->serial_count = 0;
+    if (++bp->kind_stamp == 0) { /* wrapped: the table cleared once */
+        memset(bp->kinds, 0, sizeof bp->kinds);
+        bp->kind_stamp = 1;
+    }
+    for (uint32_t i = bp->first; i < bp->end; i++) {
         hl_mesh *m = c->meshes[r->order[i]];
-        uint32_t k = draws_instanced(m) ? UINT32_MAX : hl__ptr_map_get(&r->mesh_map, m);
+        uint8_t fl = 0;
+        if (hl_mesh_get_events(m)) fl |= HL__VF_EVENTS, bp->events++;
+        if (draws_instanced(m)) {
+            r->visible_flags[i] = fl | HL__VF_INSTANCED;
+            r->visible_recs[i] = NULL;
+            bp->instanced++;
+            continue;
+        }
+        r->visible_pos[i] = bp->plain++;
+        hl_material *mat = hl_mesh_material(m);
+        hl_geometry *geo = hl_mesh_geometry(m);
+        bool serial = !r->draw_memo || skin_defines(m, mat, hl_geometry_get_layout(geo));
+        bool first = serial;
+        if (!serial) { /* the part's first of its kind, or a table too full to tell */
+            uint32_t flags = memo_flags(m), slot = (uint32_t)memo_hash(mat, geo, flags) & (HL__SCAN_KINDS - 1u);
+            first = true;
+            for (uint32_t probe = 0; probe < 8u; probe++, slot = (slot + 1u) & (HL__SCAN_KINDS - 1u)) {
+                struct hl__scan_kind *k = &bp->kinds[slot];
+                if (k->stamp != bp->kind_stamp) {
+                    *k = (struct hl__scan_kind){mat, geo, flags, bp->kind_stamp};
+                    break;
+                }
+                if (k->material == mat && k->geometry == geo && k->flags == flags) {
+                    first = false;
+                    break;
+                }
+            }
+        }
+        if (serial) fl |= HL__VF_SERIAL;
+        if (first) bp->serial[bp->serial_count++] = i;
+        r->visible_flags[i] = fl;
+        uint32_t k = hl__ptr_map_get(&r->mesh_map, m);
         hl__gpu_mesh *rec = k == UINT32_MAX ? NULL : r->meshes[k];
         r->visible_recs[i] = rec;
         if (!rec) continue;
@@ -959,68 +1007,118 @@ static void prep_part(void *ctx, uint32_t part, uint32_t parts) {
     }
 }
 
-/* The plain draws the frontend threads build: meshes whose kind's inputs are in the memo, whose
- * record was drawn last frame (no upload owed) and whose prepared draw holds. Each writes its
- * own record, object slot and draw; the slots written and the revisions to commit go to the
- * part's lists (the caller merges them in order). */
+/* The scan of the view's visible meshes on `parts` parts; the per-part lists reserved first. */
+static hl_result view_scan(hl_renderer *r, hl_mesh *const *meshes, uint32_t visible, uint32_t parts) {
+    if (!hl__reserve((void **)&r->visible_recs, &r->visible_rec_capacity, visible + 1u, sizeof *r->visible_recs) ||
+        !hl__reserve((void **)&r->visible_pos, &r->visible_pos_capacity, visible + 1u, sizeof *r->visible_pos) ||
+        !hl__reserve((void **)&r->visible_flags, &r->visible_flags_capacity, visible + 1u, sizeof *r->visible_flags))
+        return HL_ERR_OUT_OF_MEMORY;
+    for (uint32_t p = 0; p < parts; p++) {
+        uint32_t a, b;
+        hl__work_range(visible, p, parts, &a, &b);
+        struct hl__build_part *bp = &r->build_parts[p];
+        uint32_t n = b - a + 1u;
+        if (!hl__reserve((void **)&bp->serial, &bp->serial_capacity, n, sizeof *bp->serial) ||
+            !hl__reserve((void **)&bp->rest, &bp->rest_capacity, n, sizeof *bp->rest) ||
+            !hl__reserve((void **)&bp->dirty, &bp->dirty_capacity, n, sizeof *bp->dirty) ||
+            !hl__reserve((void **)&bp->commits, &bp->commit_capacity, n, sizeof *bp->commits) ||
+            !hl__reserve((void **)&bp->stamps, &bp->stamp_capacity, 2u * n, sizeof *bp->stamps))
+            return HL_ERR_OUT_OF_MEMORY;
+    }
+    hl__workers_run(r->workers, parts, scan_part, &(scan_ctx){r, meshes, visible});
+    uint32_t plain = 0;
+    for (uint32_t p = 0; p < parts; p++) {
+        r->build_parts[p].plain_first = plain;
+        plain += r->build_parts[p].plain;
+    }
+    return HL_OK;
+}
+
+/* The memo entry of m's kind made in this view and still valid, looked up only (frontend threads
+ * too: the memo does not change while they run); NULL: none. */
+static const struct hl__draw_memo *memo_find(const hl_renderer *r, hl_mesh *m) {
+    const void *mat = hl_mesh_material(m), *geo = hl_mesh_geometry(m);
+    uint32_t flags = memo_flags(m);
+    uint32_t slot = (uint32_t)memo_hash(mat, geo, flags) & (DRAW_MEMO_SLOTS - 1u);
+    for (const struct hl__draw_memo *e = &r->draw_memo[slot]; e->stamp == r->draw_memo_stamp;
+         slot = (slot + 1u) & (DRAW_MEMO_SLOTS - 1u), e = &r->draw_memo[slot])
+        if (e->material == mat && e->geometry == geo && e->flags == flags)
+            return e->retire_epoch == r->retire_epoch ? e : NULL;
+    return NULL;
+}
+
+/* The plain draws the frontend threads build (the build step above). Each writes its own record,
+ * object slot, draw and flag; the slots written, the revisions to commit and the pipeline
+ * entries used go to the part's lists (the caller merges them in order). */
 typedef struct build_ctx {
     hl_renderer *r;
     const hl__view *v;
     hl_mesh *const *meshes;
-    uint32_t visible, first;
-    bool hints;
+    uint32_t first; /* the view's first plain draw */
 } build_ctx;
 
+static void stamp_note(struct hl__build_part *bp, struct hl__pipeline_entry *e) {
+    uint32_t h = (uint32_t)(hl__hash_mix((uint64_t)(uintptr_t)e) & 31u);
+    if (bp->stamp_seen[h] == e) return;
+    bp->stamp_seen[h] = e;
+    bp->stamps[bp->stamp_count++] = e;
+}
+
 static void build_part(void *ctx, uint32_t part, uint32_t parts) {
+    (void)parts;
     const build_ctx *c = ctx;
     hl_renderer *r = c->r;
     struct hl__build_part *bp = &r->build_parts[part];
-    bp->count = 0;
+    bp->count = bp->rest_count = bp->stamp_count = 0;
     bp->reused = bp->upload_bytes = 0;
-    uint32_t first, end;
-    hl__work_range(c->visible, part, parts, &first, &end);
-    for (uint32_t i = first; i < end; i++) {
-        const struct hl__draw_memo *e = r->visible_memo[i];
-        if (!e || e->retire_epoch != r->retire_epoch) continue;
+    memset(bp->stamp_seen, 0, sizeof bp->stamp_seen);
+    for (uint32_t i = bp->first; i < bp->end; i++) {
+        uint8_t fl = r->visible_flags[i];
+        if (fl & (HL__VF_INSTANCED | HL__VF_BUILT)) continue;
         hl_mesh *m = c->meshes[r->order[i]];
-        hl__gpu_mesh *rec = c->hints ? r->visible_recs[i] : NULL;
-        if (!c->hints) {
-            uint32_t k = hl__ptr_map_get(&r->mesh_map, m);
-            rec = k == UINT32_MAX ? NULL : r->meshes[k];
+        const struct hl__draw_memo *e = fl & HL__VF_SERIAL ? NULL : memo_find(r, m);
+        hl__gpu_mesh *rec = r->visible_recs[i];
+        if (!e || !rec || rec->mesh != m || !rec->prepared || hl__gpu_mesh_fresh(r, rec)) {
+            bp->rest[bp->rest_count++] = i;
+            continue;
         }
-        if (!rec || rec->mesh != m || !rec->prepared || hl__gpu_mesh_fresh(r, rec)) continue;
         hl__prepared_sig sig = kind_signature(&e->sig, m);
-        if (memcmp(&sig, &rec->prepared_sig, sizeof sig)) continue;
+        if (memcmp(&sig, &rec->prepared_sig, sizeof sig)) {
+            bp->rest[bp->rest_count++] = i;
+            continue;
+        }
         const hl_node *node = hl_mesh_node(m);
         uint64_t wrev = hl_node_world_revision(node);
         if (rec->world_revision != wrev) {
             hl__object_block_write(r, rec, hl_node_world_matrix(node), wrev);
             bp->dirty[bp->count] = rec->slot;
-            bp->commits[bp->count++] = (struct hl__build_commit){&rec->world_revision, wrev};
+            bp->commits[bp->count++] = (hl_graph_commit){&rec->world_revision, wrev};
             bp->upload_bytes += sizeof(hl__object_block);
         }
         rec->last_frame = r->frame_serial;
-        hl__draw *out = &r->draws[c->first + r->visible_pos[i]];
+        hl__draw *out = &r->draws[c->first + bp->plain_first + r->visible_pos[i]];
         prepared_take(c->v, rec, e->in.p, m, out);
         out->tie_material = e->tie_material;
         out->tie_geometry = e->tie_geometry;
+        stamp_note(bp, out->color_entry);
+        if (out->shadow_entry) stamp_note(bp, out->shadow_entry);
         bp->reused++;
-        r->visible_done[i] = 1;
+        r->visible_flags[i] = fl | HL__VF_THREAD;
     }
 }
 
 /* The frontend threads' results into the frame: the slots written, the revisions committed at
- * the submission, the counters. */
+ * the submission, the pipeline entries stamped alive (the eviction epoch holds), the counters. */
 static hl_result build_merge(hl_renderer *r, uint32_t parts) {
     uint32_t n = 0;
     for (uint32_t p = 0; p < parts; p++) n += r->build_parts[p].count;
     hl_result res = hl__objects_reserve(r, n);
     for (uint32_t p = 0; p < parts && !res; p++) {
         struct hl__build_part *bp = &r->build_parts[p];
-        for (uint32_t k = 0; k < bp->count && !res; k++) {
-            r->object_dirty[r->object_dirty_count++] = bp->dirty[k];
-            res = hl_graph_commit_on_submit(r->graph, bp->commits[k].slot, bp->commits[k].value);
-        }
+        memcpy(r->object_dirty + r->object_dirty_count, bp->dirty, (size_t)bp->count * sizeof *bp->dirty);
+        r->object_dirty_count += bp->count;
+        res = hl_graph_commits_on_submit(r->graph, bp->commits, bp->count);
+        for (uint32_t k = 0; k < bp->stamp_count; k++) bp->stamps[k]->last_frame = r->frame_serial;
         r->stats.prepared_reused += bp->reused;
         r->stats.draw_memo_hits += bp->reused;
         r->stats.upload_bytes += bp->upload_bytes;
@@ -1028,60 +1126,45 @@ static hl_result build_merge(hl_renderer *r, uint32_t parts) {
     return res;
 }
 
-/* Visible mesh i's plain draw built on the calling thread, at its position from `first`. */
-static hl_result plain_draw_at(hl_renderer *r, hl__view *v, hl_mesh *const *meshes, uint32_t i, bool hints, uint32_t first) {
-    return mesh_draw(r, v, meshes[r->order[i]], hints ? r->visible_recs[i] : NULL, &r->draws[first + r->visible_pos[i]]);
+/* Visible mesh i (of part p) built on the calling thread, at its position from `first`. */
+static hl_result plain_draw_at(hl_renderer *r, hl__view *v, hl_mesh *const *meshes, uint32_t i, uint32_t p,
+                               uint32_t first) {
+    hl_result res = mesh_draw(r, v, meshes[r->order[i]], r->visible_recs[i],
+                              &r->draws[first + r->build_parts[p].plain_first + r->visible_pos[i]]);
+    if (!res) r->visible_flags[i] |= HL__VF_BUILT;
+    return res;
 }
 
-/* The plain meshes' draws, in visible order from r->draw_count. First on the calling thread, in
- * order: each skinned mesh and the first of each memo kind (what resolves groups, programs and
- * uploads, and numbers materials and geometries in the order the view meets them); then on the
- * frontend threads the others that build_part can take; then on the calling thread, in order,
- * the rest. If a group was retired meanwhile (the threads' draws may name it), the threads'
- * draws are built again. The result is the same for any number of threads. */
-static hl_result plain_draws(hl_renderer *r, hl__view *v, hl_mesh *const *meshes, uint32_t visible, uint32_t plain) {
-    uint32_t parts = visible >= r->parallel_min ? hl__workers_threads(r->workers) : 1u;
-    bool hints = parts > 1 && hl__reserve((void **)&r->visible_recs, &r->visible_rec_capacity, visible, sizeof *r->visible_recs);
-    if (hints) hl__workers_run(r->workers, parts, prep_part, &(prep_ctx){r, meshes, visible});
-    if (!hl__reserve((void **)&r->visible_pos, &r->visible_pos_capacity, visible, sizeof *r->visible_pos) ||
-        !hl__reserve((void **)&r->visible_memo, &r->visible_memo_capacity, visible, sizeof *r->visible_memo) ||
-        !hl__reserve((void **)&r->visible_done, &r->visible_done_capacity, visible, sizeof *r->visible_done))
-        return HL_ERR_OUT_OF_MEMORY;
+/* The plain meshes' draws (the serial and build steps above), in visible order from r->draw_count.
+ * If a group was retired while the calling thread built the rest (the threads' draws may name
+ * it), the threads' draws are built again. The result is the same for any number of threads. */
+static hl_result plain_draws(hl_renderer *r, hl__view *v, hl_mesh *const *meshes, uint32_t parts, uint32_t plain) {
+    uint32_t first = r->draw_count;
     hl_result res = HL_OK;
     for (uint32_t p = 0; p < parts && !res; p++) {
-        uint32_t a, b;
-        hl__work_range(visible, p, parts, &a, &b);
-        struct hl__build_part *bp = &r->build_parts[p];
-        if (!hl__reserve((void **)&bp->dirty, &bp->dirty_capacity, b - a, sizeof *bp->dirty) ||
-            !hl__reserve((void **)&bp->commits, &bp->commit_capacity, b - a, sizeof *bp->commits))
-            res = HL_ERR_OUT_OF_MEMORY;
-    }
-    uint32_t first = r->draw_count, pos = 0;
-    bool pending = false;
-    for (uint32_t i = 0; i < visible && !res; i++) {
-        hl_mesh *m = meshes[r->order[i]];
-        r->visible_memo[i] = NULL;
-        r->visible_done[i] = 0;
-        if (draws_instanced(m)) continue;
-        r->visible_pos[i] = pos++;
-        if ((r->visible_memo[i] = memo_entry(r, m))) pending = true;
-        else res = plain_draw_at(r, v, meshes, i, hints, first);
+        const struct hl__build_part *bp = &r->build_parts[p];
+        for (uint32_t k = 0; k < bp->serial_count && !res; k++) {
+            uint32_t i = bp->serial[k];
+            if (!(r->visible_flags[i] & HL__VF_SERIAL) && memo_find(r, meshes[r->order[i]])) continue;
+            res = plain_draw_at(r, v, meshes, i, p, first);
+        }
     }
     uint64_t epoch = r->retire_epoch;
-    if (!res && pending) res = hl__objects_reserve(r, 0); /* at the object buffer's size, which may have grown */
-    if (!res && pending) {
-        hl__workers_run(r->workers, parts, build_part, &(build_ctx){r, v, meshes, visible, first, hints});
+    if (!res) res = hl__objects_reserve(r, 0); /* at the object buffer's size, which may have grown */
+    if (!res) {
+        hl__workers_run(r->workers, parts, build_part, &(build_ctx){r, v, meshes, first});
         res = build_merge(r, parts);
     }
-    for (uint32_t i = 0; i < visible && pending && !res; i++)
-        if (r->visible_memo[i] && !r->visible_done[i]) res = plain_draw_at(r, v, meshes, i, hints, first);
-    for (uint32_t i = 0; i < visible && pending && !res && r->retire_epoch != epoch; i++)
-        if (r->visible_done[i]) res = plain_draw_at(r, v, meshes, i, hints, first);
-    if (res) return res;
-    for (uint32_t k = first; k < first + plain; k++) { /* alive: the eviction epoch holds */
-        r->draws[k].color_entry->last_frame = r->frame_serial;
-        if (r->draws[k].shadow_entry) r->draws[k].shadow_entry->last_frame = r->frame_serial;
+    for (uint32_t p = 0; p < parts && !res; p++) {
+        const struct hl__build_part *bp = &r->build_parts[p];
+        for (uint32_t k = 0; k < bp->rest_count && !res; k++) res = plain_draw_at(r, v, meshes, bp->rest[k], p, first);
     }
+    for (uint32_t p = 0; p < parts && !res && r->retire_epoch != epoch; p++) {
+        const struct hl__build_part *bp = &r->build_parts[p];
+        for (uint32_t i = bp->first; i < bp->end && !res; i++)
+            if (r->visible_flags[i] & HL__VF_THREAD) res = plain_draw_at(r, v, meshes, i, p, first);
+    }
+    if (res) return res;
     r->draw_count = first + plain;
     return HL_OK;
 }
@@ -1091,9 +1174,16 @@ static hl_result plain_draws(hl_renderer *r, hl__view *v, hl_mesh *const *meshes
 static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
     hl_mesh *const *meshes = hl_stage_meshes(v->stage, &(uint32_t){0});
     uint32_t visible = v->visible;
+    if (!r->draw_memo) r->draw_memo = hl__calloc(DRAW_MEMO_SLOTS, sizeof *r->draw_memo); /* none: no memo */
+    uint32_t parts = visible >= r->parallel_min ? hl__workers_threads(r->workers) : 1u;
+    hl_result res = view_scan(r, meshes, visible, parts);
+    if (res) return res;
     /* mesh before-render events: visible meshes, before their draws are prepared */
+    uint32_t with_events = 0;
+    for (uint32_t p = 0; p < parts; p++) with_events += r->build_parts[p].events;
     bool events = false;
-    for (uint32_t i = 0; i < visible; i++) {
+    for (uint32_t i = 0; with_events && i < visible; i++) {
+        if (!(r->visible_flags[i] & HL__VF_EVENTS)) continue;
         hl_mesh *m = meshes[r->order[i]];
         const hl_mesh_events *ev = hl_mesh_get_events(m);
         if (!ev) continue;
@@ -1104,15 +1194,17 @@ static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
             events = true;
         }
     }
-    if (events) meshes = hl_stage_meshes(v->stage, &(uint32_t){0}); /* a callback may have added meshes */
+    if (events) { /* a callback may have added meshes or changed what the scan found */
+        meshes = hl_stage_meshes(v->stage, &(uint32_t){0});
+        if ((res = view_scan(r, meshes, visible, parts))) return res;
+    }
     uint64_t need = (uint64_t)r->draw_count + visible + v->offscreen;
     if (need > UINT32_MAX / 2) return hl__fail(HL_ERR_OUT_OF_MEMORY, "renderer: too many draws in one frame");
     if (!hl__reserve((void **)&r->draws, &r->draw_capacity, (uint32_t)need, sizeof(hl__draw)))
         return HL_ERR_OUT_OF_MEMORY;
     v->draw_first = r->draw_count;
     uint32_t ninst = 0;
-    for (uint32_t i = 0; i < visible; i++)
-        if (draws_instanced(meshes[r->order[i]])) ninst++;
+    for (uint32_t p = 0; p < parts; p++) ninst += r->build_parts[p].instanced;
     sort_item *inst = NULL;
     if (ninst) {
         if (!hl__reserve((void **)&r->instance_data, &r->instance_data_capacity, (r->instance_count + ninst) * 16u,
@@ -1129,8 +1221,8 @@ static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
         inst = r->inst_items;
         uint32_t k = 0, batches = 0;
         for (uint32_t i = 0; i < visible; i++) {
+            if (!(r->visible_flags[i] & HL__VF_INSTANCED)) continue;
             hl_mesh *m = meshes[r->order[i]];
-            if (!draws_instanced(m)) continue;
             const void *geo = hl_mesh_geometry(m), *mat = hl_mesh_material(m);
             uint32_t layers = hl_mesh_layers(m);
             uint64_t h = hl__hash_mix((uint64_t)(uintptr_t)geo ^ hl__hash_mix((uint64_t)(uintptr_t)mat ^ layers));
@@ -1163,10 +1255,9 @@ static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
     }
     r->seen_mask = cap - 1;
     r->seen_count = 0;
-    if (!r->draw_memo) r->draw_memo = hl__calloc(DRAW_MEMO_SLOTS, sizeof *r->draw_memo); /* none: no memo */
     r->draw_memo_stamp++;
     r->draw_memo_count = 0;
-    hl_result res = plain_draws(r, v, meshes, visible, visible - ninst);
+    res = plain_draws(r, v, meshes, parts, visible - ninst);
     for (uint32_t i = 0; i < ninst && !res;) {
         hl_mesh *m0 = meshes[inst[i].index];
         uint32_t j = i, first = r->instance_count;
@@ -1416,6 +1507,7 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, 
     hl__view *v = &r->views[r->view_count];
     hl_aabb box;
     r->recording_target = t;
+    hl__workers_hold(r->workers, true); /* the view's loops follow each other: the workers stay awake */
     uint64_t t0 = hl__now_ns();
     hl_result res = view_begin(r, v, t, stage, camera);
     uint64_t t1 = hl__now_ns();
@@ -1442,6 +1534,7 @@ hl_result hl__record_view(hl_renderer *r, hl_render_target *t, hl_stage *stage, 
         r->stats.sort_ns += hl__now_ns() - t1;
         if (!res) retained_keep(r, v, visible0, culled0, retire0);
     }
+    hl__workers_hold(r->workers, false);
     if (!res) res = view_add_passes(r, v);
     r->recording_target = NULL;
     if (res) return res;
@@ -1463,6 +1556,7 @@ hl_result hl__view_prepare(hl_renderer *r, hl_render_target *t, hl_render_target
     hl__view *v = &r->views[r->view_count];
     hl_aabb box;
     r->recording_target = output; /* a material sampling the invocation's output is refused, layouts or not */
+    hl__workers_hold(r->workers, true);
     uint64_t t0 = hl__now_ns();
     hl_result res = view_begin(r, v, t, stage, camera);
     uint64_t t1 = hl__now_ns();
@@ -1477,6 +1571,7 @@ hl_result hl__view_prepare(hl_renderer *r, hl_render_target *t, hl_render_target
         r->stats.shadow_tiles += v->shadow_count;
     }
     r->stats.cull_ns += hl__now_ns() - t1;
+    hl__workers_hold(r->workers, false);
     for (uint32_t i = 0; !res && i < v->shadow_count; i++)
         res = hl_graph_upload_buffer(r->graph, r->shadow_ubo, (uint64_t)(v->shadow_first + i) * HL__SHADOW_STRIDE,
                                      r->tiles[v->shadow_first + i].render_vp, 64, NULL, 0);

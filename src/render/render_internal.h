@@ -517,26 +517,15 @@ typedef struct hl__present {
     uint32_t configures, outdated;
 } hl__present;
 
-/* Frontend threads (render_workers.c, hl_renderer_desc.frontend_threads): run(w, parts, fn, ctx)
- * calls fn(ctx, part, parts) for every part, part 0 on the calling thread and the others on the
- * workers at once, and returns when all are done; parts is at most hl__workers_threads(w) (the
- * callers size their per-part scratch by it). w NULL (one thread): every part in turn on the
- * caller. What runs on a worker makes no RHI call, no allocation and no hl__fail. */
-#define HL__MAX_FRONTEND_THREADS 8
+/* Frontend threads (hl_renderer_desc.frontend_threads): the base's worker pool (hl__workers,
+ * hl_base.h). What runs on them only reads the scene and writes its own part of renderer scratch:
+ * no RHI call, no allocation, no error message. */
+#define HL__MAX_FRONTEND_THREADS HL__MAX_WORKER_THREADS
 /* Loops shorter than this run on the calling thread alone (waking workers costs more). */
 #define HL__PARALLEL_MIN 4096u
 /* Tests only: the size from which the frontend splits its loops (HL__PARALLEL_MIN by default;
  * the randomized scenes run the threaded paths on small views with it). 0 restores the default. */
 void hl__renderer_set_parallel_min(hl_renderer *r, uint32_t n);
-typedef struct hl__workers hl__workers;
-typedef void (*hl__work_fn)(void *ctx, uint32_t part, uint32_t parts);
-uint32_t hl__frontend_threads_default(void); /* cores - 1, at least 1, at most the maximum */
-hl_result hl__workers_start(uint32_t threads, hl__workers **out); /* *out NULL for 1 thread */
-void hl__workers_stop(hl__workers *w);
-uint32_t hl__workers_threads(const hl__workers *w);
-void hl__workers_run(hl__workers *w, uint32_t parts, hl__work_fn fn, void *ctx);
-/* Part `part` of [0, count) split into parts contiguous ranges: [*first, *end). */
-void hl__work_range(uint32_t count, uint32_t part, uint32_t parts, uint32_t *first, uint32_t *end);
 
 /* Render bundles of the direct recorder's colour passes (render_bundle.c): per view slot and pass
  * (opaque, transparent), last frame's packets and their chunks, one bundle each. */
@@ -694,23 +683,35 @@ struct hl_renderer {
         uint32_t stamp; /* the view's seen_stamp: an older one is an empty slot (no clearing) */
     } *seen_table;
     uint32_t seen_table_capacity, seen_mask, seen_count, seen_stamp;
-    struct hl__gpu_mesh **visible_recs; /* per view (threaded): the records of the visible meshes */
+    /* per view, by visible index (render_frame.c view_build_draws): the mesh's record found by the
+       scan (or NULL), its plain draw's position in its part (plus the part's offset: among the
+       view's plain draws), and what the scan and the builds found (HL__VF_* bits) */
+    struct hl__gpu_mesh **visible_recs;
     uint32_t visible_rec_capacity;
-    /* per view, by visible index (render_frame.c view_build_draws): a plain mesh's draw position
-       among the view's plain draws, and the memo entry of a mesh left to the frontend threads */
     uint32_t *visible_pos;
     uint32_t visible_pos_capacity;
-    struct hl__draw_memo **visible_memo;
-    uint32_t visible_memo_capacity;
-    uint8_t *visible_done; /* 1: built by the frontend threads */
-    uint32_t visible_done_capacity;
-    struct hl__build_part { /* the frontend threads' part of draw building (one per thread) */
+    uint8_t *visible_flags;
+    uint32_t visible_flags_capacity;
+    struct hl__build_part { /* the frontend threads' part of the scan and draw building (one per thread) */
+        uint32_t first, end;  /* its visible range */
+        uint32_t plain_first; /* the plain draws of the parts before it */
+        uint32_t plain, instanced, events; /* the scan's counts */
+        /* the scan: meshes built on the calling thread in order (skinned, no memo, the part's first
+           of each memo kind); the build: meshes it left to the calling thread */
+        uint32_t *serial, *rest;
+        uint32_t serial_count, rest_count, serial_capacity, rest_capacity;
+        uint32_t kind_stamp; /* the scan's table of memo kinds met (HL__SCAN_KINDS slots) */
+        struct hl__scan_kind {
+            const void *material, *geometry;
+            uint32_t flags, stamp;
+        } kinds[256];
         uint32_t *dirty; /* object slots written */
-        struct hl__build_commit {
-            uint64_t *slot, value;
-        } *commits; /* the records' delivered world revisions, committed at the submission */
+        hl_graph_commit *commits; /* the records' delivered world revisions, committed at the submission */
         uint32_t count; /* dirty and commits: one each per moved mesh */
         uint32_t dirty_capacity, commit_capacity;
+        struct hl__pipeline_entry *stamp_seen[32]; /* the pipeline entries its draws use, listed once */
+        struct hl__pipeline_entry **stamps;
+        uint32_t stamp_count, stamp_capacity;
         uint64_t reused, upload_bytes;
     } build_parts[HL__MAX_FRONTEND_THREADS];
     /* per view: the inputs of plain mesh draws by (material, geometry, shadow flags), valid while

@@ -370,7 +370,7 @@ hl_result hl__renderer_create(const hl_renderer_desc *desc, uint32_t rhi_feature
     if (d.frontend_threads > HL__MAX_FRONTEND_THREADS)
         return hl__fail(HL_ERR_VALIDATION, "hl_renderer_create: desc.frontend_threads %u (0..%u)", d.frontend_threads,
                         HL__MAX_FRONTEND_THREADS);
-    if (!d.frontend_threads) d.frontend_threads = hl__frontend_threads_default();
+    if (!d.frontend_threads) d.frontend_threads = hl__workers_default_threads();
     hl_renderer *r = hl__calloc(1, sizeof *r);
     if (!r) return hl__fail(HL_ERR_OUT_OF_MEMORY, "hl_renderer_create: out of memory");
     r->desc = d;
@@ -490,11 +490,13 @@ void hl_renderer_destroy(hl_renderer *r) {
     hl__free(r->draw_memo);
     hl__free(r->visible_recs);
     hl__free(r->visible_pos);
-    hl__free(r->visible_memo);
-    hl__free(r->visible_done);
+    hl__free(r->visible_flags);
     for (uint32_t i = 0; i < HL__MAX_FRONTEND_THREADS; i++) {
+        hl__free(r->build_parts[i].serial);
+        hl__free(r->build_parts[i].rest);
         hl__free(r->build_parts[i].dirty);
         hl__free(r->build_parts[i].commits);
+        hl__free(r->build_parts[i].stamps);
     }
     hl__free(r->object_cpu);
     hl__free(r->object_dirty);

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "hl_stage_update.h"
 #include "scene_internal.h"
 
 struct hl_stage {
@@ -14,6 +15,22 @@ struct hl_stage {
     uint32_t camera_count, camera_cap;
     uint64_t structure_revision;
     uint64_t walked_at; /* hl_revision_now() after the last full walk (hl_stage_update) */
+    /* The walk's order, kept while the structure holds (hl__stage_touch drops it): every node
+     * below the root in pre-order, with the end of each one's subtree in it. An update with a
+     * kept order visits this array instead of the tree; the world update on threads splits it
+     * into units, subtrees whose parents the spine (computed first, in order) holds: the root's
+     * children's subtrees, and where one of them holds more than its share, its children's. */
+    hl_node **order;
+    uint32_t *order_end;
+    uint32_t order_count, order_cap, order_end_cap;
+    bool order_kept;
+    struct hl__stage_unit {
+        uint32_t first, end; /* [first, end) of order */
+        uint32_t before;     /* nodes in the units before this one */
+    } *units;
+    uint32_t unit_count, unit_cap;
+    uint32_t *spine; /* indices into order */
+    uint32_t spine_count, spine_cap;
     hl_fog fog;
     hl_color clear_color;
     hl_environment *environment; /* retained */
@@ -45,6 +62,8 @@ static void hl__stage_touch(const hl_node *n) {
     if (!s) return;
     s->structure_revision = hl__next_revision();
     s->mesh_count = s->light_count = s->camera_count = 0;
+    s->order_kept = false;
+    s->order_count = 0;
 }
 
 hl_result hl_node_create(const char *name, hl_node **out) {
@@ -270,14 +289,16 @@ hl_vec3 hl_node_world_position(const hl_node *n) {
     return (hl_vec3){n->world.m[12], n->world.m[13], n->world.m[14]};
 }
 
-/* Recomputes n's world matrix from its parent's (already current). */
-static void hl__compute_world(hl_node *n) {
+/* Recomputes n's world matrix from its parent's (already current), as revision rev. */
+static void hl__compute_world_as(hl_node *n, uint64_t rev) {
     hl_mat4 local = hl_mat4_from_trs(n->translation, n->rotation, n->scale);
     n->world = n->parent ? hl_mat4_mul(&n->parent->world, &local) : local;
     n->parent_rev_seen = n->parent ? n->parent->world_revision : 0;
-    n->world_revision = hl__next_revision();
+    n->world_revision = rev;
     n->local_dirty = false;
 }
+
+static void hl__compute_world(hl_node *n) { hl__compute_world_as(n, hl__next_revision()); }
 
 /* Stale: its own TRS changed, or the parent's world changed since n's was computed. */
 static bool hl__stale(const hl_node *n) {
@@ -317,6 +338,10 @@ void hl_stage_destroy(hl_stage *s) {
     hl__free(s->meshes);
     hl__free(s->lights);
     hl__free(s->cameras);
+    hl__free(s->order);
+    hl__free(s->order_end);
+    hl__free(s->units);
+    hl__free(s->spine);
     hl_environment_release(s->environment);
     hl__free(s);
 }
@@ -335,31 +360,168 @@ hl_result hl_stage_add(hl_stage *s, hl_node *n) {
         (s)->arr[(s)->count++] = (item);                                                                               \
     } while (0)
 
-hl_result hl_stage_update(hl_stage *s) {
+/* The full walk: world matrices, effective visibility, the flat lists, and the order kept for
+ * the updates that follow while the structure holds. */
+static hl_result hl__stage_walk(hl_stage *s) {
+    s->mesh_count = s->light_count = s->camera_count = 0;
+    s->order_kept = false;
+    s->order_count = 0;
+    hl_node *root = &s->root;
+    if (hl__stale(root)) hl__compute_world(root);
+    root->effective_visible = root->visible;
+    /* pre-order walk: a parent is always visited before its children; a subtree ends where the
+       walk leaves it (the node's index is kept in order_end until then) */
+    uint32_t idx = 0;
+    bool order = true; /* false: out of memory for the order (the walk goes on without it) */
+    for (hl_node *n = root->first_child; n;) {
+        hl_node *p = n->parent;
+        if (hl__stale(n)) hl__compute_world(n);
+        n->effective_visible = n->visible && p->effective_visible;
+        if (order && (!hl__reserve((void **)&s->order, &s->order_cap, idx + 1, sizeof *s->order) ||
+                      !hl__reserve((void **)&s->order_end, &s->order_end_cap, idx + 1, sizeof *s->order_end)))
+            order = false;
+        if (order) {
+            s->order[idx] = n;
+            s->order_end[idx] = idx; /* open */
+        }
+        n->stage_index = idx++;
+        if (n->effective_visible) {
+            switch (n->kind) {
+            case HL_NODE_MESH: HL__PUSH(s, meshes, mesh_count, mesh_cap, (hl_mesh *)n); break;
+            case HL_NODE_LIGHT: HL__PUSH(s, lights, light_count, light_cap, (hl_light *)n); break;
+            case HL_NODE_CAMERA: HL__PUSH(s, cameras, camera_count, camera_cap, (hl_camera *)n); break;
+            default: break;
+            }
+        }
+        if (n->first_child) {
+            n = n->first_child;
+            continue;
+        }
+        for (;;) { /* n's subtree is done: close it and its ancestors' that end here */
+            if (order) s->order_end[n->stage_index] = idx;
+            if (n->next_sibling) {
+                n = n->next_sibling;
+                break;
+            }
+            n = n->parent;
+            if (n == root) {
+                n = NULL;
+                break;
+            }
+        }
+    }
+    s->order_count = order ? idx : 0;
+    s->order_kept = order;
+    s->unit_count = s->spine_count = 0;
+    return HL_OK;
+}
+
+/* The units of the threaded world update: the root's children's subtrees, the largest split into
+ * its children's while it holds more than an eighth of the nodes (its root then joins the
+ * spine). False: out of memory (the update runs in order on one thread). */
+static bool hl__stage_units(hl_stage *s) {
+    uint32_t n = s->order_count, count = 0;
+    for (uint32_t i = 0; i < n; i = s->order_end[i]) count++;
+    if (!hl__reserve((void **)&s->units, &s->unit_cap, count, sizeof *s->units)) return false;
+    s->unit_count = s->spine_count = 0;
+    for (uint32_t i = 0; i < n; i = s->order_end[i])
+        s->units[s->unit_count++] = (struct hl__stage_unit){i, s->order_end[i], 0};
+    for (uint32_t splits = 0; splits < 64u; splits++) {
+        uint32_t big = UINT32_MAX, size = n / 8u;
+        for (uint32_t u = 0; u < s->unit_count; u++) {
+            uint32_t us = s->units[u].end - s->units[u].first;
+            if (us > size && us > 1u) big = u, size = us;
+        }
+        if (big == UINT32_MAX) break;
+        struct hl__stage_unit b = s->units[big];
+        uint32_t kids = 0;
+        for (uint32_t i = b.first + 1; i < b.end; i = s->order_end[i]) kids++;
+        if (!hl__reserve((void **)&s->spine, &s->spine_cap, s->spine_count + 1, sizeof *s->spine) ||
+            !hl__reserve((void **)&s->units, &s->unit_cap, s->unit_count + kids, sizeof *s->units))
+            return false;
+        /* the spine stays in pre-order: a split unit's root follows every spine node before it */
+        uint32_t at = s->spine_count;
+        while (at && s->spine[at - 1] > b.first) at--;
+        memmove(s->spine + at + 1, s->spine + at, (s->spine_count - at) * sizeof *s->spine);
+        s->spine[at] = b.first;
+        s->spine_count++;
+        memmove(s->units + big + kids, s->units + big + 1, (s->unit_count - big - 1) * sizeof *s->units);
+        uint32_t k = big;
+        for (uint32_t i = b.first + 1; i < b.end; i = s->order_end[i])
+            s->units[k++] = (struct hl__stage_unit){i, s->order_end[i], 0};
+        s->unit_count = s->unit_count - 1 + kids;
+    }
+    uint32_t before = 0;
+    for (uint32_t u = 0; u < s->unit_count; u++) {
+        s->units[u].before = before;
+        before += s->units[u].end - s->units[u].first;
+    }
+    return true;
+}
+
+/* Part of the threaded world update: the units holding nodes [total * part / parts, ...) of
+ * the units' nodes, each stale node with revisions taken a block at a time. */
+typedef struct hl__world_ctx {
+    hl_stage *s;
+} hl__world_ctx;
+
+static void hl__world_part(void *ctx, uint32_t part, uint32_t parts) {
+    hl_stage *s = ((hl__world_ctx *)ctx)->s;
+    const struct hl__stage_unit *units = s->units;
+    uint32_t count = s->unit_count;
+    uint32_t total = count ? units[count - 1].before + (units[count - 1].end - units[count - 1].first) : 0;
+    uint32_t a, b;
+    hl__work_range(total, part, parts, &a, &b);
+    /* the first unit starting at or after node a, up to the first starting at or after b */
+    uint32_t lo = 0, hi = count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        if (units[mid].before < a) lo = mid + 1;
+        else hi = mid;
+    }
+    uint64_t rev = 0, rev_end = 0;
+    for (uint32_t u = lo; u < count && units[u].before < b; u++)
+        for (uint32_t i = units[u].first; i < units[u].end; i++) {
+            hl_node *n = s->order[i];
+            if (!hl__stale(n)) continue;
+            if (rev == rev_end) {
+                rev = hl__next_revisions(256u);
+                rev_end = rev + 256u;
+            }
+            hl__compute_world_as(n, rev++);
+        }
+}
+
+hl_result hl__stage_update_on(hl_stage *s, hl__workers *workers, uint32_t parallel_min) {
     if (!s) return hl__fail(HL_ERR_VALIDATION, "hl_stage_update: stage is NULL");
     /* nothing anywhere changed since the last walk (every change of a node, of the structure or of
        visibility advances the revision counter): the world matrices and lists stand */
     if (s->walked_at && s->walked_at == hl_revision_now()) return HL_OK;
-    s->mesh_count = s->light_count = s->camera_count = 0;
-    hl_node *root = &s->root;
-    if (hl__stale(root)) hl__compute_world(root);
-    root->effective_visible = root->visible;
-    /* pre-order walk: a parent is always visited before its children */
-    for (hl_node *n = root->first_child; n; n = hl__next_dfs(n, root)) {
-        hl_node *p = n->parent;
-        if (hl__stale(n)) hl__compute_world(n);
-        n->effective_visible = n->visible && p->effective_visible;
-        if (!n->effective_visible) continue;
-        switch (n->kind) {
-        case HL_NODE_MESH: HL__PUSH(s, meshes, mesh_count, mesh_cap, (hl_mesh *)n); break;
-        case HL_NODE_LIGHT: HL__PUSH(s, lights, light_count, light_cap, (hl_light *)n); break;
-        case HL_NODE_CAMERA: HL__PUSH(s, cameras, camera_count, camera_cap, (hl_camera *)n); break;
-        default: break;
+    if (!s->order_kept) {
+        hl_result res = hl__stage_walk(s);
+        if (res) return res;
+    } else {
+        /* the structure and visibility hold: only world matrices can be stale */
+        hl_node *root = &s->root;
+        if (hl__stale(root)) hl__compute_world(root);
+        uint32_t parts = workers && s->order_count >= parallel_min ? hl__workers_threads(workers) : 1u;
+        if (parts > 1 && !s->unit_count && !hl__stage_units(s)) parts = 1;
+        if (parts > 1) {
+            for (uint32_t k = 0; k < s->spine_count; k++) {
+                hl_node *n = s->order[s->spine[k]];
+                if (hl__stale(n)) hl__compute_world(n);
+            }
+            hl__workers_run(workers, parts, hl__world_part, &(hl__world_ctx){s});
+        } else {
+            for (uint32_t i = 0; i < s->order_count; i++)
+                if (hl__stale(s->order[i])) hl__compute_world(s->order[i]);
         }
     }
     s->walked_at = hl_revision_now();
     return HL_OK;
 }
+
+hl_result hl_stage_update(hl_stage *s) { return hl__stage_update_on(s, NULL, 0); }
 
 hl_mesh *const *hl_stage_meshes(const hl_stage *s, uint32_t *count) {
     if (count) *count = s ? s->mesh_count : 0;

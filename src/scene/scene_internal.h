@@ -19,6 +19,8 @@ bool hl__set_string(char **dst, const char *src);
  * increasing): every revision of every scene object and texture comes from here, so no two
  * states of any two objects share a revision (revision.h). */
 uint64_t hl__next_revision(void);
+/* The first of n revisions taken at once (the threaded world update takes them in blocks). */
+uint64_t hl__next_revisions(uint64_t n);
 
 static inline void hl__range_merge(hl_dirty_range *r, uint32_t lo, uint32_t hi) {
     if (hi <= lo) return;
@@ -65,6 +67,7 @@ struct hl_node {
     hl_stage *stage_of_root; /* only on a stage's root node */
     hl_node *parent, *first_child, *last_child, *prev_sibling, *next_sibling;
     uint32_t child_count;
+    uint32_t stage_index; /* its place in its stage's walk order (hl_stage_update) */
 };
 
 struct hl_mesh {

@@ -37,6 +37,10 @@ uint64_t hl__next_revision(void) {
     return atomic_fetch_add_explicit(&hl__revision_counter, 1, memory_order_relaxed) + 1;
 }
 
+uint64_t hl__next_revisions(uint64_t n) {
+    return atomic_fetch_add_explicit(&hl__revision_counter, n, memory_order_relaxed) + 1;
+}
+
 uint64_t hl_revision_now(void) { return atomic_load_explicit(&hl__revision_counter, memory_order_relaxed); }
 
 const char *hl_node_kind_name(hl_node_kind kind) {
