@@ -24,12 +24,15 @@
  *
  *   scene_draws [--json] [--backend webgpu|gles3] [--meshes N[,N...]] [--cases static,moving,churn]
  *               [--materials M] [--frames F] [--warmup W] [--size WxH] [--no-bundles] [--threads T]
+ *               [--trace-allocs]
  *
  * --size: the output (default 640x360; a small one keeps lavapipe's rasterization out of a profile
  * under valgrind). --no-bundles: the engine draws without render bundles
  * (hl_renderer_desc.no_render_bundles); the JSON says which ("bundles"), with the frames'
  * bundles recorded and replayed. --threads: hl_renderer_desc.frontend_threads (default 0: the
- * renderer's default, the machine's cores - 1).
+ * renderer's default, the machine's cores - 1). --trace-allocs: every heap allocation inside a
+ * measured render call printed to stderr with its call stack (glibc backtrace_symbols_fd; resolve
+ * with addr2line -e scene_draws): where a steady frame's allocations come from.
  */
 #include <math.h>
 #include <stdio.h>
@@ -42,6 +45,35 @@
 #include "hl_scene_demo.h"
 #include "render_internal.h"
 
+#if defined(__GLIBC__)
+#include <execinfo.h>
+#endif
+
+/* --trace-allocs: the allocator hook prints the stack of each allocation while g_trace is set. */
+static bool g_trace;
+static void trace_stack(const char *what, size_t size) {
+    if (!g_trace) return;
+    fprintf(stderr, "scene_draws: %s of %zu bytes in a measured frame:\n", what, size);
+#if defined(__GLIBC__)
+    void *frames[32];
+    backtrace_symbols_fd(frames, backtrace(frames, 32), 2);
+#endif
+}
+static void *trace_alloc(size_t size, void *user) {
+    (void)user;
+    trace_stack("allocation", size);
+    return malloc(size);
+}
+static void *trace_realloc(void *ptr, size_t size, void *user) {
+    (void)user;
+    trace_stack("reallocation", size);
+    return realloc(ptr, size);
+}
+static void trace_free(void *ptr, void *user) {
+    (void)user;
+    free(ptr);
+}
+
 enum { CASE_STATIC, CASE_MOVING, CASE_CHURN, CASE_COUNT };
 static const char *const k_case_names[CASE_COUNT] = {"static", "moving", "churn"};
 
@@ -53,6 +85,7 @@ typedef struct cfg {
     uint32_t width, height;
     bool no_bundles;
     uint32_t threads;
+    bool trace_allocs;
 } cfg;
 
 /* The grid of hl_scene_grid_create, with the application's own list of its meshes. */
@@ -180,7 +213,9 @@ static hl_result run_case(hl_backend backend, uint32_t meshes, int which, const 
         if (capture) hl_bench_replay_capture_begin(raw);
         if (f == c->warmup) rs0 = *hl_rhi_device_stats(ren->dev);
         uint64_t a0 = hl_alloc_count();
+        g_trace = measured && c->trace_allocs;
         r = hl_renderer_render(ren, g.stage, g.cam);
+        g_trace = false;
         uint64_t a1 = hl_alloc_count();
         if (r) break;
         const hl_render_stats *st = hl_renderer_stats(ren);
@@ -307,12 +342,12 @@ static void print_result(hl_backend backend, const char *adapter, uint32_t meshe
 static int usage(void) {
     fprintf(stderr, "usage: scene_draws [--json] [--backend webgpu|gles3] [--meshes N[,N...]] "
                     "[--cases static,moving,churn] [--materials M] [--frames F] [--warmup W] [--size WxH] "
-                    "[--no-bundles] [--threads T]\n");
+                    "[--no-bundles] [--threads T] [--trace-allocs]\n");
     return 2;
 }
 
 int main(int argc, char **argv) {
-    cfg c = {{10000}, 1, (1u << CASE_COUNT) - 1u, 100, 100, 10, false, 640, 360, false, 0};
+    cfg c = {{10000}, 1, (1u << CASE_COUNT) - 1u, 100, 100, 10, false, 640, 360, false, 0, false};
     int only = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -322,6 +357,10 @@ int main(int argc, char **argv) {
         }
         if (!strcmp(a, "--no-bundles")) {
             c.no_bundles = true;
+            continue;
+        }
+        if (!strcmp(a, "--trace-allocs")) {
+            c.trace_allocs = true;
             continue;
         }
         if (!v) return usage();
@@ -369,6 +408,10 @@ int main(int argc, char **argv) {
         return 2;
     }
     int rc = 0;
+    if (c.trace_allocs) {
+        static const hl_allocator tracer = {trace_alloc, trace_realloc, trace_free, NULL};
+        hl_set_allocator(&tracer);
+    }
     for (int b = 0; b < 2; b++) {
         hl_backend backend = b ? HL_BACKEND_GLES3 : HL_BACKEND_WEBGPU;
         if (only >= 0 && only != (int)backend) continue;

@@ -258,6 +258,14 @@ static void run_scene(hl_backend be, const char *scene, uint32_t w, uint32_t h, 
          * left over and pipeline entries used (render_frame.c view_scan): +3 each (demo and 10k,
          * one thread here). Measured by running this test with the order array switched off (the
          * two arrays' share), both backends; native calls unchanged, steady frames unchanged.
+         *
+         * Issue 12, churn allocations: a new mesh record grows the renderer's lists of spare
+         * records and free object slots with it (render_resources.c hl__gpu_mesh_slot_hint; so
+         * eviction gives records and slots back without allocating): allocations demo +3, 10k +20;
+         * bundle arrays made for the renderer's chunk size (desc.packet_room 512) with half their
+         * class's count again spare, and the gles3 recorder's arrays made for 512 draws at its first
+         * bundle: demo +2, 10k -5 (gles3) / -2 (webgpu). Measured by switching the first part off.
+         * Native calls unchanged, steady frames unchanged.
          * Everything else is compared as captured. */
         bool demo = !strcmp(scene, "demo"), webgpu = be == HL_BACKEND_WEBGPU;
         counters want = b->cold;
@@ -283,6 +291,7 @@ static void run_scene(hl_backend be, const char *scene, uint32_t w, uint32_t h, 
         if (!webgpu) want.allocations += demo ? 7u : 74u;
         if (!demo) want.allocations -= 1u;
         want.allocations += demo ? 12u + 3u : 22u + 3u;
+        want.allocations += demo ? 3u + 2u : 20u - (webgpu ? 2u : 5u);
         check_equal(what, &cold, &want);
         snprintf(what, sizeof what, "%s %s steady frame vs %s", hl_backend_name(be), scene, BASELINE_COMMIT);
         counters want_steady = b->steady;

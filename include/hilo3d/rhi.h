@@ -1201,6 +1201,11 @@ typedef struct hl_rhi_render_bundle_desc {
     const hl_rhi_draw_packet *packets; /**< copied: the array may go after the call */
     uint32_t packet_count;             /**< >= 1 */
     const char *label;                 /**< for messages and native debug labels; NULL = none */
+    /** The most packets the caller's bundles hold (0, or below packet_count: packet_count). The
+     * bundle's arrays are sized as for that many packets (their share scaled up), from a free list
+     * shared by the device's bundles: an owner that records bundles of varying sizes again and
+     * again (a churned scene) then reuses arrays of one size and stops allocating. */
+    uint32_t packet_room;
 } hl_rhi_render_bundle_desc;
 
 /** Validates and records desc's packets into a new bundle (see "Render bundles" above). */

@@ -60,6 +60,7 @@ static hl_result record(hl_renderer *r, const hl__bundle_cache *c, const hl_rhi_
     d.sample_count = c->samples;
     d.packets = packets + k->first;
     d.packet_count = k->count;
+    d.packet_room = HL__BUNDLE_MAX; /* chunks of any size re-recorded take arrays of one size */
     d.label = "renderer list";
     hl_result res = hl_rhi_render_bundle_create(r->dev, &d, &k->bundle);
     if (!res) r->stats.bundles_recorded++;

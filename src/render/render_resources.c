@@ -736,6 +736,9 @@ hl_result hl__gpu_mesh_skin(hl_renderer *r, hl__gpu_mesh *gm) {
                 hl_result res = grow_skins(r, r->skin_slots_used + 1);
                 if (res) return res;
             }
+            /* room to give the slot back (mesh_record_release then allocates nothing) */
+            if (!hl__reserve((void **)&r->free_skin_slots, &r->free_skin_capacity, r->skin_slots_used + 1, sizeof(uint32_t)))
+                return HL_ERR_OUT_OF_MEMORY;
             s = r->skin_slots_used++;
         }
         gm->skin_slot1 = s + 1;
@@ -796,6 +799,12 @@ hl_result hl__gpu_mesh_slot_hint(hl_renderer *r, const hl_mesh *mesh, hl__gpu_me
     if (hinted) {
         gm = hint;
     } else if (i == UINT32_MAX) {
+        /* room to give this record and its slot back later: eviction and the stale walk release
+           records without allocating (a churned scene's first evictions come in its steady frames) */
+        uint32_t spares = r->mesh_map.count + 1u > 64u ? r->mesh_map.count + 1u : 64u;
+        if (!hl__reserve((void **)&r->spare_meshes, &r->spare_mesh_capacity, spares, sizeof *r->spare_meshes) ||
+            !hl__reserve((void **)&r->free_object_slots, &r->free_object_capacity, r->object_slots_used + 1u, sizeof(uint32_t)))
+            return HL_ERR_OUT_OF_MEMORY;
         if (!r->spare_mesh_count) spare_from_stale(r);
         if (r->spare_mesh_count && (gm = hl__record_place((void ***)&r->meshes, &r->mesh_count, &r->mesh_capacity,
                                                           &r->mesh_hint, r->spare_meshes[r->spare_mesh_count - 1], &i))) {

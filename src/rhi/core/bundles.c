@@ -78,6 +78,12 @@ static uint32_t hl__size_class(uint32_t n) {
     return k;
 }
 
+uint32_t hl__bundle_room_need(const hl__render_bundle *b, uint32_t need) {
+    if (b->packet_room <= b->packet_count || !b->packet_count) return need;
+    uint64_t scaled = ((uint64_t)need * b->packet_room + b->packet_count - 1u) / b->packet_count;
+    return scaled > UINT32_MAX / 2u ? need : (uint32_t)scaled;
+}
+
 /* An array of at least `need` items of kind (HL__BUNDLE_ARRAY_*); *klass: its class. A free one
  * of the class or of a larger one, else a new one of the class. */
 void *hl__bundle_array_take(hl_rhi_device *dev, int kind, uint32_t need, size_t elem, uint32_t *klass) {
@@ -95,13 +101,21 @@ void *hl__bundle_array_take(hl_rhi_device *dev, int kind, uint32_t need, size_t 
        class, a request for a class just above the free ones would allocate again, and again
        whenever the mix of sizes drifted) */
     if (k < dev->bundle_top_class[kind]) k = dev->bundle_top_class[kind];
+    /* a new largest class: the arrays of smaller ones serve no request of this size, so the new
+       class is made for as many arrays as the kind holds in all (with its spares below) */
+    uint32_t population = 0;
+    if (k > dev->bundle_top_class[kind])
+        for (uint32_t j = 0; j < k; j++) population += dev->bundle_free[kind][j].total;
     dev->bundle_top_class[kind] = k;
     struct hl__bundle_free *f = &dev->bundle_free[kind][k];
     *klass = k;
-    /* A new array, and a quarter more of the class's count spare in the free list: the arrays in
-       use and in flight drift up and down with the content, and each new high would allocate
-       again. The list gets room for them all now, so that giving one back never allocates. */
-    uint32_t spare = f->total / 4u + 1u;
+    /* A new array, and half the class's count more (two at least) spare in the free list: the
+       arrays in use and in flight drift up and down with the content (a few bundles re-recorded
+       in one frame while the ones they replace wait for the GPU), and each new high would
+       allocate again (a quarter more, one at least, still met a new high every 70 frames of a
+       churned 1k scene). The list gets room for them all now, so that giving one back never
+       allocates. */
+    uint32_t spare = (f->total + population) / 2u + 2u + population;
     size_t bytes;
     if (!hl__mul_size((size_t)1 << k, elem, &bytes) ||
         !hl__reserve((void **)&f->items, &f->capacity, f->total + 1u + spare, sizeof *f->items))
@@ -226,6 +240,7 @@ hl_result hl_rhi_render_bundle_create(hl_rhi_device *dev, const hl_rhi_render_bu
     b.depth_format = desc->depth_format;
     b.sample_count = desc->sample_count ? desc->sample_count : 1u;
     b.packet_count = desc->packet_count;
+    b.packet_room = desc->packet_room > desc->packet_count ? desc->packet_room : desc->packet_count;
 
     /* the recording context: a render pass of the bundle's layout with nothing bound */
     hl_rhi_cmd rec;
@@ -269,9 +284,13 @@ hl_result hl_rhi_render_bundle_create(hl_rhi_device *dev, const hl_rhi_render_bu
     for (uint32_t i = 0; i < b.packet_count && !uses.oom; i++) hl__use_packet(dev, &uses, &desc->packets[i]);
     b.use_count = uses.count;
     b.packets = uses.oom ? NULL
-                         : hl__bundle_array_take(dev, HL__BUNDLE_ARRAY_PACKETS, b.packet_count, sizeof *b.packets,
+                         : hl__bundle_array_take(dev, HL__BUNDLE_ARRAY_PACKETS, b.packet_room, sizeof *b.packets,
                                                  &b.packet_class);
-    b.uses = b.packets ? hl__bundle_array_take(dev, HL__BUNDLE_ARRAY_USES, b.use_count, sizeof *b.uses, &b.use_class) : NULL;
+    /* the objects the packets name: up to several a packet, but neighbouring packets share most
+       (a renderer's chunk names its pipelines, shared groups, materials and buffers): room for
+       half the packet room, or more when there are more */
+    uint32_t use_need = b.use_count > b.packet_room / 2u ? b.use_count : b.packet_room / 2u;
+    b.uses = b.packets ? hl__bundle_array_take(dev, HL__BUNDLE_ARRAY_USES, use_need, sizeof *b.uses, &b.use_class) : NULL;
     uint32_t id = 0;
     hl__render_bundle *item = NULL;
     if (!b.packets || !b.uses || !hl__pool_alloc(dev, HL__POOL_RENDER_BUNDLE, &id, (void **)&item)) {

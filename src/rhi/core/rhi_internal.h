@@ -175,12 +175,17 @@ typedef struct hl__render_bundle {
     uint32_t sample_count;
     hl_rhi_draw_packet *packets; /* the core's copy: 2^packet_class items (dev->bundle_free) */
     uint32_t packet_count, packet_class;
+    uint32_t packet_room; /* desc.packet_room, at least packet_count (hl__bundle_room_need) */
     hl__bundle_use *uses;        /* 2^use_class items */
     uint32_t use_count, use_class;
     /* the state changes its packets make from nothing bound (device stats at execute) */
     uint32_t pipeline_switches, bind_group_switches, vertex_buffer_switches;
     hl__native be; /* backends that record bundles (bundle_begin): the native bundle */
 } hl__render_bundle;
+/* What an array of b holding `need` items is asked for: need scaled by the bundle's packet room
+ * (desc.packet_room over packet_count), so that arrays come from one size class whatever the
+ * bundle's size. */
+uint32_t hl__bundle_room_need(const hl__render_bundle *b, uint32_t need);
 
 /* ---- pools: typed handles with generation ---------------------------------------------------- */
 enum {

@@ -161,14 +161,22 @@ const hl__rhi_backend_fns hl__rhi_gles3_bundle_fns = {
     .draw_run = rec_draw_run,
 };
 
+/* The recorder's arrays start with room for HL__GL_BUNDLE_ROOM draws (the renderer's largest
+ * chunk is 512 packets): a bundle larger than any before grows them, and in a churned scene the
+ * first such bundle can come long after the first frames. */
+#define HL__GL_BUNDLE_ROOM 512u
+
 hl_result hl__gl_bundle_begin(hl_rhi_cmd *rec, const hl__render_bundle *b) {
-    (void)b;
     hl__gl_bundle_recorder *r = recorder(rec);
     memset(&r->cur, 0, sizeof r->cur);
     r->state_dirty = true;
     r->offsets_dirty = 0;
     r->draw_count = r->state_count = r->bind_count = 0;
-    r->oom = false;
+    /* a draw and a state per packet at most; two ranges per draw is room enough to start */
+    uint32_t room = b->packet_count > HL__GL_BUNDLE_ROOM ? b->packet_count : HL__GL_BUNDLE_ROOM;
+    r->oom = !hl__reserve((void **)&r->draws, &r->draw_capacity, room, sizeof *r->draws) ||
+             !hl__reserve((void **)&r->states, &r->state_capacity, room, sizeof *r->states) ||
+             !hl__reserve((void **)&r->binds, &r->bind_capacity, room * 2u, sizeof *r->binds);
     rec->native_encoder = r;
     return HL_OK;
 }
@@ -183,7 +191,9 @@ hl_result hl__gl_bundle_end(hl_rhi_cmd *rec, hl__render_bundle *b, bool discard)
     size_t binds_at = HL__ALIGN8(states_at + (size_t)r->state_count * sizeof *r->states);
     size_t bytes = binds_at + (size_t)r->bind_count * sizeof *r->binds;
     uint32_t klass = 0;
-    uint8_t *a = bytes <= UINT32_MAX ? hl__bundle_array_take(dev, HL__BUNDLE_ARRAY_BACKEND, (uint32_t)bytes, 1, &klass) : NULL;
+    uint8_t *a = bytes <= UINT32_MAX ? hl__bundle_array_take(dev, HL__BUNDLE_ARRAY_BACKEND,
+                                                             hl__bundle_room_need(b, (uint32_t)bytes), 1, &klass)
+                                     : NULL;
     if (!a) return hl__fail(HL_ERR_OUT_OF_MEMORY, "gles3: out of memory for a bundle of %u draws", r->draw_count);
     hl__gl_bundle_blob h = {klass, r->draw_count, r->state_count, r->bind_count, states_at, binds_at};
     memcpy(a, &h, sizeof h);
