@@ -41,22 +41,25 @@ uint64_t hl__now_ns(void);
 
 /* ---- worker threads (workers.c) -----------------------------------------------------------
  * A pool for data-parallel loops (the renderer's frontend threads, the stage's world update):
- * run(w, parts, fn, ctx) calls fn(ctx, part, parts) for every part, part 0 on the calling thread
- * and the others on the workers at once, and returns when all are done; parts is at most
- * hl__workers_threads(w) (callers size their per-part scratch by it). w NULL (one thread): every
- * part in turn on the caller. A part makes no allocation and no hl__fail (messages are per
- * thread). A platform without threads (or a failed start) runs every part on the calling thread.
- * hold(w, true) before a burst of runs (one view's frontend) keeps the workers spinning between
- * runs instead of sleeping, so each run starts without a wake-up (a sleeping thread takes tens of
- * microseconds to run again, more in a virtual machine); hold(w, false) lets them sleep. Spinning
- * is used only where every thread of the pool has a core of its own. */
+ * run(w, parts, fn, ctx) calls fn(ctx, part, parts) once for every part, on the calling thread and
+ * the workers, each taking the next part left (a worker still waking up delays nothing), and
+ * returns when all are done. parts is at most HL__MAX_WORKER_PARTS; hl__workers_parts(w, k) is k
+ * parts per thread (more parts than threads even out uneven parts). Which thread runs which part
+ * varies: a part writes only its own results, which the caller merges in part order. w NULL (one
+ * thread): every part in turn on the caller. A part makes no allocation and no hl__fail (messages
+ * are per thread). A platform without threads (or a failed start) runs every part on the calling
+ * thread. hold(w, true) before a burst of runs (one view's frontend) keeps the workers spinning
+ * between runs instead of sleeping; hold(w, false) lets them sleep. Spinning is used only where
+ * every thread of the pool has a core of its own. */
 #define HL__MAX_WORKER_THREADS 8u
+#define HL__MAX_WORKER_PARTS 32u
 typedef struct hl__workers hl__workers;
 typedef void (*hl__work_fn)(void *ctx, uint32_t part, uint32_t parts);
 uint32_t hl__workers_default_threads(void); /* cores - 1, at least 1, at most the maximum */
 hl_result hl__workers_start(uint32_t threads, hl__workers **out); /* *out NULL for 1 thread */
 void hl__workers_stop(hl__workers *w);
 uint32_t hl__workers_threads(const hl__workers *w);
+uint32_t hl__workers_parts(const hl__workers *w, uint32_t per_thread); /* 1 for w NULL */
 void hl__workers_run(hl__workers *w, uint32_t parts, hl__work_fn fn, void *ctx);
 void hl__workers_hold(hl__workers *w, bool hold);
 /* Part `part` of [0, count) split into parts contiguous ranges: [*first, *end). */

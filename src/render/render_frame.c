@@ -802,7 +802,7 @@ static hl_result view_cull(hl_renderer *r, hl__view *v, hl_aabb *box) {
         need_box |= ld->kind == HL_LIGHT_DIRECTIONAL && ld->cast_shadows;
     }
     cull_ctx c = {r, meshes, mesh_count, fr, need_box};
-    uint32_t parts = mesh_count >= r->parallel_min ? hl__workers_threads(r->workers) : 1u;
+    uint32_t parts = mesh_count >= r->parallel_min ? hl__workers_parts(r->workers, HL__FRONTEND_PARTS_PER_THREAD) : 1u;
     hl__workers_run(r->workers, parts, cull_part, &c);
     /* the parts in order (moved down over the gaps the parts before left) */
     uint32_t visible = 0, offscreen = 0;
@@ -1175,7 +1175,9 @@ static hl_result view_build_draws(hl_renderer *r, hl__view *v) {
     hl_mesh *const *meshes = hl_stage_meshes(v->stage, &(uint32_t){0});
     uint32_t visible = v->visible;
     if (!r->draw_memo) r->draw_memo = hl__calloc(DRAW_MEMO_SLOTS, sizeof *r->draw_memo); /* none: no memo */
-    uint32_t parts = visible >= r->parallel_min ? hl__workers_threads(r->workers) : 1u;
+    /* two parts a thread: each part lists the first mesh of each memo kind it meets, which the
+       calling thread then looks up in the memo (more parts, more of those) */
+    uint32_t parts = visible >= r->parallel_min ? hl__workers_parts(r->workers, 2u) : 1u;
     hl_result res = view_scan(r, meshes, visible, parts);
     if (res) return res;
     /* mesh before-render events: visible meshes, before their draws are prepared */
@@ -1303,7 +1305,7 @@ typedef struct sort_ctx {
     hl_renderer *r;
     hl__view *v;
     const uint32_t *order; /* the sorted draw indices (the output step) */
-    uint32_t opaque[HL__MAX_FRONTEND_THREADS];
+    uint32_t opaque[HL__MAX_WORKER_PARTS];
 } sort_ctx;
 
 static void sort_keys_part(void *ctx, uint32_t part, uint32_t parts) {
@@ -1359,7 +1361,10 @@ static hl_result view_sort(hl_renderer *r, hl__view *v) {
     memset(&c, 0, sizeof c);
     c.r = r;
     c.v = v;
-    uint32_t parts = v->draw_count >= r->parallel_min ? hl__workers_threads(r->workers) : 1u;
+    bool split = v->draw_count >= r->parallel_min;
+    uint32_t parts = split ? hl__workers_parts(r->workers, HL__FRONTEND_PARTS_PER_THREAD) : 1u;
+    /* the sorted runs: one a thread (their merge looks at every run's head per item) */
+    uint32_t runs = split ? hl__workers_threads(r->workers) : 1u;
     hl__workers_run(r->workers, parts, sort_keys_part, &c);
     sort_item *si = r->sort_items;
     /* A static scene builds the same keys in the same order every frame: then last frame's
@@ -1372,15 +1377,15 @@ static hl_result view_sort(hl_renderer *r, hl__view *v) {
             !hl__reserve((void **)&sc->order, &sc->order_capacity, v->draw_count + 1u, sizeof(uint32_t)))
             return HL_ERR_OUT_OF_MEMORY;
         for (uint32_t i = 0; i < v->draw_count; i++) sc->keys[i] = si[i].key;
-        hl__workers_run(r->workers, parts, sort_run_part, &c);
-        if (parts == 1) {
+        hl__workers_run(r->workers, runs, sort_run_part, &c);
+        if (runs == 1) {
             for (uint32_t i = 0; i < v->draw_count; i++) sc->order[i] = si[i].index;
         } else { /* the sorted runs merged: the smallest head each time */
             uint32_t head[HL__MAX_FRONTEND_THREADS], end[HL__MAX_FRONTEND_THREADS];
-            for (uint32_t p = 0; p < parts; p++) hl__work_range(v->draw_count, p, parts, &head[p], &end[p]);
+            for (uint32_t p = 0; p < runs; p++) hl__work_range(v->draw_count, p, runs, &head[p], &end[p]);
             for (uint32_t i = 0; i < v->draw_count; i++) {
                 uint32_t best = UINT32_MAX;
-                for (uint32_t p = 0; p < parts; p++)
+                for (uint32_t p = 0; p < runs; p++)
                     if (head[p] < end[p] && (best == UINT32_MAX || sort_cmp(&si[head[p]], &si[head[best]]) < 0)) best = p;
                 sc->order[i] = si[head[best]++].index;
             }

@@ -521,6 +521,9 @@ typedef struct hl__present {
  * hl_base.h). What runs on them only reads the scene and writes its own part of renderer scratch:
  * no RHI call, no allocation, no error message. */
 #define HL__MAX_FRONTEND_THREADS HL__MAX_WORKER_THREADS
+/* The parts of a frontend loop: 4 per thread (HL__MAX_WORKER_PARTS at most), so that a late or
+ * slow thread leaves its share to the others. */
+#define HL__FRONTEND_PARTS_PER_THREAD 4u
 /* Loops shorter than this run on the calling thread alone (waking workers costs more). */
 #define HL__PARALLEL_MIN 4096u
 /* Tests only: the size from which the frontend splits its loops (HL__PARALLEL_MIN by default;
@@ -713,7 +716,7 @@ struct hl_renderer {
         struct hl__pipeline_entry **stamps;
         uint32_t stamp_count, stamp_capacity;
         uint64_t reused, upload_bytes;
-    } build_parts[HL__MAX_FRONTEND_THREADS];
+    } build_parts[HL__MAX_WORKER_PARTS];
     /* per view: the inputs of plain mesh draws by (material, geometry, shadow flags), valid while
        the view's stamp and retire_epoch hold (render_frame.c mesh_draw); allocated once */
     struct hl__draw_memo *draw_memo;
@@ -790,10 +793,10 @@ struct hl_renderer {
     hl__present present;  /* the window (desc.window), render_present.c */
     hl__workers *workers; /* frontend threads (NULL: the calling thread alone) */
     uint32_t parallel_min; /* meshes / draws a loop needs to be split (HL__PARALLEL_MIN; tests lower it) */
-    struct hl__cull_part { /* view_cull's per-part results (HL__MAX_FRONTEND_THREADS) */
+    struct hl__cull_part { /* view_cull's per-part results */
         uint32_t visible, offscreen, culled;
         hl_aabb box;
-    } cull_parts[HL__MAX_FRONTEND_THREADS];
+    } cull_parts[HL__MAX_WORKER_PARTS];
     hl_render_stats stats;
 };
 

@@ -491,7 +491,7 @@ void hl_renderer_destroy(hl_renderer *r) {
     hl__free(r->visible_recs);
     hl__free(r->visible_pos);
     hl__free(r->visible_flags);
-    for (uint32_t i = 0; i < HL__MAX_FRONTEND_THREADS; i++) {
+    for (uint32_t i = 0; i < HL__MAX_WORKER_PARTS; i++) {
         hl__free(r->build_parts[i].serial);
         hl__free(r->build_parts[i].rest);
         hl__free(r->build_parts[i].dirty);

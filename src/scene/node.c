@@ -504,7 +504,7 @@ hl_result hl__stage_update_on(hl_stage *s, hl__workers *workers, uint32_t parall
         /* the structure and visibility hold: only world matrices can be stale */
         hl_node *root = &s->root;
         if (hl__stale(root)) hl__compute_world(root);
-        uint32_t parts = workers && s->order_count >= parallel_min ? hl__workers_threads(workers) : 1u;
+        uint32_t parts = workers && s->order_count >= parallel_min ? hl__workers_parts(workers, 4u) : 1u;
         if (parts > 1 && !s->unit_count && !hl__stage_units(s)) parts = 1;
         if (parts > 1) {
             for (uint32_t k = 0; k < s->spine_count; k++) {
