@@ -9,7 +9,10 @@
  *   - every world matrix is bitwise the serial one (and the serial one is the product of the
  *     locals along the path, within 1e-4);
  *   - a node's world revision changed exactly when the serial stage's did;
- *   - the mesh, light and camera lists name the same nodes in the same order. */
+ *   - the mesh, light and camera lists name the same nodes in the same order, and those of the
+ *     serial stage are the tree's visible meshes and lights in pre-order (walked in the test:
+ *     the stage keeps its order across structure changes, appending subtrees added under the
+ *     root and leaving holes for those removed). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +33,7 @@ static uint32_t rnd(uint32_t n) {
 }
 static float rndf(float lo, float hi) { return lo + (hi - lo) * (float)rnd(1u << 20) / (float)(1u << 20); }
 
-#define MAX_NODES 6000u
+#define MAX_NODES 12000u
 
 /* One stage and its nodes by creation number (the two stages' nodes of one number match). */
 typedef struct world {
@@ -73,9 +76,9 @@ static void apply(world *w, const op *o) {
     case 2: hl_node_set_scale(n, (hl_vec3){o->f[7], o->f[8], o->f[9]}); break;
     case 3: hl_node_set_visible(n, !hl_node_visible(n)); break;
     case 4: hl_node_set_translation(hl_stage_root(w->stage), (hl_vec3){o->f[0], o->f[1], o->f[2]}); break;
-    case 5: { /* a new node under node b (or the root) */
+    case 5: { /* a new node under node a (or, half the time, the root) */
         hl_node *c = make_node(w, o->b % 3u, w->count++);
-        hl_node *parent = o->a < w->count - 1 && w->nodes[o->a] ? w->nodes[o->a] : hl_stage_root(w->stage);
+        hl_node *parent = o->b % 2u && o->a < w->count - 1 && w->nodes[o->a] ? w->nodes[o->a] : hl_stage_root(w->stage);
         HL_CHECK_OK(hl_node_add_child(parent, c));
         hl_node_set_translation(c, (hl_vec3){o->f[0], o->f[1], o->f[2]});
         break;
@@ -95,6 +98,25 @@ static void apply(world *w, const op *o) {
             hl_node_destroy(n);
         }
         break;
+    case 7: /* node a moved under the root (its subtree's entries leave holes, then come last) */
+        if (n && hl_node_parent(n)) {
+            HL_CHECK_OK(hl_node_remove_child(hl_node_parent(n), n));
+            HL_CHECK_OK(hl_node_add_child(hl_stage_root(w->stage), n));
+        }
+        break;
+    case 8: /* churn: an eighth of the root's children destroyed, as many new leaves under the root */
+        for (uint32_t k = 0, step = o->b % 7u + 3u; k < w->count / 8u && w->count + 1u < MAX_NODES; k++) {
+            uint32_t i = (o->a + k * step) % w->count;
+            hl_node *x = w->nodes[i];
+            if (x && hl_node_parent(x) == hl_stage_root(w->stage) && !hl_node_first_child(x)) {
+                w->nodes[i] = NULL;
+                hl_node_destroy(x);
+            }
+            hl_node *c = make_node(w, k % 3u, w->count++);
+            HL_CHECK_OK(hl_node_add_child(hl_stage_root(w->stage), c));
+            hl_node_set_translation(c, (hl_vec3){o->f[0] + (float)k, o->f[1], o->f[2]});
+        }
+        break;
     default: break;
     }
 }
@@ -103,7 +125,7 @@ static op random_op(uint32_t count, bool structure) {
     op o = {0};
     uint32_t k = rnd(100);
     o.what = k < 40 ? 0 : k < 60 ? 1 : k < 70 ? 2 : 0;
-    if (structure) o.what = k < 30 ? 3 : k < 45 ? 4 : k < 80 ? 5 : 6;
+    if (structure) o.what = k < 15 ? 3 : k < 25 ? 4 : k < 55 ? 5 : k < 70 ? 6 : k < 85 ? 7 : 8;
     o.a = rnd(count);
     o.b = rnd(1000);
     for (int i = 0; i < 10; i++) o.f[i] = rndf(-3, 3);
@@ -142,8 +164,42 @@ static hl_mat4 reference_world(const hl_node *n) {
     return hl_mat4_mul(&pw, &local);
 }
 
+/* The visible meshes and lights in pre-order, walked here through the public tree API: what the
+ * lists must hold whatever the stage kept of its order across structure changes. */
+static uint32_t reference_lists(hl_stage *s, hl_node **meshes, hl_node **lights, uint32_t *light_count) {
+    uint32_t nm = 0, nl = 0;
+    hl_node *root = hl_stage_root(s);
+    if (!hl_node_visible(root)) return *light_count = 0, 0;
+    for (hl_node *n = hl_node_first_child(root); n;) {
+        bool shown = hl_node_visible(n);
+        if (shown && hl_node_get_kind(n) == HL_NODE_MESH) meshes[nm++] = n;
+        if (shown && hl_node_get_kind(n) == HL_NODE_LIGHT) lights[nl++] = n;
+        if (shown && hl_node_first_child(n)) { /* an invisible node hides its subtree */
+            n = hl_node_first_child(n);
+            continue;
+        }
+        while (n != root && !hl_node_next_sibling(n)) n = hl_node_parent(n);
+        n = n == root ? NULL : hl_node_next_sibling(n);
+    }
+    *light_count = nl;
+    return nm;
+}
+
 static uint32_t compare(world *a, world *b, bool check_reference) {
     uint32_t failures = 0;
+    static hl_node *ref_meshes[MAX_NODES], *ref_lights[MAX_NODES];
+    uint32_t ref_lc = 0, ref_mc = reference_lists(a->stage, ref_meshes, ref_lights, &ref_lc);
+    uint32_t mc = 0, lc = 0;
+    hl_mesh *const *sm = hl_stage_meshes(a->stage, &mc);
+    hl_light *const *sl = hl_stage_lights(a->stage, &lc);
+    HL_CHECK_EQ(mc, ref_mc);
+    HL_CHECK_EQ(lc, ref_lc);
+    for (uint32_t i = 0; i < mc && i < ref_mc; i++)
+        if (hl_mesh_node(sm[i]) != ref_meshes[i] && failures++ < 3)
+            HL_CHECK_MSG(0, "mesh list entry %u is not the tree's %u-th visible mesh in pre-order", i, i);
+    for (uint32_t i = 0; i < lc && i < ref_lc; i++)
+        if (hl_light_node(sl[i]) != ref_lights[i] && failures++ < 3)
+            HL_CHECK_MSG(0, "light list entry %u is not the tree's %u-th visible light in pre-order", i, i);
     HL_CHECK_EQ(a->count, b->count);
     for (uint32_t i = 0; i < a->count && i < b->count; i++) {
         hl_node *x = a->nodes[i], *y = b->nodes[i];
@@ -194,14 +250,14 @@ static void run(uint32_t shape, uint32_t n, uint32_t threads, uint64_t seed) {
     uint32_t parallel_min = 1u + rnd(n);
     g_rng = seed ^ 0x9e3779b97f4a7c15ull;
     uint32_t failures = 0;
-    for (uint32_t frame = 0; frame < 24 && !failures; frame++) {
+    for (uint32_t frame = 0; frame < 40 && !failures; frame++) {
         uint32_t changes = frame % 6u == 5u ? 0u : rnd(frame % 4u == 0u ? n : 40u) + 1u;
         for (uint32_t c = 0; c < changes; c++) {
             op o = random_op(a.count, false);
             apply(&a, &o);
             apply(&b, &o);
         }
-        if (frame % 5u == 2u && a.count + 8u < MAX_NODES) { /* the structure changes: the order is walked again */
+        if (frame % 3u == 2u && a.count + 8u < MAX_NODES) { /* the structure changes */
             for (uint32_t c = 0; c < 1u + rnd(4); c++) {
                 op o = random_op(a.count, true);
                 apply(&a, &o);

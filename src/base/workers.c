@@ -26,11 +26,13 @@
 
 #include "hl_base.h"
 
-/* The longest a held worker spins for the next run before it sleeps anyway (an owner that holds
- * and then does long serial work loses only this much CPU per thread), and the longest the caller
- * spins for the others' parts. */
-#define HOLD_SPIN_NS 2000000u
+/* The longest a held worker spins for the next run before it sleeps (an owner's long serial step
+ * between runs is then not slowed by spinning threads: on the H200 host a serial stage walk took
+ * twice as long beside 7 spinning workers), and the longest the caller spins for the others'
+ * parts. The clock is read every SPIN_CHECK iterations. */
+#define HOLD_SPIN_NS 200000u
 #define CALLER_SPIN_NS 1000000u
+#define SPIN_CHECK 256u
 
 struct hl__workers {
     pthread_t threads[HL__MAX_WORKER_THREADS];
@@ -76,7 +78,7 @@ static uint64_t wait_run(hl__workers *w, uint32_t seen) {
             if (run_of(s) != seen || atomic_load_explicit(&w->quit, memory_order_relaxed)) return s;
             if (!atomic_load_explicit(&w->held, memory_order_relaxed)) break;
             cpu_relax();
-            if (k % 64u) continue;
+            if (k % SPIN_CHECK) continue;
             uint64_t now = hl__now_ns();
             if (!start) start = now;
             else if (now - start > HOLD_SPIN_NS) break;
@@ -222,7 +224,7 @@ void hl__workers_run(hl__workers *w, uint32_t parts, hl__work_fn fn, void *ctx) 
         uint64_t start = 0;
         for (uint32_t k = 1; atomic_load_explicit(&w->done, memory_order_acquire) != parts; k++) {
             cpu_relax();
-            if (k % 64u) continue;
+            if (k % SPIN_CHECK) continue;
             uint64_t now = hl__now_ns();
             if (!start) start = now;
             else if (now - start > CALLER_SPIN_NS) break;

@@ -672,6 +672,8 @@ struct hl_renderer {
     uint32_t order_capacity;
     struct hl__sort_item *sort_items; /* high-water scratch for sorting */
     uint32_t sort_capacity;
+    struct hl__sort_item *sort_spare; /* the radix sort's second buffer (high-water) */
+    uint32_t sort_spare_capacity;
     struct hl__sort_item *inst_items;
     uint32_t inst_capacity;
     struct hl__batch_slot { /* instanced batching: (geometry, material, layers) -> batch, per view */

@@ -484,6 +484,7 @@ void hl_renderer_destroy(hl_renderer *r) {
     hl__free(r->draws);
     hl__free(r->order);
     hl__free(r->sort_items);
+    hl__free(r->sort_spare);
     hl__free(r->inst_items);
     hl__free(r->batch_table);
     hl__free(r->seen_table);

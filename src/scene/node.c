@@ -15,15 +15,25 @@ struct hl_stage {
     uint32_t camera_count, camera_cap;
     uint64_t structure_revision;
     uint64_t walked_at; /* hl_revision_now() after the last full walk (hl_stage_update) */
-    /* The walk's order, kept while the structure holds (hl__stage_touch drops it): every node
-     * below the root in pre-order, with the end of each one's subtree in it. An update with a
-     * kept order visits this array instead of the tree; the world update on threads splits it
-     * into units, subtrees whose parents the spine (computed first, in order) holds: the root's
-     * children's subtrees, and where one of them holds more than its share, its children's. */
+    /* The walk's order, kept across updates: every node below the root in pre-order, with the
+     * end of each one's subtree and what the lists need of it (kind, effective visibility). An
+     * update with a kept order visits this array instead of the tree; the world update on threads
+     * splits it into units, subtrees whose parents the spine (computed first, in order) holds: the
+     * root's children's subtrees, and where one of them holds more than its share, its children's.
+     * Structure changes keep it where that is cheap: a subtree added under the root is appended
+     * (it comes last in pre-order), a subtree removed anywhere leaves holes (NULL entries whose
+     * ends stay, so walks over the root's children step over them) that an update compacts once
+     * they are a quarter of the entries; the lists are then rebuilt from the array. Any other
+     * change (a child added below the root, a visibility change) drops it: the next update walks
+     * the tree. */
     hl_node **order;
     uint32_t *order_end;
-    uint32_t order_count, order_cap, order_end_cap;
+    uint8_t *order_info; /* HL__INFO_* */
+    uint32_t *order_scratch; /* compaction: live entries before each index (order_cap + 1) */
+    uint32_t order_count, order_cap; /* the four arrays share one block of order_cap entries each */
+    uint32_t holes; /* NULL entries of order */
     bool order_kept;
+    bool lists_stale; /* the lists are to be rebuilt from the kept order */
     struct hl__stage_unit {
         uint32_t first, end; /* [first, end) of order */
         uint32_t before;     /* nodes in the units before this one */
@@ -55,15 +65,107 @@ static hl_stage *hl__stage_of(const hl_node *n) {
     return n->stage_of_root;
 }
 
-/* Structure or visibility changed: the stage's lists are stale (emptied so they never hold a
- * destroyed node) until the next hl_stage_update. */
+#define HL__INFO_VISIBLE 4u /* effective visibility; the low bits: the kind's list (1 mesh, 2 light, 3 camera) */
+
+static uint8_t hl__order_info(const hl_node *n) {
+    uint8_t list = n->kind == HL_NODE_MESH ? 1u : n->kind == HL_NODE_LIGHT ? 2u : n->kind == HL_NODE_CAMERA ? 3u : 0u;
+    return (uint8_t)(list | (n->effective_visible ? HL__INFO_VISIBLE : 0u));
+}
+
+/* The structure changed: the stage's lists are stale (emptied so they never hold a destroyed node)
+ * until the next hl_stage_update, which rebuilds them from the kept order. */
+static void hl__stage_lists_stale(hl_stage *s) {
+    s->structure_revision = hl__next_revision();
+    s->mesh_count = s->light_count = s->camera_count = 0;
+    s->lists_stale = true;
+    s->unit_count = s->spine_count = 0;
+}
+
+/* Structure or visibility changed in a way the kept order does not follow: the next update walks
+ * the tree. */
 static void hl__stage_touch(const hl_node *n) {
     hl_stage *s = hl__stage_of(n);
     if (!s) return;
-    s->structure_revision = hl__next_revision();
-    s->mesh_count = s->light_count = s->camera_count = 0;
+    hl__stage_lists_stale(s);
     s->order_kept = false;
-    s->order_count = 0;
+    s->order_count = s->holes = 0;
+}
+
+/* Room for `need` entries in each of the order's arrays (one block holds the four: a growing order
+ * allocates once per doubling); the entries so far kept. False: out of memory. */
+static bool hl__order_room(hl_stage *s, uint32_t need) {
+    if (need <= s->order_cap) return true;
+    uint64_t cap = s->order_cap ? (uint64_t)s->order_cap * 2u : 64u;
+    if (cap < need) cap = need;
+    size_t per = sizeof *s->order + sizeof *s->order_end + sizeof *s->order_scratch + sizeof *s->order_info, bytes;
+    if (cap > UINT32_MAX - 1u || !hl__mul_size((size_t)cap + 1u, per, &bytes)) return false;
+    uint8_t *b = hl__malloc(bytes);
+    if (!b) return false;
+    hl_node **order = (hl_node **)(void *)b;
+    uint32_t *end = (uint32_t *)(void *)(order + cap), *scratch = end + cap; /* scratch: cap + 1 */
+    uint8_t *info = (uint8_t *)(scratch + cap + 1u);
+    if (s->order_count) {
+        memcpy(order, s->order, (size_t)s->order_count * sizeof *order);
+        memcpy(end, s->order_end, (size_t)s->order_count * sizeof *end);
+        memcpy(info, s->order_info, s->order_count);
+    }
+    hl__free(s->order);
+    s->order = order;
+    s->order_end = end;
+    s->order_scratch = scratch;
+    s->order_info = info;
+    s->order_cap = (uint32_t)cap;
+    return true;
+}
+
+/* n's entry in s's kept order, or UINT32_MAX. */
+static uint32_t hl__order_index(const hl_stage *s, const hl_node *n) {
+    return s->order_kept && n->stage_index < s->order_count && s->order[n->stage_index] == n ? n->stage_index : UINT32_MAX;
+}
+
+/* child (just linked as the root's last child) and its subtree appended to the kept order; false:
+ * out of memory (the caller drops the order). */
+static bool hl__order_append(hl_stage *s, hl_node *child) {
+    for (hl_node *n = child; n;) {
+        uint32_t idx = s->order_count;
+        if (!hl__order_room(s, idx + 1)) return false;
+        n->effective_visible = n->visible && n->parent->effective_visible;
+        s->order[idx] = n;
+        s->order_end[idx] = idx; /* open until its subtree is done */
+        s->order_info[idx] = hl__order_info(n);
+        n->stage_index = idx;
+        s->order_count = idx + 1;
+        if (n->first_child) {
+            n = n->first_child;
+            continue;
+        }
+        for (;;) {
+            s->order_end[n->stage_index] = s->order_count;
+            if (n == child) return true;
+            if (n->next_sibling) {
+                n = n->next_sibling;
+                break;
+            }
+            n = n->parent;
+        }
+    }
+    return true;
+}
+
+/* child's subtree (about to be unlinked from its parent, a node of s) leaves the lists: its
+ * entries become holes when the order is kept, else the next update walks. */
+static void hl__stage_remove(hl_stage *s, const hl_node *child) {
+    uint32_t i = hl__order_index(s, child);
+    if (i == UINT32_MAX) {
+        hl__stage_touch(child->parent);
+        return;
+    }
+    hl__stage_lists_stale(s);
+    for (uint32_t k = i; k < s->order_end[i]; k++) {
+        if (!s->order[k]) continue;
+        s->order[k] = NULL;
+        s->holes++;
+    }
 }
 
 hl_result hl_node_create(const char *name, hl_node **out) {
@@ -128,7 +230,8 @@ static void hl__free_subtree(hl_node *n) {
 void hl_node_destroy(hl_node *n) {
     if (!n || n->stage_of_root) return; /* a stage root goes with hl_stage_destroy */
     if (n->parent) {
-        hl__stage_touch(n);
+        hl_stage *s = hl__stage_of(n);
+        if (s) hl__stage_remove(s, n);
         hl__unlink(n);
     }
     hl__free_subtree(n);
@@ -163,7 +266,12 @@ hl_result hl_node_add_child(hl_node *n, hl_node *child) {
     n->last_child = child;
     n->child_count++;
     child->local_dirty = true;
-    hl__stage_touch(n);
+    hl_stage *s = hl__stage_of(n);
+    if (s && n == &s->root && s->order_kept && hl__order_append(s, child)) {
+        hl__stage_lists_stale(s); /* the subtree comes last in pre-order: appended */
+    } else if (s) {
+        hl__stage_touch(n);
+    }
     return HL_OK;
 }
 
@@ -172,7 +280,8 @@ hl_result hl_node_remove_child(hl_node *n, hl_node *child) {
     if (child->parent != n)
         return hl__fail(HL_ERR_NOT_FOUND, "hl_node_remove_child: \"%s\" is not a child of \"%s\"", hl_node_name(child),
                         hl_node_name(n));
-    hl__stage_touch(n);
+    hl_stage *s = hl__stage_of(n);
+    if (s) hl__stage_remove(s, child);
     hl__unlink(child);
     return HL_OK;
 }
@@ -338,8 +447,7 @@ void hl_stage_destroy(hl_stage *s) {
     hl__free(s->meshes);
     hl__free(s->lights);
     hl__free(s->cameras);
-    hl__free(s->order);
-    hl__free(s->order_end);
+    hl__free(s->order); /* the block of the four arrays */
     hl__free(s->units);
     hl__free(s->spine);
     hl_environment_release(s->environment);
@@ -365,7 +473,8 @@ hl_result hl_stage_add(hl_stage *s, hl_node *n) {
 static hl_result hl__stage_walk(hl_stage *s) {
     s->mesh_count = s->light_count = s->camera_count = 0;
     s->order_kept = false;
-    s->order_count = 0;
+    s->order_count = s->holes = 0;
+    s->lists_stale = false;
     hl_node *root = &s->root;
     if (hl__stale(root)) hl__compute_world(root);
     root->effective_visible = root->visible;
@@ -377,12 +486,12 @@ static hl_result hl__stage_walk(hl_stage *s) {
         hl_node *p = n->parent;
         if (hl__stale(n)) hl__compute_world(n);
         n->effective_visible = n->visible && p->effective_visible;
-        if (order && (!hl__reserve((void **)&s->order, &s->order_cap, idx + 1, sizeof *s->order) ||
-                      !hl__reserve((void **)&s->order_end, &s->order_end_cap, idx + 1, sizeof *s->order_end)))
-            order = false;
+        if (order && !hl__order_room(s, idx + 1)) order = false;
         if (order) {
             s->order[idx] = n;
             s->order_end[idx] = idx; /* open */
+            s->order_info[idx] = hl__order_info(n);
+            s->order_count = idx + 1; /* (what hl__order_room keeps when it grows) */
         }
         n->stage_index = idx++;
         if (n->effective_visible) {
@@ -416,6 +525,49 @@ static hl_result hl__stage_walk(hl_stage *s) {
     return HL_OK;
 }
 
+/* The kept order without its holes (subtrees removed): entries moved down, their subtree ends
+ * and the nodes' indices renumbered. False: out of memory (the order is dropped). */
+static bool hl__stage_compact(hl_stage *s) {
+    uint32_t n = s->order_count; /* scratch has room for n + 1 (hl__order_room) */
+    uint32_t live = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        s->order_scratch[i] = live;
+        live += s->order[i] != NULL;
+    }
+    s->order_scratch[n] = live;
+    /* each entry moves to an index at or below its own, so the ends read are not yet rewritten */
+    for (uint32_t i = 0; i < n; i++) {
+        hl_node *x = s->order[i];
+        if (!x) continue;
+        uint32_t j = s->order_scratch[i];
+        s->order[j] = x;
+        s->order_info[j] = s->order_info[i];
+        s->order_end[j] = s->order_scratch[s->order_end[i]];
+        x->stage_index = j;
+    }
+    s->order_count = live;
+    s->holes = 0;
+    s->unit_count = s->spine_count = 0;
+    return true;
+}
+
+/* The lists from the kept order (entries in pre-order, holes skipped). */
+static hl_result hl__stage_lists(hl_stage *s) {
+    s->mesh_count = s->light_count = s->camera_count = 0;
+    for (uint32_t i = 0; i < s->order_count; i++) {
+        uint8_t info = s->order_info[i];
+        if (!s->order[i] || !(info & HL__INFO_VISIBLE)) continue;
+        switch (info & 3u) {
+        case 1: HL__PUSH(s, meshes, mesh_count, mesh_cap, (hl_mesh *)s->order[i]); break;
+        case 2: HL__PUSH(s, lights, light_count, light_cap, (hl_light *)s->order[i]); break;
+        case 3: HL__PUSH(s, cameras, camera_count, camera_cap, (hl_camera *)s->order[i]); break;
+        default: break;
+        }
+    }
+    s->lists_stale = false;
+    return HL_OK;
+}
+
 /* The units of the threaded world update: the root's children's subtrees, the largest split into
  * its children's while it holds more than an eighth of the nodes (its root then joins the
  * spine). False: out of memory (the update runs in order on one thread). */
@@ -430,7 +582,7 @@ static bool hl__stage_units(hl_stage *s) {
         uint32_t big = UINT32_MAX, size = n / 8u;
         for (uint32_t u = 0; u < s->unit_count; u++) {
             uint32_t us = s->units[u].end - s->units[u].first;
-            if (us > size && us > 1u) big = u, size = us;
+            if (us > size && us > 1u && s->order[s->units[u].first]) big = u, size = us; /* a hole's range stays whole */
         }
         if (big == UINT32_MAX) break;
         struct hl__stage_unit b = s->units[big];
@@ -483,7 +635,7 @@ static void hl__world_part(void *ctx, uint32_t part, uint32_t parts) {
     for (uint32_t u = lo; u < count && units[u].before < b; u++)
         for (uint32_t i = units[u].first; i < units[u].end; i++) {
             hl_node *n = s->order[i];
-            if (!hl__stale(n)) continue;
+            if (!n || !hl__stale(n)) continue;
             if (rev == rev_end) {
                 rev = hl__next_revisions(256u);
                 rev_end = rev + 256u;
@@ -497,11 +649,17 @@ hl_result hl__stage_update_on(hl_stage *s, hl__workers *workers, uint32_t parall
     /* nothing anywhere changed since the last walk (every change of a node, of the structure or of
        visibility advances the revision counter): the world matrices and lists stand */
     if (s->walked_at && s->walked_at == hl_revision_now()) return HL_OK;
+    if (s->order_kept && s->holes && s->holes * 4u > s->order_count && !hl__stage_compact(s)) s->order_kept = false;
     if (!s->order_kept) {
         hl_result res = hl__stage_walk(s);
         if (res) return res;
     } else {
-        /* the structure and visibility hold: only world matrices can be stale */
+        /* visibility held, the structure changed only where the order followed: the lists from
+           the order if it changed, then the world matrices */
+        if (s->lists_stale) {
+            hl_result res = hl__stage_lists(s);
+            if (res) return res;
+        }
         hl_node *root = &s->root;
         if (hl__stale(root)) hl__compute_world(root);
         uint32_t parts = workers && s->order_count >= parallel_min ? hl__workers_parts(workers, 4u) : 1u;
@@ -509,12 +667,12 @@ hl_result hl__stage_update_on(hl_stage *s, hl__workers *workers, uint32_t parall
         if (parts > 1) {
             for (uint32_t k = 0; k < s->spine_count; k++) {
                 hl_node *n = s->order[s->spine[k]];
-                if (hl__stale(n)) hl__compute_world(n);
+                if (n && hl__stale(n)) hl__compute_world(n);
             }
             hl__workers_run(workers, parts, hl__world_part, &(hl__world_ctx){s});
         } else {
             for (uint32_t i = 0; i < s->order_count; i++)
-                if (hl__stale(s->order[i])) hl__compute_world(s->order[i]);
+                if (s->order[i] && hl__stale(s->order[i])) hl__compute_world(s->order[i]);
         }
     }
     s->walked_at = hl_revision_now();
