@@ -944,7 +944,7 @@ static hl_result mesh_draw(hl_renderer *r, const hl__view *v, hl_mesh *m, hl__gp
 #define HL__VF_SERIAL 4u /* skinned, or no memo: built on the calling thread, never from the memo */
 #define HL__VF_BUILT 8u  /* built on the calling thread */
 #define HL__VF_THREAD 16u /* built by the frontend threads */
-#define HL__SCAN_KINDS 256u /* a part's table of memo kinds (a power of two) */
+#define HL__SCAN_KINDS 256u /* a part's table of memo kinds (a power of two; slot 255 is "none" too) */
 
 typedef struct scan_ctx {
     hl_renderer *r;
@@ -977,17 +977,20 @@ static void scan_part(void *ctx, uint32_t part, uint32_t parts) {
         hl_geometry *geo = hl_mesh_geometry(m);
         bool serial = !r->draw_memo || skin_defines(m, mat, hl_geometry_get_layout(geo));
         bool first = serial;
+        r->visible_kind[i] = 255u;
         if (!serial) { /* the part's first of its kind, or a table too full to tell */
             uint32_t flags = memo_flags(m), slot = (uint32_t)memo_hash(mat, geo, flags) & (HL__SCAN_KINDS - 1u);
             first = true;
             for (uint32_t probe = 0; probe < 8u; probe++, slot = (slot + 1u) & (HL__SCAN_KINDS - 1u)) {
                 struct hl__scan_kind *k = &bp->kinds[slot];
                 if (k->stamp != bp->kind_stamp) {
-                    *k = (struct hl__scan_kind){mat, geo, flags, bp->kind_stamp};
+                    *k = (struct hl__scan_kind){mat, geo, flags, bp->kind_stamp, NULL};
+                    r->visible_kind[i] = (uint8_t)slot;
                     break;
                 }
                 if (k->material == mat && k->geometry == geo && k->flags == flags) {
                     first = false;
+                    r->visible_kind[i] = (uint8_t)slot;
                     break;
                 }
             }
@@ -1011,7 +1014,8 @@ static void scan_part(void *ctx, uint32_t part, uint32_t parts) {
 static hl_result view_scan(hl_renderer *r, hl_mesh *const *meshes, uint32_t visible, uint32_t parts) {
     if (!hl__reserve((void **)&r->visible_recs, &r->visible_rec_capacity, visible + 1u, sizeof *r->visible_recs) ||
         !hl__reserve((void **)&r->visible_pos, &r->visible_pos_capacity, visible + 1u, sizeof *r->visible_pos) ||
-        !hl__reserve((void **)&r->visible_flags, &r->visible_flags_capacity, visible + 1u, sizeof *r->visible_flags))
+        !hl__reserve((void **)&r->visible_flags, &r->visible_flags_capacity, visible + 1u, sizeof *r->visible_flags) ||
+        !hl__reserve((void **)&r->visible_kind, &r->visible_kind_capacity, visible + 1u, sizeof *r->visible_kind))
         return HL_ERR_OUT_OF_MEMORY;
     for (uint32_t p = 0; p < parts; p++) {
         uint32_t a, b;
@@ -1036,15 +1040,17 @@ static hl_result view_scan(hl_renderer *r, hl_mesh *const *meshes, uint32_t visi
 
 /* The memo entry of m's kind made in this view and still valid, looked up only (frontend threads
  * too: the memo does not change while they run); NULL: none. */
-static const struct hl__draw_memo *memo_find(const hl_renderer *r, hl_mesh *m) {
-    const void *mat = hl_mesh_material(m), *geo = hl_mesh_geometry(m);
-    uint32_t flags = memo_flags(m);
+static const struct hl__draw_memo *memo_find_kind(const hl_renderer *r, const void *mat, const void *geo, uint32_t flags) {
     uint32_t slot = (uint32_t)memo_hash(mat, geo, flags) & (DRAW_MEMO_SLOTS - 1u);
     for (const struct hl__draw_memo *e = &r->draw_memo[slot]; e->stamp == r->draw_memo_stamp;
          slot = (slot + 1u) & (DRAW_MEMO_SLOTS - 1u), e = &r->draw_memo[slot])
         if (e->material == mat && e->geometry == geo && e->flags == flags)
             return e->retire_epoch == r->retire_epoch ? e : NULL;
     return NULL;
+}
+
+static const struct hl__draw_memo *memo_find(const hl_renderer *r, hl_mesh *m) {
+    return memo_find_kind(r, hl_mesh_material(m), hl_mesh_geometry(m), memo_flags(m));
 }
 
 /* The plain draws the frontend threads build (the build step above). Each writes its own record,
@@ -1072,11 +1078,17 @@ static void build_part(void *ctx, uint32_t part, uint32_t parts) {
     bp->count = bp->rest_count = bp->stamp_count = 0;
     bp->reused = bp->upload_bytes = 0;
     memset(bp->stamp_seen, 0, sizeof bp->stamp_seen);
+    /* the memo entry of each kind the part's scan met, looked up once (its meshes name the slot) */
+    for (uint32_t k = 0; k < HL__SCAN_KINDS; k++) {
+        struct hl__scan_kind *sk = &bp->kinds[k];
+        if (sk->stamp == bp->kind_stamp) sk->memo = memo_find_kind(r, sk->material, sk->geometry, sk->flags);
+    }
     for (uint32_t i = bp->first; i < bp->end; i++) {
         uint8_t fl = r->visible_flags[i];
         if (fl & (HL__VF_INSTANCED | HL__VF_BUILT)) continue;
         hl_mesh *m = c->meshes[r->order[i]];
-        const struct hl__draw_memo *e = fl & HL__VF_SERIAL ? NULL : memo_find(r, m);
+        uint8_t kind = r->visible_kind[i];
+        const struct hl__draw_memo *e = fl & HL__VF_SERIAL ? NULL : kind != 255u ? bp->kinds[kind].memo : memo_find(r, m);
         hl__gpu_mesh *rec = r->visible_recs[i];
         if (!e || !rec || rec->mesh != m || !rec->prepared || hl__gpu_mesh_fresh(r, rec)) {
             bp->rest[bp->rest_count++] = i;

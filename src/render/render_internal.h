@@ -697,6 +697,8 @@ struct hl_renderer {
     uint32_t visible_pos_capacity;
     uint8_t *visible_flags;
     uint32_t visible_flags_capacity;
+    uint8_t *visible_kind; /* the slot of the mesh's memo kind in its part's table (255: none) */
+    uint32_t visible_kind_capacity;
     struct hl__build_part { /* the frontend threads' part of the scan and draw building (one per thread) */
         uint32_t first, end;  /* its visible range */
         uint32_t plain_first; /* the plain draws of the parts before it */
@@ -709,6 +711,7 @@ struct hl_renderer {
         struct hl__scan_kind {
             const void *material, *geometry;
             uint32_t flags, stamp;
+            const struct hl__draw_memo *memo; /* the build's: the kind's memo entry (NULL: none) */
         } kinds[256];
         uint32_t *dirty; /* object slots written */
         hl_graph_commit *commits; /* the records' delivered world revisions, committed at the submission */

@@ -492,6 +492,7 @@ void hl_renderer_destroy(hl_renderer *r) {
     hl__free(r->visible_recs);
     hl__free(r->visible_pos);
     hl__free(r->visible_flags);
+    hl__free(r->visible_kind);
     for (uint32_t i = 0; i < HL__MAX_WORKER_PARTS; i++) {
         hl__free(r->build_parts[i].serial);
         hl__free(r->build_parts[i].rest);
