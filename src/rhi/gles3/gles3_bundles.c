@@ -237,7 +237,7 @@ static void execute_one(hl_rhi_device *dev, const uint8_t *a) {
             }
         }
         if (!d->count || !d->instances) continue;
-        hl__gl_draw_call(dev, d->mode, d->index_type, (uintptr_t)d->index_ptr, d->first, d->count, d->instances);
+        hl__gl_draw_call(dev, d->mode, d->index_type, d->index_ptr, 0, d->first, d->count, d->instances);
     }
 }
 

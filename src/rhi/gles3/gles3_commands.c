@@ -657,7 +657,7 @@ void hl__gl_draw(hl_rhi_cmd *cmd, uint32_t vertex_count, uint32_t instance_count
     (void)first_instance; /* 0: FIRST_INSTANCE is not a gles3 feature, the core rejects others */
     hl_rhi_device *dev = cmd->dev;
     if (!instance_count || !vertex_count || !hl__gl_flush(dev)) return;
-    hl__gl_draw_call(dev, hl__gl(dev)->pipeline->mode, 0, 0, (GLint)first_vertex, (GLsizei)vertex_count,
+    hl__gl_draw_call(dev, hl__gl(dev)->pipeline->mode, 0, 0, 0, (GLint)first_vertex, (GLsizei)vertex_count,
                      (GLsizei)instance_count);
 }
 
@@ -668,8 +668,8 @@ void hl__gl_draw_indexed(hl_rhi_cmd *cmd, uint32_t index_count, uint32_t instanc
     hl_rhi_device *dev = cmd->dev;
     hl__gl_device *g = hl__gl(dev);
     if (!instance_count || !index_count || !g->ib || !hl__gl_flush(dev)) return;
-    hl__gl_draw_call(dev, g->pipeline->mode, g->index_type, (uintptr_t)(g->ib_offset + (uint64_t)first_index * g->index_size),
-                     0, (GLsizei)index_count, (GLsizei)instance_count);
+    hl__gl_draw_call(dev, g->pipeline->mode, g->index_type, g->ib_offset, g->index_size, (GLint)first_index,
+                     (GLsizei)index_count, (GLsizei)instance_count);
 }
 
 /* The packet loop's run (the core checked it): packets that bind the bound pipeline, groups and
@@ -704,8 +704,8 @@ void hl__gl_draw_run(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *p, uint32_t n, u
             hl__apply_group_offsets(dev, gi);
         }
         if (!p->count || !index_ok) continue;
-        hl__gl_draw_call(dev, mode, index_type, (uintptr_t)(g->ib_offset + (uint64_t)p->first * g->index_size),
-                         (GLint)p->first, (GLsizei)p->count, (GLsizei)(p->instance_count ? p->instance_count : 1u));
+        hl__gl_draw_call(dev, mode, index_type, g->ib_offset, g->index_size, (GLint)p->first, (GLsizei)p->count,
+                         (GLsizei)(p->instance_count ? p->instance_count : 1u));
     }
 }
 
