@@ -194,11 +194,14 @@ typedef struct hl_renderer_desc {
      * render bundles; gles3 replays the bundles' draws itself (the same draws, the same images).
      * true: every draw is recorded one by one each frame instead. */
     bool no_render_bundles;
-    /** The threads that cull a view and sort its draws: the calling thread and frontend_threads -
-     * 1 workers the renderer starts and stops (they only do that work, between the render call's
-     * own steps; views of fewer than 4,096 meshes keep to the calling thread). 0 = the machine's
-     * cores - 1, at least 1, at most 8; 1 = the calling thread alone. The results (visible sets,
-     * draw order, images, counters) are the same for every count. */
+    /** The threads that update a stage's world matrices, cull a view, build and sort its draws:
+     * the calling thread and frontend_threads - 1 workers the renderer starts and stops (they only
+     * do that work, between the render call's own steps; stages and views of fewer than 4,096
+     * nodes / meshes keep to the calling thread). While one view is recorded the workers spin
+     * between its steps (200 us at most, and only where each thread has a core), so a render call
+     * uses up to this many cores for its frontend. 0 = the machine's cores - 1, at least 1, at
+     * most 8; 1 = the calling thread alone. The results (world matrices, visible sets, draw
+     * order, images, counters) are the same for every count. */
     uint32_t frontend_threads;
 } hl_renderer_desc;
 
