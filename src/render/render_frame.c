@@ -1127,7 +1127,8 @@ static hl_result build_merge(hl_renderer *r, uint32_t parts) {
     hl_result res = hl__objects_reserve(r, n);
     for (uint32_t p = 0; p < parts && !res; p++) {
         struct hl__build_part *bp = &r->build_parts[p];
-        memcpy(r->object_dirty + r->object_dirty_count, bp->dirty, (size_t)bp->count * sizeof *bp->dirty);
+        if (bp->count) /* (the list may be unallocated when nothing moved: no memcpy of NULL) */
+            memcpy(r->object_dirty + r->object_dirty_count, bp->dirty, (size_t)bp->count * sizeof *bp->dirty);
         r->object_dirty_count += bp->count;
         res = hl_graph_commits_on_submit(r->graph, bp->commits, bp->count);
         for (uint32_t k = 0; k < bp->stamp_count; k++) bp->stamps[k]->last_frame = r->frame_serial;
