@@ -158,6 +158,24 @@ int main(int argc, char **argv) {
         HL_CHECK_OK(hl_test_end(dev, cmd));
         HL_CHECK_OK(hl_test_read_rgba8(dev, t.tex, img));
         HL_CHECK_MSG(max_diff(img, ref) == 0, "indexed %d: same-binding packets differ by %d", indexed, max_diff(img, ref));
+        /* the state after such a run is its last packet's: in the same pass, the group set again
+           at the run's first offset (red) draws quad 3 red, then at its last offset (yellow) quad
+           2 yellow (gles3 binds a run's ranges outside its cache and writes the cache after it:
+           a cache left at the first range would skip the first rebind and draw quad 3 yellow) */
+        HL_CHECK_OK(hl_test_begin(dev, &t, clear, (hl_rhi_texture_view){0}, &cmd));
+        HL_CHECK_OK(hl_rhi_cmd_draw_packets(cmd, same, QUADS, NULL));
+        for (int k = 0; k < 2; k++) {
+            const uint32_t off = k ? 3u * 256u : 0u, first = k ? 12u : 18u;
+            HL_CHECK_OK(hl_rhi_cmd_set_bind_group(cmd, 0, bg, &off, 1));
+            if (indexed) HL_CHECK_OK(hl_rhi_cmd_draw_indexed(cmd, 6, 1, first, 0, 0));
+            else HL_CHECK_OK(hl_rhi_cmd_draw(cmd, 6, 1, first, 0));
+        }
+        HL_CHECK_OK(hl_test_end(dev, cmd));
+        HL_CHECK_OK(hl_test_read_rgba8(dev, t.tex, img));
+        HL_CHECK_PIXEL(px(img, 16, 48), 255, 0, 0, 255, 0);
+        HL_CHECK_PIXEL(px(img, 48, 48), 0, 255, 0, 255, 0);
+        HL_CHECK_PIXEL(px(img, 16, 16), 255, 255, 0, 255, 0);
+        HL_CHECK_PIXEL(px(img, 48, 16), 255, 0, 0, 255, 0);
         same[2].dynamic_offsets[0] = 8; /* not a multiple of the 256-byte alignment */
         if (indexed) same[3].count = 7; /* one index past the buffer's 24 */
         for (int bad = 2; bad <= 2 + indexed; bad++) {

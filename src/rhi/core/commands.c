@@ -781,6 +781,44 @@ static inline hl_result hl__check_run_packet(hl_rhi_cmd *cmd, const hl_rhi_draw_
     return HL_OK;
 }
 
+/* The run of packets from p (p[-1] drew, p binds what it bound), at most avail: each packet
+ * checked for its draw while the next binds what it bound. Returns the packets checked; *r is
+ * the error of the one after them when it failed. With one dynamic group at most (the per-draw
+ * case), the group's alignment and bound are read once and a packet with nothing unusual (an
+ * offset in range, indices in the buffer, no base vertex or first instance) is checked inline;
+ * any other packet takes the full check, which also words the error. */
+static inline uint32_t hl__check_run(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *p, uint32_t avail, uint32_t dyn,
+                                     uint32_t *switches, hl_result *r, const char *fn) {
+    uint32_t n = 0;
+    if (dyn & (dyn - 1u)) {
+        do {
+            if ((*r = hl__check_run_packet(cmd, p + n, dyn, switches, fn))) break;
+            n++;
+        } while (n < avail && hl__same_bindings(p + n, p + n - 1));
+        return n;
+    }
+    const uint32_t g = dyn ? (uint32_t)__builtin_ctz(dyn) : 0u;
+    const uint32_t align_mask = dyn ? cmd->dyn_align[g][0] - 1u : 0u;
+    const uint64_t max_offset = dyn ? cmd->dyn_max_offset[g][0] : UINT64_MAX, indices = cmd->index_available;
+    const bool indexed = p->indexed; /* the same for the whole run (hl__same_bindings) */
+    uint32_t sw = 0;
+    do {
+        const hl_rhi_draw_packet *q = p + n;
+        uint32_t off = q->dynamic_offsets[g];
+        bool moved = dyn && off != q[-1].dynamic_offsets[g];
+        bool odd = q->first_instance || (moved && ((off & align_mask) || off > max_offset)) ||
+                   (indexed && (q->base_vertex || (uint64_t)q->first + q->count > indices));
+        if (odd) {
+            if ((*r = hl__check_run_packet(cmd, q, dyn, &sw, fn))) break;
+        } else {
+            sw += moved;
+        }
+        n++;
+    } while (n < avail && hl__same_bindings(p + n, p + n - 1));
+    *switches += sw;
+    return n;
+}
+
 hl_result hl__cmd_draw_packet_list(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *packets, uint32_t count,
                                    uint32_t *failed_index, const char *fn) {
     hl_result r = HL_OK;
@@ -790,11 +828,8 @@ hl_result hl__cmd_draw_packet_list(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *pa
         if (draw_run && i && hl__same_bindings(p, p - 1)) {
             /* the per-draw case of prepared draws: a run of packets with new dynamic offsets at
                most, checked here and drawn by the backend in one call */
-            uint32_t dyn = p->dynamic_offset_mask & ((1u << p->bind_group_count) - 1u), n = 0, switches = 0;
-            do {
-                if ((r = hl__check_run_packet(cmd, p + n, dyn, &switches, fn))) break;
-                n++;
-            } while (i + n < count && hl__same_bindings(p + n, p + n - 1));
+            uint32_t dyn = p->dynamic_offset_mask & ((1u << p->bind_group_count) - 1u), switches = 0;
+            uint32_t n = hl__check_run(cmd, p, count - i, dyn, &switches, &r, fn);
             if (n) {
                 draw_run(cmd, p, n, dyn);
                 for (uint32_t b = dyn; b; b &= b - 1u)

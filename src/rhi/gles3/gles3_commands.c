@@ -672,6 +672,45 @@ void hl__gl_draw_indexed(hl_rhi_cmd *cmd, uint32_t index_count, uint32_t instanc
                      (GLsizei)index_count, (GLsizei)instance_count);
 }
 
+/* The per-draw case of hl__gl_draw_run: the program reads one dynamic group, whose one dynamic
+ * entry feeds one UBO slot (an object's data at its own offset). Per packet: the range bound
+ * when its offset differs from the one before (a different offset is a different range, so no
+ * cache lookup) and the draw call; the cache and the native-call count are written once, after
+ * the run. The range of g->dyn[gi][0] is bound when it starts (nothing is pending). */
+static void hl__gl_draw_run_one_range(hl_rhi_device *dev, const hl_rhi_draw_packet *p, uint32_t n, uint32_t gi, GLenum mode,
+                                      GLenum index_type) {
+    hl__gl_device *g = hl__gl(dev);
+    const hl__gl_bg_entry *e = g->dyn_slots[gi][0].e;
+    const GLuint slot = g->dyn_slots[gi][0].slot, buf = e->buffer;
+    const uint32_t base = e->offset, size = e->size;
+    const uint64_t ib_offset = g->ib_offset;
+    const uint32_t index_size = g->index_size;
+    uint32_t cur = g->dyn[gi][0];
+    uint64_t calls = 0;
+    bool bound = false;
+    for (const hl_rhi_draw_packet *end = p + n; p < end; p++) {
+        uint32_t off = p->dynamic_offsets[gi];
+        if (off != cur) {
+            cur = off;
+            bound = true;
+            calls++;
+            glBindBufferRange(GL_UNIFORM_BUFFER, slot, buf, (GLintptr)(base + off), (GLsizeiptr)size);
+        }
+        if (!p->count) continue;
+        calls++;
+        hl__gl_draw_native(mode, index_type, ib_offset, index_size, (GLint)p->first, (GLsizei)p->count,
+                           (GLsizei)(p->instance_count ? p->instance_count : 1u));
+    }
+    g->dyn[gi][0] = cur;
+    if (bound) {
+        hl__gl_state *s = &g->st;
+        s->ubo[slot].buffer = buf;
+        s->ubo[slot].offset = base + cur;
+        s->ubo[slot].size = size;
+    }
+    dev->stats.native_calls += calls;
+}
+
 /* The packet loop's run (the core checked it): packets that bind the bound pipeline, groups and
  * buffers, each with its own offsets for the dynamic groups of dyn (as hl__gl_set_bind_group
  * takes them for a bound group). While something else is pending (a new pipeline, buffers,
@@ -696,6 +735,13 @@ void hl__gl_draw_run(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *p, uint32_t n, u
     g->offsets_dirty |= (uint8_t)later;
     GLenum mode = pl->mode, index_type = p->indexed ? g->index_type : 0u;
     bool index_ok = !p->indexed || g->ib;
+    if (live && !(live & (live - 1u))) {
+        uint32_t gi = (uint32_t)__builtin_ctz(live);
+        if (g->dyn_slot_count[gi] == 1 && g->dyn_slots[gi][0].slot < HL__GL_MAX_UBO_SLOTS && index_ok) {
+            hl__gl_draw_run_one_range(dev, p, n, gi, mode, index_type);
+            return;
+        }
+    }
     for (const hl_rhi_draw_packet *end = p + n; p < end; p++) {
         for (uint32_t b = live; b; b &= b - 1u) { /* the ranges of g->dyn are bound (nothing is pending) */
             uint32_t gi = (uint32_t)__builtin_ctz(b);

@@ -394,17 +394,24 @@ void hl__gl_bind_buffer(hl_rhi_device *dev, GLenum target, GLuint buf);
 /* The draw call of the applied state, the one place that picks it: index_type 0 draws count
  * vertices from first, else count indices of index_type from byte offset index_at + first *
  * index_size of the bound index buffer; instanced when instances is not 1. The byte offset is
- * computed in the indexed branch only (the per-draw path of unindexed draws pays nothing for it). */
-static inline void hl__gl_draw_call(hl_rhi_device *dev, GLenum mode, GLenum index_type, uint64_t index_at,
-                                    uint32_t index_size, GLint first, GLsizei count, GLsizei instances) {
+ * computed in the indexed branch only (the per-draw path of unindexed draws pays nothing for it).
+ * Uncounted: callers count it as a native call (hl__gl_draw_call does; a draw loop may sum). */
+static inline void hl__gl_draw_native(GLenum mode, GLenum index_type, uint64_t index_at, uint32_t index_size, GLint first,
+                                      GLsizei count, GLsizei instances) {
     if (!index_type) {
-        if (instances == 1) HL__GL(dev, glDrawArrays(mode, first, count));
-        else HL__GL(dev, glDrawArraysInstanced(mode, first, count, instances));
+        if (instances == 1) glDrawArrays(mode, first, count);
+        else glDrawArraysInstanced(mode, first, count, instances);
         return;
     }
     const void *ptr = (const void *)(uintptr_t)(index_at + (uint64_t)(uint32_t)first * index_size);
-    if (instances == 1) HL__GL(dev, glDrawElements(mode, count, index_type, ptr));
-    else HL__GL(dev, glDrawElementsInstanced(mode, count, index_type, ptr, instances));
+    if (instances == 1) glDrawElements(mode, count, index_type, ptr);
+    else glDrawElementsInstanced(mode, count, index_type, ptr, instances);
+}
+
+static inline void hl__gl_draw_call(hl_rhi_device *dev, GLenum mode, GLenum index_type, uint64_t index_at,
+                                    uint32_t index_size, GLint first, GLsizei count, GLsizei instances) {
+    HL__NATIVE(dev);
+    hl__gl_draw_native(mode, index_type, index_at, index_size, first, count, instances);
 }
 
 /* Inline: the per-draw path binds an object's UBO range through it. */
