@@ -662,6 +662,7 @@ static void wgpu_device_destroy(hl_rhi_device *dev) {
         busy = be->tracker->pending && !dev->lost;
         hl__wgpu_mipmap_release(dev);
         hl__wgpu_timing_destroy(dev);
+        hl__wgpu_staging_destroy(dev);
     }
     be->destroying = true;
     if (busy) {

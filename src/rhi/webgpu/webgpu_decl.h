@@ -179,7 +179,7 @@ enum {
 };
 enum { WGPUShaderStage_Vertex = 0x1, WGPUShaderStage_Fragment = 0x2, WGPUShaderStage_Compute = 0x4 };
 enum { WGPUColorWriteMask_All = 0xF };
-enum { WGPUMapMode_Read = 0x1 };
+enum { WGPUMapMode_Read = 0x1, WGPUMapMode_Write = 0x2 };
 
 /* ---- structs ------------------------------------------------------------------------------- */
 typedef struct WGPUStringView {
@@ -802,6 +802,7 @@ _Static_assert(offsetof(WGPURenderBundleEncoderDescriptor, colorFormats) == 32 &
     X(WGPUFuture, BufferMapAsync, (WGPUBuffer buffer, WGPUFlags mode, size_t offset, size_t size,           \
                                    WGPUCallbackInfo callbackInfo))                                          \
     X(const void *, BufferGetConstMappedRange, (WGPUBuffer buffer, size_t offset, size_t size))             \
+    X(void *, BufferGetMappedRange, (WGPUBuffer buffer, size_t offset, size_t size))                        \
     X(void, BufferUnmap, (WGPUBuffer buffer))                                                               \
     X(void, TextureRelease, (WGPUTexture texture))                                                          \
     X(void, TextureDestroy, (WGPUTexture texture))                                                          \

@@ -71,6 +71,28 @@ typedef struct hl__wgpu_timing {
     int orphaned;
 } hl__wgpu_timing;
 
+/* Staged buffer writes (webgpu_resources.c). Dawn's queue writes above 4 MiB each get a new
+ * mapped staging buffer (fresh memory, one page fault per 4 KiB: 12.8 MB of object matrices a
+ * frame cost 15-19 ms on the H100 host): those writes copy into staging buffers of our own,
+ * kept mapped between uses. A write takes a mapped slot at least its size, copies into it,
+ * unmaps it, submits a copy into the buffer (queue order, as a queue write) and asks for the
+ * slot to be mapped again (done once the copy has run). One heap block, like the timing
+ * slots: map callbacks still outstanding when the device goes free it. */
+#define HL__WGPU_STAGED_MIN (4u << 20) /* bytes: smaller writes go through Dawn's upload ring */
+#define HL__WGPU_STAGING_SLOTS 8u
+typedef struct hl__wgpu_staging_slot {
+    WGPUBuffer buf;   /* MapWrite | CopySrc; NULL: the slot is empty */
+    uint64_t size;
+    int mapping;      /* a map is outstanding */
+    int mapped;       /* mapped and free to write */
+} hl__wgpu_staging_slot;
+
+typedef struct hl__wgpu_staging {
+    hl__wgpu_staging_slot slot[HL__WGPU_STAGING_SLOTS];
+    uint32_t outstanding;
+    int orphaned;
+} hl__wgpu_staging;
+
 typedef struct hl__wgpu_device {
     WGPUInstance instance;
     WGPUAdapter adapter;
@@ -86,6 +108,7 @@ typedef struct hl__wgpu_device {
     hl__wgpu_tracker *tracker;
     uint64_t submitted_serial;
     hl__wgpu_timing *timing; /* NULL: frames are not timed */
+    hl__wgpu_staging *staging; /* NULL until the first write above HL__WGPU_STAGED_MIN */
 
     /* first Dawn error since the last report */
     hl_result error_code;
@@ -126,6 +149,8 @@ hl_result hl__wgpu_wait_req(hl_rhi_device *dev, hl__wgpu_req *req, const char *w
 void hl__wgpu_timing_collect(hl_rhi_device *dev, bool block);
 hl_result hl__wgpu_timing_create(hl_rhi_device *dev);
 void hl__wgpu_timing_destroy(hl_rhi_device *dev);
+/* Releases the staged-write slots (webgpu_resources.c). */
+void hl__wgpu_staging_destroy(hl_rhi_device *dev);
 /* For callers with their own flag (bench/): processes events until *flag becomes non-zero,
  * the device is lost or the wait timeout passed. The flag must stay valid until its callback
  * runs, even after a timeout. */

@@ -194,8 +194,131 @@ void hl__wgpu_buffer_destroy(hl_rhi_device *dev, hl__buffer *buf) {
     buf->be.ptr = NULL;
 }
 
+/* ---- staged writes (hl__wgpu_staging, webgpu_internal.h) ------------------------------------- */
+static void on_staging_mapped(uint32_t status, WGPUStringView message, void *userdata1, void *userdata2) {
+    (void)message;
+    hl__wgpu_staging *st = userdata1;
+    hl__wgpu_staging_slot *s = &st->slot[(uintptr_t)userdata2];
+    s->mapping = 0;
+    s->mapped = status == WGPU_CALLBACK_STATUS_SUCCESS; /* else the slot is dead: remade when taken */
+    if (st->outstanding) st->outstanding--;
+    if (st->orphaned && !st->outstanding) hl__free(st);
+}
+
+void hl__wgpu_staging_destroy(hl_rhi_device *dev) {
+    hl__wgpu_device *be = hl__wgpu_be(dev);
+    hl__wgpu_staging *st = be->staging;
+    if (!st) return;
+    be->staging = NULL;
+    for (uint32_t i = 0; i < HL__WGPU_STAGING_SLOTS; i++) {
+        if (!st->slot[i].buf) continue;
+        WGPU(dev, BufferDestroy)(st->slot[i].buf); /* aborts an outstanding map */
+        WGPU(dev, BufferRelease)(st->slot[i].buf);
+        st->slot[i].buf = NULL;
+    }
+    if (st->outstanding) st->orphaned = 1; /* the last map callback frees it */
+    else hl__free(st);
+}
+
+/* The mapped slot of the least size at least need; -1: none. */
+static int staging_mapped_slot(const hl__wgpu_staging *st, uint64_t need) {
+    int best = -1;
+    for (uint32_t i = 0; i < HL__WGPU_STAGING_SLOTS; i++) {
+        const hl__wgpu_staging_slot *s = &st->slot[i];
+        if (s->buf && s->mapped && s->size >= need && (best < 0 || s->size < st->slot[best].size)) best = (int)i;
+    }
+    return best;
+}
+
+/* A slot to write need bytes through: a mapped one large enough (after the events of maps
+ * outstanding are delivered, when none is), else an empty or dead slot or the smallest mapped
+ * one, (re)made mapped at need rounded up to 1 MiB. -1: every slot is in flight or no staging
+ * buffer could be made; the caller writes through the queue. */
+static int staging_take(hl_rhi_device *dev, uint64_t need) {
+    hl__wgpu_device *be = hl__wgpu_be(dev);
+    hl__wgpu_staging *st = be->staging;
+    int i = staging_mapped_slot(st, need);
+    if (i >= 0) return i;
+    if (st->outstanding) {
+        WGPU(dev, InstanceProcessEvents)(be->instance);
+        if ((i = staging_mapped_slot(st, need)) >= 0) return i;
+    }
+    for (uint32_t k = 0; k < HL__WGPU_STAGING_SLOTS; k++) {
+        const hl__wgpu_staging_slot *s = &st->slot[k];
+        if (s->mapping) continue;
+        if (!s->buf || !s->mapped) { /* empty, or its map failed */
+            i = (int)k;
+            break;
+        }
+        if (i < 0 || s->size < st->slot[i].size) i = (int)k;
+    }
+    if (i < 0) return -1;
+    hl__wgpu_staging_slot *s = &st->slot[i];
+    if (s->buf) {
+        WGPU(dev, BufferDestroy)(s->buf);
+        WGPU(dev, BufferRelease)(s->buf);
+        memset(s, 0, sizeof *s);
+    }
+    WGPUBufferDescriptor d;
+    memset(&d, 0, sizeof d);
+    d.label = hl__wgpu_str("hl staged writes");
+    d.usage = WGPUBufferUsage_MapWrite | WGPUBufferUsage_CopySrc;
+    d.size = (need + ((1u << 20) - 1u)) & ~(uint64_t)((1u << 20) - 1u);
+    d.mappedAtCreation = 1;
+    WGPUBuffer b = WGPU(dev, DeviceCreateBuffer)(be->device, &d);
+    /* a failure (out of memory) is this buffer's alone: taken here, the queue write goes on */
+    if (be->error_code || !b) {
+        be->error_code = HL_OK;
+        be->error[0] = '\0';
+        if (b) WGPU(dev, BufferRelease)(b);
+        return -1;
+    }
+    s->buf = b;
+    s->size = d.size;
+    s->mapped = 1;
+    return i;
+}
+
+/* Writes through a staging slot (*r: the write's result); false: no slot could take it, write
+ * through the queue. */
+static bool staged_write(hl_rhi_device *dev, hl__buffer *buf, uint64_t offset, const void *data, uint64_t size,
+                         hl_result *r) {
+    hl__wgpu_device *be = hl__wgpu_be(dev);
+    if (!be->staging && !(be->staging = hl__calloc(1, sizeof *be->staging))) return false; /* the queue needs none */
+    if (be->error_code) return false; /* an earlier error is the queue write's to report */
+    int i = staging_take(dev, size);
+    if (i < 0) return false;
+    hl__wgpu_staging *st = be->staging;
+    hl__wgpu_staging_slot *s = &st->slot[i];
+    void *dst = WGPU(dev, BufferGetMappedRange)(s->buf, 0, (size_t)size);
+    if (!dst) {
+        s->mapped = 0; /* dead: remade when taken */
+        return false;
+    }
+    memcpy(dst, data, (size_t)size);
+    WGPU(dev, BufferUnmap)(s->buf);
+    s->mapped = 0;
+    WGPUCommandEncoder enc = WGPU(dev, DeviceCreateCommandEncoder)(be->device, NULL);
+    WGPU(dev, CommandEncoderCopyBufferToBuffer)(enc, s->buf, 0, buf->be.ptr, offset, size);
+    WGPUCommandBuffer cb = WGPU(dev, CommandEncoderFinish)(enc, NULL);
+    WGPU(dev, CommandEncoderRelease)(enc);
+    if (cb) {
+        WGPU(dev, QueueSubmit)(be->queue, 1, &cb);
+        WGPU(dev, CommandBufferRelease)(cb);
+    }
+    s->mapping = 1;
+    st->outstanding++;
+    WGPU(dev, BufferMapAsync)(s->buf, WGPUMapMode_Write, 0, (size_t)s->size,
+                              (WGPUCallbackInfo){NULL, WGPUCallbackMode_AllowProcessEvents,
+                                                 (void (*)(void))on_staging_mapped, st, (void *)(uintptr_t)i});
+    *r = hl__wgpu_take_error(dev, "buffer_write");
+    return true;
+}
+
 hl_result hl__wgpu_buffer_write(hl_rhi_device *dev, hl__buffer *buf, uint64_t offset, const void *data,
                                 uint64_t size) {
+    hl_result r;
+    if (size > HL__WGPU_STAGED_MIN && !dev->lost && staged_write(dev, buf, offset, data, size, &r)) return r;
     WGPU(dev, QueueWriteBuffer)(hl__wgpu_be(dev)->queue, buf->be.ptr, offset, data, (size_t)size);
     return hl__wgpu_take_error(dev, "buffer_write");
 }
