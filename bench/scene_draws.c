@@ -43,36 +43,8 @@
 #include "bench_replay.h"
 #include "hilo3d/renderer.h"
 #include "hl_scene_demo.h"
+#include "hl_test_alloc.h"
 #include "render_internal.h"
-
-#if defined(__GLIBC__)
-#include <execinfo.h>
-#endif
-
-/* --trace-allocs: the allocator hook prints the stack of each allocation while g_trace is set. */
-static bool g_trace;
-static void trace_stack(const char *what, size_t size) {
-    if (!g_trace) return;
-    fprintf(stderr, "scene_draws: %s of %zu bytes in a measured frame:\n", what, size);
-#if defined(__GLIBC__)
-    void *frames[32];
-    backtrace_symbols_fd(frames, backtrace(frames, 32), 2);
-#endif
-}
-static void *trace_alloc(size_t size, void *user) {
-    (void)user;
-    trace_stack("allocation", size);
-    return malloc(size);
-}
-static void *trace_realloc(void *ptr, size_t size, void *user) {
-    (void)user;
-    trace_stack("reallocation", size);
-    return realloc(ptr, size);
-}
-static void trace_free(void *ptr, void *user) {
-    (void)user;
-    free(ptr);
-}
 
 enum { CASE_STATIC, CASE_MOVING, CASE_CHURN, CASE_COUNT };
 static const char *const k_case_names[CASE_COUNT] = {"static", "moving", "churn"};
@@ -213,9 +185,9 @@ static hl_result run_case(hl_backend backend, uint32_t meshes, int which, const 
         if (capture) hl_bench_replay_capture_begin(raw);
         if (f == c->warmup) rs0 = *hl_rhi_device_stats(ren->dev);
         uint64_t a0 = hl_alloc_count();
-        g_trace = measured && c->trace_allocs;
+        hl_test_alloc_trace(measured && c->trace_allocs);
         r = hl_renderer_render(ren, g.stage, g.cam);
-        g_trace = false;
+        hl_test_alloc_trace(false);
         uint64_t a1 = hl_alloc_count();
         if (r) break;
         const hl_render_stats *st = hl_renderer_stats(ren);
@@ -408,10 +380,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     int rc = 0;
-    if (c.trace_allocs) {
-        static const hl_allocator tracer = {trace_alloc, trace_realloc, trace_free, NULL};
-        hl_set_allocator(&tracer);
-    }
+    if (c.trace_allocs) hl_test_alloc_install("scene_draws");
     for (int b = 0; b < 2; b++) {
         hl_backend backend = b ? HL_BACKEND_GLES3 : HL_BACKEND_WEBGPU;
         if (only >= 0 && only != (int)backend) continue;

@@ -261,10 +261,39 @@ static void test_threads(void) {
     HL_CHECK_EQ(dups, 0);
 }
 
+/* hl_mesh_serial: non-zero, kept through the mesh's changes (its revision moves), never the
+ * same for a mesh made after it, also at the destroyed one's address; 0 for NULL. */
+static void test_mesh_serial(void) {
+    hl_geometry *g = make_geometry();
+    hl_material *a = NULL, *b = NULL;
+    HL_CHECK_OK(hl_material_create_basic(NULL, &a));
+    HL_CHECK_OK(hl_material_create_basic(NULL, &b));
+    if (!g || !a || !b) return;
+    uint64_t last = 0;
+    for (int i = 0; i < 4; i++) {
+        hl_mesh *m = NULL;
+        HL_CHECK_OK(hl_mesh_create(&(hl_mesh_desc){.geometry = g, .material = a}, &m));
+        if (!m) return;
+        uint64_t s = hl_mesh_serial(m), rev = hl_mesh_revision(m);
+        HL_CHECK_MSG(s > last, "mesh %d: serial %llu after %llu", i, (unsigned long long)s, (unsigned long long)last);
+        HL_CHECK_OK(hl_mesh_set_material(m, b));
+        hl_mesh_set_shadows(m, true, true);
+        HL_CHECK(hl_mesh_revision(m) > rev);
+        HL_CHECK_EQ(hl_mesh_serial(m), s);
+        last = s;
+        hl_node_destroy(hl_mesh_node(m));
+    }
+    HL_CHECK_EQ(hl_mesh_serial(NULL), 0);
+    hl_material_release(a);
+    hl_material_release(b);
+    hl_geometry_release(g);
+}
+
 int main(void) {
     test_recreate_each_kind();
     test_upload_after_address_reuse();
     test_mesh_address_reuse();
+    test_mesh_serial();
     test_threads();
     return hl_test_finish();
 }

@@ -287,6 +287,11 @@ HL_API uint32_t hl_mesh_skin_joint_count(const hl_mesh *m);
 HL_API uint32_t hl_mesh_skin_matrices(const hl_mesh *m, hl_mat4 *out, uint32_t max);
 /** Changes on geometry/material swap and flag changes (not on transform changes); 0 for NULL. */
 HL_API uint64_t hl_mesh_revision(const hl_mesh *m);
+/** A number that identifies the mesh for the life of the process: taken at creation from the
+ * counter revisions come from, never the same for two meshes (a mesh made at the address of a
+ * destroyed one gets a new one); 0 for NULL. A cache keyed by mesh address compares it to tell a
+ * new mesh from the old one. */
+HL_API uint64_t hl_mesh_serial(const hl_mesh *m);
 /** World-space bounds (zero for NULL): from the geometry bounds and the mesh's world matrix;
  * for a mesh drawn skinned, its posed bounds instead: the union over the joints that move some
  * vertex of (joint's world matrix as of the last update) * (the box, in the joint's bind space

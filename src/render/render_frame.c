@@ -1000,6 +1000,7 @@ static void scan_part(void *ctx, uint32_t part, uint32_t parts) {
         r->visible_flags[i] = fl;
         uint32_t k = hl__ptr_map_get(&r->mesh_map, m);
         hl__gpu_mesh *rec = k == UINT32_MAX ? NULL : r->meshes[k];
+        if (rec && rec->serial != hl_mesh_serial(m)) rec = NULL; /* a removed mesh's, at this one's address */
         r->visible_recs[i] = rec;
         if (!rec) continue;
         const hl_node *node = hl_mesh_node(m);

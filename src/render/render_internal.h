@@ -150,7 +150,8 @@ _Static_assert(sizeof(hl__prepared_sig) == offsetof(hl__prepared_sig, zero) + si
 
 /* Per mesh: its object-block slot (persistent while the mesh keeps being drawn). */
 typedef struct hl__gpu_mesh {
-    const hl_mesh *mesh;
+    const hl_mesh *mesh;   /* NULL: its mesh is gone (another took its address), left to the stale walk */
+    uint64_t serial;       /* hl_mesh_serial of mesh: the key's address alone may be a new mesh's */
     uint32_t slot;
     uint32_t skin_slot1;  /* skinned: its joint-palette slot + 1 (0: none yet) */
     uint64_t skin_frame;  /* the frame whose palette was last uploaded */

@@ -793,8 +793,18 @@ hl_result hl__gpu_mesh_slot(hl_renderer *r, const hl_mesh *mesh, hl__gpu_mesh **
 static void spare_from_stale(hl_renderer *r);
 
 hl_result hl__gpu_mesh_slot_hint(hl_renderer *r, const hl_mesh *mesh, hl__gpu_mesh *hint, hl__gpu_mesh **out) {
-    bool hinted = hint && hint->mesh == mesh;
+    const uint64_t serial = hl_mesh_serial(mesh);
+    bool hinted = hint && hint->mesh == mesh && hint->serial == serial;
     uint32_t i = hinted ? 0u : hl__ptr_map_get(&r->mesh_map, mesh);
+    if (!hinted && i != UINT32_MAX && r->meshes[i]->serial != serial) {
+        /* a new mesh at a removed one's address: the removed one's record leaves the map and
+           is let go by the stale walk like any removed mesh's, and the new mesh gets a record
+           as a mesh at an unseen address does (so churn wants as many records whatever
+           addresses the application's allocator hands out) */
+        r->meshes[i]->mesh = NULL;
+        hl__ptr_map_remove(&r->mesh_map, mesh);
+        i = UINT32_MAX;
+    }
     hl__gpu_mesh *gm;
     if (hinted) {
         gm = hint;
@@ -832,6 +842,7 @@ hl_result hl__gpu_mesh_slot_hint(hl_renderer *r, const hl_mesh *mesh, hl__gpu_me
             }
         }
         gm->mesh = mesh;
+        gm->serial = serial;
         gm->slot = s;
         if (!hl__ptr_map_put(&r->mesh_map, mesh, i)) {
             if (hl__reserve((void **)&r->free_object_slots, &r->free_object_capacity, r->free_object_count + 1,
@@ -888,7 +899,7 @@ void hl__render_evict(hl_renderer *r) {
  * new mesh (at most as many spares as meshes held, and 64) or freed. */
 static void mesh_record_release(hl_renderer *r, uint32_t i) {
     hl__gpu_mesh *m = r->meshes[i];
-    hl__ptr_map_remove(&r->mesh_map, m->mesh);
+    if (m->mesh) hl__ptr_map_remove(&r->mesh_map, m->mesh);
     if (hl__reserve((void **)&r->free_object_slots, &r->free_object_capacity, r->free_object_count + 1, sizeof(uint32_t)))
         r->free_object_slots[r->free_object_count++] = m->slot;
     if (m->skin_slot1 &&

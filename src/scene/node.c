@@ -756,6 +756,7 @@ hl_result hl_mesh_create(const hl_mesh_desc *desc, hl_mesh **out) {
     m->layers = 1u;
     m->receive_shadows = desc->receive_shadows;
     m->revision = hl__next_revision();
+    m->serial = m->revision;
     *out = m;
     return HL_OK;
 }
@@ -880,6 +881,7 @@ const hl_mesh_events *hl_mesh_get_events(const hl_mesh *m) {
 }
 bool hl_mesh_receive_shadows(const hl_mesh *m) { return HL__MESH(m) && m->receive_shadows; }
 uint64_t hl_mesh_revision(const hl_mesh *m) { return HL__MESH(m) ? m->revision : 0; }
+uint64_t hl_mesh_serial(const hl_mesh *m) { return HL__MESH(m) ? m->serial : 0; }
 
 /* Brings m's joint boxes up to date with its geometry: O(vertices) when the geometry (or the
  * skin) changed since they were made, else nothing; no allocation (the boxes live in the skin's

@@ -76,6 +76,7 @@ struct hl_mesh {
     hl_material *material;
     bool instanced, cast_shadows, receive_shadows;
     uint32_t layers; /* hl_mesh_set_layers; default 1 */
+    uint64_t serial; /* hl_mesh_serial: taken at creation, never another mesh's */
     uint64_t revision;
     hl_mesh_events events; /* hl_mesh_set_events; all NULL = none */
     /* hl_mesh_set_skin: inverse bind matrices, joint boxes and joint nodes (one allocation),
