@@ -15,15 +15,6 @@
 
 #include "hl_test.h"
 
-static const char *k_vs = "#version 300 es\n"
-                          "in vec2 a_pos;\n"
-                          "void main() { gl_Position = vec4(a_pos, 0.5, 1.0); }\n";
-static const char *k_fs = "#version 300 es\n"
-                          "precision highp float;\n"
-                          "layout(std140) uniform Tint { vec4 u_tint; };\n"
-                          "out vec4 o_color;\n"
-                          "void main() { o_color = u_tint; }\n";
-
 enum { W = 64, H = 64, QUADS = 4 };
 
 static const uint8_t *px(const uint8_t *img, int x, int y) { return img + ((size_t)y * W + (size_t)x) * 4; }
@@ -45,23 +36,12 @@ int main(int argc, char **argv) {
     static uint8_t ref[W * H * 4], img[W * H * 4];
     const float clear[4] = {0, 0, 0, 1};
 
-    const hl_test_attr attr = {"a_pos", HL_RHI_VERTEX_FLOAT32X2, 0};
-    hl_test_pipeline_desc pd = {0};
-    pd.vs = k_vs;
-    pd.fs = k_fs;
-    pd.stride = 8;
-    pd.attrs = &attr;
-    pd.attr_count = 1;
-    pd.dynamic_ubo = true;
+    hl_test_pipeline_desc pd = hl_test_tint_pipeline_desc(false);
     hl_test_pipeline p;
     HL_CHECK_OK(hl_test_pipeline_create(dev, &pd, &p));
     /* quad q covers quadrant q (two triangles, 6 vertices each) */
     float quads[QUADS * 12];
-    for (int q = 0; q < QUADS; q++) {
-        float x0 = (q & 1) ? 0.0f : -1.0f, y0 = (q & 2) ? 0.0f : -1.0f, x1 = x0 + 1.0f, y1 = y0 + 1.0f;
-        const float v[12] = {x0, y0, x1, y0, x1, y1, x0, y0, x1, y1, x0, y1};
-        memcpy(quads + q * 12, v, sizeof v);
-    }
+    hl_test_quadrant_quads(quads);
     float tints[QUADS * 64]; /* 256-byte slots */
     memset(tints, 0, sizeof tints);
     const float colors[QUADS][4] = {{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {1, 1, 0, 1}};
@@ -198,8 +178,7 @@ int main(int argc, char **argv) {
        its empty packets drawn as packets (an empty packet changes no state a later one draws
        with: its offsets, set and not bound, once left the next packet of the same offsets drawing
        with the range before) */
-    hl_test_pipeline_desc pd2 = pd;
-    pd2.blend_alpha = true;
+    hl_test_pipeline_desc pd2 = hl_test_tint_pipeline_desc(true);
     hl_test_pipeline p2;
     HL_CHECK_OK(hl_test_pipeline_create(dev, &pd2, &p2));
     float tints2[QUADS * 64];

@@ -13,15 +13,6 @@
 
 #include "hl_test.h"
 
-static const char *k_vs = "#version 300 es\n"
-                          "in vec2 a_pos;\n"
-                          "void main() { gl_Position = vec4(a_pos, 0.5, 1.0); }\n";
-static const char *k_fs = "#version 300 es\n"
-                          "precision highp float;\n"
-                          "layout(std140) uniform Tint { vec4 u_tint; };\n"
-                          "out vec4 o_color;\n"
-                          "void main() { o_color = u_tint; }\n";
-
 enum { W = 32, H = 32, QUADS = 4 };
 #define MIB (1024u * 1024u)
 #define BUF_SIZE (24u * MIB)
@@ -71,22 +62,11 @@ int main(int argc, char **argv) {
     hl_test_target t;
     HL_CHECK_OK(hl_test_target_create(dev, W, H, HL_RHI_FORMAT_RGBA8_UNORM, 1, &t));
     const float clear[4] = {0, 0, 0, 1};
-    const hl_test_attr attr = {"a_pos", HL_RHI_VERTEX_FLOAT32X2, 0};
-    hl_test_pipeline_desc pd = {0};
-    pd.vs = k_vs;
-    pd.fs = k_fs;
-    pd.stride = 8;
-    pd.attrs = &attr;
-    pd.attr_count = 1;
-    pd.dynamic_ubo = true;
+    hl_test_pipeline_desc pd = hl_test_tint_pipeline_desc(false);
     hl_test_pipeline p;
     HL_CHECK_OK(hl_test_pipeline_create(dev, &pd, &p));
     float quads[QUADS * 12];
-    for (int q = 0; q < QUADS; q++) {
-        float x0 = (q & 1) ? 0.0f : -1.0f, y0 = (q & 2) ? 0.0f : -1.0f, x1 = x0 + 1.0f, y1 = y0 + 1.0f;
-        const float v[12] = {x0, y0, x1, y0, x1, y1, x0, y0, x1, y1, x0, y1};
-        memcpy(quads + q * 12, v, sizeof v);
-    }
+    hl_test_quadrant_quads(quads);
     hl_rhi_buffer vbo, big;
     HL_CHECK_OK(hl_test_buffer(dev, HL_RHI_BUFFER_USAGE_VERTEX, quads, sizeof quads, &vbo));
     hl_rhi_buffer_desc bdesc = {BUF_SIZE, HL_RHI_BUFFER_USAGE_UNIFORM | HL_RHI_BUFFER_USAGE_COPY_DST | HL_RHI_BUFFER_USAGE_COPY_SRC,

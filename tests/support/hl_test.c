@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #define STBIW_ASSERT(x) ((void)(x))
@@ -140,6 +141,33 @@ void hl_test_target_destroy(hl_rhi_device *dev, hl_test_target *t) {
 
 int hl_test_write_png(const char *path, uint32_t w, uint32_t h, const uint8_t *rgba) {
     return stbi_write_png(path, (int)w, (int)h, 4, rgba, (int)w * 4) != 0;
+}
+
+hl_test_pipeline_desc hl_test_tint_pipeline_desc(bool blend_alpha) {
+    static const hl_test_attr attr = {"a_pos", HL_RHI_VERTEX_FLOAT32X2, 0};
+    hl_test_pipeline_desc pd = {0};
+    pd.vs = "#version 300 es\n"
+            "in vec2 a_pos;\n"
+            "void main() { gl_Position = vec4(a_pos, 0.5, 1.0); }\n";
+    pd.fs = "#version 300 es\n"
+            "precision highp float;\n"
+            "layout(std140) uniform Tint { vec4 u_tint; };\n"
+            "out vec4 o_color;\n"
+            "void main() { o_color = u_tint; }\n";
+    pd.stride = 8;
+    pd.attrs = &attr;
+    pd.attr_count = 1;
+    pd.dynamic_ubo = true;
+    pd.blend_alpha = blend_alpha;
+    return pd;
+}
+
+void hl_test_quadrant_quads(float out[48]) {
+    for (int q = 0; q < 4; q++) {
+        float x0 = (q & 1) ? 0.0f : -1.0f, y0 = (q & 2) ? 0.0f : -1.0f, x1 = x0 + 1.0f, y1 = y0 + 1.0f;
+        const float v[12] = {x0, y0, x1, y0, x1, y1, x0, y0, x1, y1, x0, y1};
+        memcpy(out + q * 12, v, sizeof v);
+    }
 }
 
 hl_result hl_test_pipeline_create(hl_rhi_device *dev, const hl_test_pipeline_desc *desc, hl_test_pipeline *out) {

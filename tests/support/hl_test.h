@@ -115,6 +115,14 @@ typedef struct hl_test_pipeline {
 hl_result hl_test_pipeline_create(hl_rhi_device *dev, const hl_test_pipeline_desc *desc, hl_test_pipeline *out);
 void hl_test_pipeline_destroy(hl_rhi_device *dev, hl_test_pipeline *p);
 
+/* The tint program's pipeline: 2D positions (a_pos, float32x2, stride 8) at depth 0.5 and one
+ * uniform block Tint { vec4 u_tint; } whose colour every fragment takes, its buffer bound with
+ * a dynamic offset; blend_alpha as given. */
+hl_test_pipeline_desc hl_test_tint_pipeline_desc(bool blend_alpha);
+/* Four quads of 6 vertices (2 floats each) for the tint pipeline: quad q covers quadrant q of
+ * the target, its right half when bit 0 of q is set, its top half (clip y > 0) when bit 1 is. */
+void hl_test_quadrant_quads(float out[48]);
+
 /* Buffer with COPY_DST | COPY_SRC added to usage, filled with data when given. */
 hl_result hl_test_buffer(hl_rhi_device *dev, uint32_t usage, const void *data, uint64_t size, hl_rhi_buffer *out);
 
