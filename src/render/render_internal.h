@@ -156,7 +156,8 @@ typedef struct hl__gpu_mesh {
     uint32_t skin_slot1;  /* skinned: its joint-palette slot + 1 (0: none yet) */
     uint64_t skin_frame;  /* the frame whose palette was last uploaded */
     uint64_t world_revision;    /* delivered */
-    uint64_t last_frame;
+    uint64_t last_frame;        /* the frame it was last drawn in; r->mesh_last[index] holds it too */
+    uint32_t index;             /* its place in r->meshes */
     /* the normal matrix of world revision normal_revision (0: none), made by the frontend
        threads before the draws are built (render_frame.c prep_part) */
     uint64_t normal_revision;
@@ -596,6 +597,10 @@ struct hl_renderer {
     uint32_t material_count, material_capacity, material_hint;
     hl__gpu_mesh **meshes;
     uint32_t mesh_count, mesh_capacity, mesh_hint;
+    /* meshes[i]->last_frame by i, dense (0: no record): the stale walk and eviction read it
+       without touching the records (at 100,000 records, each a cache miss) */
+    uint64_t *mesh_last;
+    uint32_t mesh_last_capacity;
     hl__gpu_mesh **spare_meshes; /* records eviction released, reused by new meshes (no allocation) */
     uint32_t spare_mesh_count, spare_mesh_capacity;
     uint32_t stale_cursor;     /* where the walk for stale records to take goes on (spare_from_stale) */
@@ -857,6 +862,11 @@ void hl__normal_matrix(const hl_mat4 *world, float out[16]);
  * its mesh's address may belong to a new mesh now. */
 static inline bool hl__gpu_mesh_fresh(const hl_renderer *r, const hl__gpu_mesh *gm) {
     return gm->last_frame == 0 || gm->last_frame + 1 < r->frame_serial;
+}
+/* A record drawn in this frame (its last_frame and the dense copy the stale walk reads). */
+static inline void hl__gpu_mesh_drawn(hl_renderer *r, hl__gpu_mesh *gm) {
+    gm->last_frame = r->frame_serial;
+    r->mesh_last[gm->index] = r->frame_serial;
 }
 /* The CPU copy of the object buffer at its size and room for `dirty` more written slots. */
 hl_result hl__objects_reserve(hl_renderer *r, uint32_t dirty);

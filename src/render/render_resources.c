@@ -221,6 +221,9 @@ void hl__render_resources_free(hl_renderer *r) {
     hl__free(r->materials);
     hl__free(r->textures);
     hl__free(r->meshes);
+    hl__free(r->mesh_last);
+    r->mesh_last = NULL;
+    r->mesh_last_capacity = 0;
     hl__free(r->free_object_slots);
     hl__free(r->free_skin_slots);
     hl__ptr_map_free(&r->geometry_map);
@@ -813,7 +816,8 @@ hl_result hl__gpu_mesh_slot_hint(hl_renderer *r, const hl_mesh *mesh, hl__gpu_me
            records without allocating (a churned scene's first evictions come in its steady frames) */
         uint32_t spares = r->mesh_map.count + 1u > 64u ? r->mesh_map.count + 1u : 64u;
         if (!hl__reserve((void **)&r->spare_meshes, &r->spare_mesh_capacity, spares, sizeof *r->spare_meshes) ||
-            !hl__reserve((void **)&r->free_object_slots, &r->free_object_capacity, r->object_slots_used + 1u, sizeof(uint32_t)))
+            !hl__reserve((void **)&r->free_object_slots, &r->free_object_capacity, r->object_slots_used + 1u, sizeof(uint32_t)) ||
+            !hl__reserve((void **)&r->mesh_last, &r->mesh_last_capacity, r->mesh_count + 1u, sizeof *r->mesh_last))
             return HL_ERR_OUT_OF_MEMORY;
         if (!r->spare_mesh_count) spare_from_stale(r);
         if (r->spare_mesh_count && (gm = hl__record_place((void ***)&r->meshes, &r->mesh_count, &r->mesh_capacity,
@@ -827,6 +831,7 @@ hl_result hl__gpu_mesh_slot_hint(hl_renderer *r, const hl_mesh *mesh, hl__gpu_me
             gm = hl__record_alloc((void ***)&r->meshes, &r->mesh_count, &r->mesh_capacity, &r->mesh_hint, sizeof *gm, &i);
         }
         if (!gm) return HL_ERR_OUT_OF_MEMORY;
+        r->mesh_last[i] = 0; /* until it is drawn, below (a failure on the way leaves no record at i) */
         uint32_t s;
         if (r->free_object_count) {
             s = r->free_object_slots[--r->free_object_count];
@@ -844,6 +849,7 @@ hl_result hl__gpu_mesh_slot_hint(hl_renderer *r, const hl_mesh *mesh, hl__gpu_me
         gm->mesh = mesh;
         gm->serial = serial;
         gm->slot = s;
+        gm->index = i;
         if (!hl__ptr_map_put(&r->mesh_map, mesh, i)) {
             if (hl__reserve((void **)&r->free_object_slots, &r->free_object_capacity, r->free_object_count + 1,
                             sizeof(uint32_t)))
@@ -860,7 +866,7 @@ hl_result hl__gpu_mesh_slot_hint(hl_renderer *r, const hl_mesh *mesh, hl__gpu_me
     const hl_node *node = hl_mesh_node((hl_mesh *)mesh);
     uint64_t wrev = hl_node_world_revision(node);
     bool fresh = hl__gpu_mesh_fresh(r, gm);
-    gm->last_frame = r->frame_serial;
+    hl__gpu_mesh_drawn(r, gm);
     if (fresh || gm->world_revision != wrev) {
         /* the whole slot (the block and its zero padding) into the frame's batch: consecutive
            slots are consecutive bytes, uploaded as one copy (hl__flush_objects); delivered at
@@ -899,6 +905,7 @@ void hl__render_evict(hl_renderer *r) {
  * new mesh (at most as many spares as meshes held, and 64) or freed. */
 static void mesh_record_release(hl_renderer *r, uint32_t i) {
     hl__gpu_mesh *m = r->meshes[i];
+    r->mesh_last[i] = 0;
     if (m->mesh) hl__ptr_map_remove(&r->mesh_map, m->mesh);
     if (hl__reserve((void **)&r->free_object_slots, &r->free_object_capacity, r->free_object_count + 1, sizeof(uint32_t)))
         r->free_object_slots[r->free_object_count++] = m->slot;
@@ -934,7 +941,7 @@ static void spare_from_stale(hl_renderer *r) {
     for (uint32_t found = 0; r->stale_walk_steps < r->mesh_count && found < 64; r->stale_walk_steps++) {
         if (r->stale_cursor >= r->mesh_count) r->stale_cursor = 0;
         uint32_t i = r->stale_cursor++;
-        if (r->meshes[i] && r->meshes[i]->last_frame && r->meshes[i]->last_frame < old) {
+        if (r->meshes[i] && r->mesh_last[i] && r->mesh_last[i] < old) {
             mesh_record_release(r, i);
             found++;
         }
@@ -946,7 +953,7 @@ static void evict_mirrors(hl_renderer *r) {
     uint64_t old = hl__evict_horizon(r, aged && r->frame_serial > 120 ? r->frame_serial - 120 : 0);
     if (aged)
         for (uint32_t i = 0; i < r->mesh_count; i++)
-            if (r->meshes[i] && r->meshes[i]->last_frame < old) mesh_record_release(r, i);
+            if (r->meshes[i] && r->mesh_last[i] < old) mesh_record_release(r, i);
     for (uint32_t i = 0; i < r->material_count; i++) {
         hl__gpu_material *m = r->materials[i];
         if (m && (m->last_frame < old || hl_material_ref_count(m->material) == 1)) gpu_material_release(r, i);
