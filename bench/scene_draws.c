@@ -19,12 +19,16 @@
  *
  * Engine time: hl_render_stats.cpu_ns of hl_renderer_render (record + graph + execute + submit;
  * the wait for the GPU is outside), with its own breakdown. Raw time: CPU from the first upload to
- * the submit. allocs_per_frame: heap allocations through the hl allocator hook inside the render
- * call, per steady-state frame.
+ * the submit. Both as means (engine_ms_per_frame, raw_ms_per_frame) and medians of the measured
+ * frames; with the calling thread's CPU time over the same span (CLOCK_THREAD_CPUTIME_ID: time
+ * blocked in the driver does not count, time it spins does) and the wait for the GPU after each
+ * frame (engine_gpu_wait_ms: hl_renderer_wait_idle; raw_gpu_wait_ms: its fence or queue wait).
+ * allocs_per_frame: heap allocations through the hl allocator hook inside the render call, per
+ * steady-state frame.
  *
  *   scene_draws [--json] [--backend webgpu|gles3] [--meshes N[,N...]] [--cases static,moving,churn]
  *               [--materials M] [--frames F] [--warmup W] [--size WxH] [--no-bundles] [--threads T]
- *               [--trace-allocs]
+ *               [--trace-allocs] [--gpu-timer]
  *
  * --size: the output (default 640x360; a small one keeps lavapipe's rasterization out of a profile
  * under valgrind). --no-bundles: the engine draws without render bundles
@@ -32,7 +36,10 @@
  * bundles recorded and replayed. --threads: hl_renderer_desc.frontend_threads (default 0: the
  * renderer's default, the machine's cores - 1). --trace-allocs: every heap allocation inside a
  * measured render call printed to stderr with its call stack (glibc backtrace_symbols_fd; resolve
- * with addr2line -e scene_draws): where a steady frame's allocations come from.
+ * with addr2line -e scene_draws): where a steady frame's allocations come from. --gpu-timer
+ * (gles3 with GL_EXT_disjoint_timer_query): the GPU time of every measured engine and raw frame
+ * (engine_gpu_ms, raw_gpu_ms; -1 without it). Off by default: an open timer query changes what it
+ * measures on some drivers (llvmpipe: the engine's static 1,000-mesh frame 2.4 -> 5.1 ms).
  */
 #include <math.h>
 #include <stdio.h>
@@ -58,6 +65,7 @@ typedef struct cfg {
     bool no_bundles;
     uint32_t threads;
     bool trace_allocs;
+    bool gpu_timer; /* gles3: GPU time of each measured frame (timer queries) */
 } cfg;
 
 /* The grid of hl_scene_grid_create, with the application's own list of its meshes. */
@@ -143,6 +151,11 @@ static void object_block(hl_vec3 t, float *out) {
 
 typedef struct result {
     double eng_ns, raw_ns; /* per frame, means over the measured frames */
+    double eng_median, raw_median; /* per frame, medians (ns) */
+    double eng_thread, raw_thread; /* the calling thread's CPU time per frame (ns, means) */
+    double eng_wait, raw_wait;     /* the wait for the GPU after the frame (ns, means) */
+    double eng_gpu, raw_gpu;       /* GPU time per frame (ms, means; gles3 timer queries; < 0: none) */
+    uint32_t gpu_frames;
     double update, cull, build, sort, other_record, compile, prepare, execute, submit; /* engine ns/frame */
     double allocs;
     uint32_t draws, raw_draws, raw_passes;
@@ -175,7 +188,8 @@ static hl_result run_case(hl_backend backend, uint32_t meshes, int which, const 
     const uint64_t frame_bytes = sizeof(hl__frame_block);
     const uint64_t upload_cap = (uint64_t)HL__OBJECT_STRIDE * (meshes + 1u) + HL__FRAME_STRIDE;
     float *staging = calloc(upload_cap / sizeof(float), sizeof(float));
-    if (!staging) r = HL_ERR_OUT_OF_MEMORY;
+    double *eng_frames = calloc(c->frames, sizeof(double)), *raw_frames = calloc(c->frames, sizeof(double));
+    if (!staging || !eng_frames || !raw_frames) r = HL_ERR_OUT_OF_MEMORY;
     if (!r) r = hl_bench_replay_create(ren->dev, upload_cap, &raw);
     hl_rhi_stats rs0 = {0};
     for (uint32_t f = 0; !r && f < c->warmup + c->frames; f++) {
@@ -186,7 +200,13 @@ static hl_result run_case(hl_backend backend, uint32_t meshes, int which, const 
         if (f == c->warmup) rs0 = *hl_rhi_device_stats(ren->dev);
         uint64_t a0 = hl_alloc_count();
         hl_test_alloc_trace(measured && c->trace_allocs);
+        /* off unless asked for: on llvmpipe an open timer query doubled the engine's static frame */
+        bool timed = c->gpu_timer && measured && raw && f >= 2; /* the GL context is the engine's from its first frame */
+        if (timed) hl_bench_replay_timer_begin(raw);
+        uint64_t c0 = hl_bench_thread_cpu_ns();
         r = hl_renderer_render(ren, g.stage, g.cam);
+        uint64_t c1 = hl_bench_thread_cpu_ns();
+        if (timed) hl_bench_replay_timer_end(raw);
         hl_test_alloc_trace(false);
         uint64_t a1 = hl_alloc_count();
         if (r) break;
@@ -194,6 +214,8 @@ static hl_result run_case(hl_backend backend, uint32_t meshes, int which, const 
         out->draws = st->draws;
         if (measured) {
             out->eng_ns += (double)st->cpu_ns;
+            eng_frames[f - c->warmup] = (double)st->cpu_ns;
+            out->eng_thread += (double)(c1 - c0);
             out->update += (double)st->update_ns;
             out->cull += (double)st->cull_ns;
             out->build += (double)st->build_ns;
@@ -210,12 +232,16 @@ static hl_result run_case(hl_backend backend, uint32_t meshes, int which, const 
             out->bundles_recorded += st->bundles_recorded;
             out->bundles_replayed += st->bundles_replayed;
         }
+        uint64_t w0 = hl_bench_now_ns();
         if ((r = hl_renderer_wait_idle(ren))) break;
+        if (measured) out->eng_wait += (double)(hl_bench_now_ns() - w0);
+        double eng_gpu = timed ? hl_bench_replay_timer_ms(raw) : -1;
         if (capture && (r = hl_bench_replay_capture_end(raw))) break;
         if (f < 1) continue;
         /* the raw frame */
         if ((r = hl_bench_replay_begin(raw))) break;
-        uint64_t t0 = hl_bench_now_ns();
+        if (timed) hl_bench_replay_timer_begin(raw);
+        uint64_t t0 = hl_bench_now_ns(), rc0 = hl_bench_thread_cpu_ns();
         memset(staging, 0, frame_bytes); /* the view's constants: the application fills its block */
         staging[0] = (float)f;
         r = hl_bench_replay_upload(raw, 0, staging, frame_bytes);
@@ -237,9 +263,21 @@ static hl_result run_case(hl_backend backend, uint32_t meshes, int which, const 
             }
         }
         if (!r) r = hl_bench_replay_submit(raw);
-        uint64_t t1 = hl_bench_now_ns();
+        uint64_t t1 = hl_bench_now_ns(), rc1 = hl_bench_thread_cpu_ns();
+        if (timed) hl_bench_replay_timer_end(raw);
         if (!r) r = hl_bench_replay_wait(raw);
-        if (measured) out->raw_ns += (double)(t1 - t0);
+        double raw_gpu = timed && !r ? hl_bench_replay_timer_ms(raw) : -1;
+        if (eng_gpu >= 0 && raw_gpu >= 0) {
+            out->eng_gpu += eng_gpu;
+            out->raw_gpu += raw_gpu;
+            out->gpu_frames++;
+        }
+        if (measured) {
+            out->raw_ns += (double)(t1 - t0);
+            raw_frames[f - c->warmup] = (double)(t1 - t0);
+            out->raw_thread += (double)(rc1 - rc0);
+            out->raw_wait += (double)(hl_bench_now_ns() - t1);
+        }
     }
     /* the raw loop draws what the engine draws: in the static case the image is the same */
     if (!r && which == CASE_STATIC) {
@@ -266,7 +304,12 @@ static hl_result run_case(hl_backend backend, uint32_t meshes, int which, const 
         out->raw_draws = hl_bench_replay_draws(raw);
         out->raw_passes = hl_bench_replay_passes(raw);
         double n = c->frames;
-        double *v[] = {&out->eng_ns, &out->raw_ns, &out->update, &out->cull, &out->build, &out->sort, &out->other_record,
+        out->eng_gpu = out->gpu_frames ? out->eng_gpu / out->gpu_frames : -1;
+        out->raw_gpu = out->gpu_frames ? out->raw_gpu / out->gpu_frames : -1;
+        out->eng_median = hl_bench_median(eng_frames, c->frames);
+        out->raw_median = hl_bench_median(raw_frames, c->frames);
+        double *v[] = {&out->eng_ns, &out->raw_ns, &out->eng_thread, &out->raw_thread, &out->eng_wait, &out->raw_wait,
+                       &out->update, &out->cull, &out->build, &out->sort, &out->other_record,
                        &out->compile, &out->prepare, &out->execute, &out->submit, &out->allocs};
         for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) *v[i] /= n;
     } else {
@@ -275,6 +318,8 @@ static hl_result run_case(hl_backend backend, uint32_t meshes, int which, const 
     }
     hl_bench_replay_destroy(raw);
     free(staging);
+    free(eng_frames);
+    free(raw_frames);
     grid_destroy(&g);
     hl_renderer_destroy(ren);
     return r;
@@ -285,7 +330,10 @@ static void print_result(hl_backend backend, const char *adapter, uint32_t meshe
     if (c->json) {
         printf("{\"backend\":\"%s\",\"adapter\":\"%s\",\"case\":\"%s\",\"meshes\":%u,\"materials\":%u,\"draws\":%u,"
                "\"raw_draws\":%u,\"raw_passes\":%u,\"raw_image_max_diff\":%d,\"frames\":%u,\"engine_ms_per_frame\":%.4f,\"raw_ms_per_frame\":%.4f,"
-               "\"engine_ns_per_draw\":%.1f,\"raw_ns_per_draw\":%.1f,\"ratio\":%.3f,\"allocs_per_frame\":%.2f,"
+               "\"engine_ns_per_draw\":%.1f,\"raw_ns_per_draw\":%.1f,\"ratio\":%.3f,\"engine_median_ms\":%.4f,\"raw_median_ms\":%.4f,\"median_ratio\":%.3f,"
+               "\"engine_thread_cpu_ms\":%.4f,\"raw_thread_cpu_ms\":%.4f,\"thread_cpu_ratio\":%.3f,"
+               "\"engine_gpu_wait_ms\":%.4f,\"raw_gpu_wait_ms\":%.4f,\"engine_gpu_ms\":%.4f,\"raw_gpu_ms\":%.4f,"
+               "\"allocs_per_frame\":%.2f,"
                "\"engine_breakdown_us\":{\"update\":%.1f,\"cull\":%.1f,\"build\":%.1f,\"sort\":%.1f,\"record_other\":%.1f,"
                "\"graph_compile\":%.1f,\"prepare\":%.1f,\"execute\":%.1f,\"submit\":%.1f},"
                "\"per_frame\":{\"upload_bytes\":%.0f,\"prepared_rebuilt\":%.1f,\"prepared_reused\":%.1f,"
@@ -293,7 +341,9 @@ static void print_result(hl_backend backend, const char *adapter, uint32_t meshe
                "\"size\":\"%ux%u\",\"frontend_threads\":%u}\n",
                hl_backend_name(backend), adapter, k_case_names[which], meshes, c->materials, x->draws, x->raw_draws,
                x->raw_passes, x->image_checked ? x->image_max_diff : -1, c->frames, x->eng_ns / 1e6, x->raw_ns / 1e6, x->eng_ns / d, x->raw_ns / d,
-               x->eng_ns / x->raw_ns, x->allocs, x->update / 1e3, x->cull / 1e3, x->build / 1e3, x->sort / 1e3,
+               x->eng_ns / x->raw_ns, x->eng_median / 1e6, x->raw_median / 1e6, x->eng_median / x->raw_median,
+               x->eng_thread / 1e6, x->raw_thread / 1e6, x->eng_thread / x->raw_thread, x->eng_wait / 1e6,
+               x->raw_wait / 1e6, x->eng_gpu, x->raw_gpu, x->allocs, x->update / 1e3, x->cull / 1e3, x->build / 1e3, x->sort / 1e3,
                x->other_record / 1e3, x->compile / 1e3, x->prepare / 1e3, x->execute / 1e3, x->submit / 1e3,
                (double)x->upload_bytes / c->frames, (double)x->prepared_rebuilt / c->frames,
                (double)x->prepared_reused / c->frames, (double)x->objects_created / c->frames,
@@ -302,11 +352,12 @@ static void print_result(hl_backend backend, const char *adapter, uint32_t meshe
     } else {
         printf("%-7s %-6s %6u meshes %6u draws: engine %8.3f ms (%6.1f ns/draw)  raw %8.3f ms (%6.1f ns/draw)  ratio %5.2f  "
                "allocs %.2f | us: update %.0f cull %.0f build %.0f sort %.0f rec %.0f compile %.0f prep %.0f exec %.0f "
-               "submit %.0f\n",
+               "submit %.0f | thread cpu %.3f / %.3f ms, gpu wait %.3f / %.3f ms, gpu %.3f / %.3f ms\n",
                hl_backend_name(backend), k_case_names[which], meshes, x->draws, x->eng_ns / 1e6, x->eng_ns / d,
                x->raw_ns / 1e6, x->raw_ns / d, x->eng_ns / x->raw_ns, x->allocs, x->update / 1e3, x->cull / 1e3,
                x->build / 1e3, x->sort / 1e3, x->other_record / 1e3, x->compile / 1e3, x->prepare / 1e3,
-               x->execute / 1e3, x->submit / 1e3);
+               x->execute / 1e3, x->submit / 1e3, x->eng_thread / 1e6, x->raw_thread / 1e6, x->eng_wait / 1e6,
+               x->raw_wait / 1e6, x->eng_gpu, x->raw_gpu);
     }
     fflush(stdout);
 }
@@ -314,12 +365,12 @@ static void print_result(hl_backend backend, const char *adapter, uint32_t meshe
 static int usage(void) {
     fprintf(stderr, "usage: scene_draws [--json] [--backend webgpu|gles3] [--meshes N[,N...]] "
                     "[--cases static,moving,churn] [--materials M] [--frames F] [--warmup W] [--size WxH] "
-                    "[--no-bundles] [--threads T] [--trace-allocs]\n");
+                    "[--no-bundles] [--threads T] [--trace-allocs] [--gpu-timer]\n");
     return 2;
 }
 
 int main(int argc, char **argv) {
-    cfg c = {{10000}, 1, (1u << CASE_COUNT) - 1u, 100, 100, 10, false, 640, 360, false, 0, false};
+    cfg c = {{10000}, 1, (1u << CASE_COUNT) - 1u, 100, 100, 10, false, 640, 360, false, 0, false, false};
     int only = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -333,6 +384,10 @@ int main(int argc, char **argv) {
         }
         if (!strcmp(a, "--trace-allocs")) {
             c.trace_allocs = true;
+            continue;
+        }
+        if (!strcmp(a, "--gpu-timer")) {
+            c.gpu_timer = true;
             continue;
         }
         if (!v) return usage();

@@ -31,6 +31,12 @@ uint64_t hl_bench_now_ns(void) {
     return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
+uint64_t hl_bench_thread_cpu_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
 double hl_bench_now_ms(void) { return (double)hl_bench_now_ns() / 1e6; }
 
 static int cmp_double(const void *a, const void *b) {

@@ -10,6 +10,9 @@
 typedef struct hl_bench_draws hl_bench_draws;
 
 uint64_t hl_bench_now_ns(void);
+/* CPU time the calling thread has used (CLOCK_THREAD_CPUTIME_ID), ns: unlike the wall clock, time
+ * it spends blocked (in a driver waiting for the GPU, say) does not count. */
+uint64_t hl_bench_thread_cpu_ns(void);
 double hl_bench_now_ms(void);
 /* The median of v[0..n) (sorts v); 0 for n = 0. */
 double hl_bench_median(double *v, uint32_t n);

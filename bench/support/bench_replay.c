@@ -74,6 +74,8 @@ struct hl_bench_replay {
     uint64_t upload_capacity;
     volatile int done;
     GLsync fence;
+    GLuint timer;    /* GL_TIME_ELAPSED_EXT query (EXT_disjoint_timer_query) */
+    int timer_state; /* 0 not looked for, 1 available, -1 none */
 };
 
 #define TRY(expr)                                                                                      \
@@ -597,8 +599,41 @@ hl_result hl_bench_replay_wait(hl_bench_replay *rp) {
     return hl__wgpu_take_error(rp->dev, "replay");
 }
 
+/* ---- GPU time (gles3) ----------------------------------------------------------------------------- */
+#define G_TIME_ELAPSED 0x88BFu /* GL_TIME_ELAPSED_EXT */
+#define G_GPU_DISJOINT 0x8FBBu /* GL_GPU_DISJOINT_EXT */
+
+void hl_bench_replay_timer_begin(hl_bench_replay *rp) {
+    if (!rp->gl || rp->timer_state < 0) return;
+    if (!rp->timer_state) {
+        const char *ext = (const char *)glGetString(GL_EXTENSIONS);
+        rp->timer_state = ext && strstr(ext, "GL_EXT_disjoint_timer_query") ? 1 : -1;
+        if (rp->timer_state > 0) glGenQueries(1, &rp->timer);
+        if (rp->timer_state > 0 && !rp->timer) rp->timer_state = -1;
+        if (rp->timer_state < 0) return;
+    }
+    GLint disjoint = 0;
+    glGetIntegerv(G_GPU_DISJOINT, &disjoint); /* reading it clears it */
+    glBeginQuery(G_TIME_ELAPSED, rp->timer);
+}
+
+void hl_bench_replay_timer_end(hl_bench_replay *rp) {
+    if (rp->gl && rp->timer_state > 0) glEndQuery(G_TIME_ELAPSED);
+}
+
+double hl_bench_replay_timer_ms(hl_bench_replay *rp) {
+    if (!rp->gl || rp->timer_state <= 0) return -1;
+    GLuint ns = 0;
+    glGetQueryObjectuiv(rp->timer, GL_QUERY_RESULT, &ns);
+    GLint disjoint = 0;
+    glGetIntegerv(G_GPU_DISJOINT, &disjoint);
+    if (glGetError() != GL_NO_ERROR || disjoint) return -1;
+    return (double)ns / 1e6;
+}
+
 void hl_bench_replay_destroy(hl_bench_replay *rp) {
     if (!rp) return;
+    if (rp->timer) glDeleteQueries(1, &rp->timer);
     hl__rhi_set_tap(rp->dev, NULL);
     if (rp->gl && (rp->gp || rp->vaos) && !hl_rhi_device_invalidate_native_state(rp->dev)) {
         for (uint32_t i = 0; rp->gp && i < rp->pass_count; i++) {

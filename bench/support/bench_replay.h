@@ -35,4 +35,12 @@ hl_result hl_bench_replay_upload(hl_bench_replay *rp, uint64_t offset, const voi
 hl_result hl_bench_replay_submit(hl_bench_replay *rp);
 hl_result hl_bench_replay_wait(hl_bench_replay *rp);
 
+/* GPU time of what the caller brackets with timer_begin / timer_end (an engine frame or a raw
+ * one; the engine's GL context current): gles3 with GL_EXT_disjoint_timer_query, one query at a
+ * time. timer_ms, after the wait: milliseconds, or -1 (webgpu, no such extension, a disjoint
+ * interval). */
+void hl_bench_replay_timer_begin(hl_bench_replay *rp);
+void hl_bench_replay_timer_end(hl_bench_replay *rp);
+double hl_bench_replay_timer_ms(hl_bench_replay *rp);
+
 #endif
