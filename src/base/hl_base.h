@@ -62,6 +62,8 @@ uint32_t hl__workers_threads(const hl__workers *w);
 uint32_t hl__workers_parts(const hl__workers *w, uint32_t per_thread); /* 1 for w NULL */
 void hl__workers_run(hl__workers *w, uint32_t parts, hl__work_fn fn, void *ctx);
 void hl__workers_hold(hl__workers *w, bool hold);
+/* memcmp(a, b, bytes) == 0, split over the pool's threads from 1 MiB up (one part each). */
+bool hl__workers_equal(hl__workers *w, const void *a, const void *b, size_t bytes);
 /* Part `part` of [0, count) split into parts contiguous ranges: [*first, *end). */
 void hl__work_range(uint32_t count, uint32_t part, uint32_t parts, uint32_t *first, uint32_t *end);
 

@@ -238,6 +238,29 @@ void hl__workers_run(hl__workers *w, uint32_t parts, hl__work_fn fn, void *ctx) 
     pthread_mutex_unlock(&w->lock);
 }
 
+typedef struct equal_ctx {
+    const unsigned char *a, *b;
+    size_t bytes;
+    bool differ[HL__MAX_WORKER_PARTS];
+} equal_ctx;
+
+static void equal_part(void *ctx, uint32_t part, uint32_t parts) {
+    equal_ctx *c = ctx;
+    size_t at = c->bytes / parts * part, end = part + 1 == parts ? c->bytes : c->bytes / parts * (part + 1);
+    c->differ[part] = memcmp(c->a + at, c->b + at, end - at) != 0;
+}
+
+bool hl__workers_equal(hl__workers *w, const void *a, const void *b, size_t bytes) {
+    uint32_t parts = bytes >= ((size_t)1 << 20) ? hl__workers_parts(w, 1) : 1u;
+    if (parts <= 1) return bytes == 0 || memcmp(a, b, bytes) == 0;
+    equal_ctx c;
+    c.a = a, c.b = b, c.bytes = bytes;
+    hl__workers_run(w, parts, equal_part, &c);
+    for (uint32_t p = 0; p < parts; p++)
+        if (c.differ[p]) return false;
+    return true;
+}
+
 void hl__work_range(uint32_t count, uint32_t part, uint32_t parts, uint32_t *first, uint32_t *end) {
     uint64_t a = (uint64_t)count * part / parts, b = (uint64_t)count * (part + 1u) / parts;
     *first = (uint32_t)a;

@@ -1319,6 +1319,7 @@ typedef struct sort_ctx {
     hl__view *v;
     const uint32_t *order; /* the sorted draw indices (the output step) */
     uint32_t opaque[HL__MAX_WORKER_PARTS];
+    uint64_t instances[HL__MAX_WORKER_PARTS], faces[HL__MAX_WORKER_PARTS];
 } sort_ctx;
 
 static void sort_keys_part(void *ctx, uint32_t part, uint32_t parts) {
@@ -1384,14 +1385,20 @@ static void sort_output_part(void *ctx, uint32_t part, uint32_t parts) {
     hl_renderer *r = c->r;
     const hl__view *v = c->v;
     uint32_t first, end, opaque = 0;
+    uint64_t instances = 0, faces = 0;
     hl__work_range(v->draw_count, part, parts, &first, &end);
     for (uint32_t i = first; i < end; i++) {
         uint32_t k = v->draw_first + c->order[i];
+        const hl__draw *d = &r->draws[k];
         r->draw_order[v->draw_first + i] = k;
-        r->sorted_packets[v->draw_first + i] = r->draws[k].packet;
-        opaque += !r->draws[k].transparent;
+        r->sorted_packets[v->draw_first + i] = d->packet;
+        opaque += !d->transparent;
+        instances += d->packet.instance_count;
+        faces += d->faces;
     }
     c->opaque[part] = opaque;
+    c->instances[part] = instances;
+    c->faces[part] = faces;
 }
 
 /* Order: opaque by render order / pipeline / material / geometry; transparent back to front.
@@ -1427,7 +1434,13 @@ static hl_result view_sort(hl_renderer *r, hl__view *v) {
     c.order = sc->order;
     hl__workers_run(r->workers, parts, sort_output_part, &c);
     v->opaque_count = 0;
-    for (uint32_t p = 0; p < parts; p++) v->opaque_count += c.opaque[p];
+    v->instances = v->faces = 0;
+    for (uint32_t p = 0; p < parts; p++) {
+        v->opaque_count += c.opaque[p];
+        v->instances += c.instances[p];
+        v->faces += c.faces[p];
+    }
+    v->totals = true;
     v->has_transparent = v->opaque_count < v->draw_count;
     return HL_OK;
 }

@@ -293,6 +293,10 @@ typedef struct hl__view {
     uint32_t frame_slot;       /* index of its Frame block */
     uint32_t draw_first, draw_count; /* into r->draws (opaque then transparent) */
     uint32_t opaque_count;
+    /* its draws' instances and faces for the frame's statistics, summed by view_sort as it puts
+       them in order (totals); a kept view keeps them */
+    uint64_t instances, faces;
+    bool totals;
     uint32_t shadow_only_count; /* draws after draw_count: casters outside the view, shadow pass only */
     uint32_t shadow_first, shadow_count; /* tiles */
     hl_graph_texture color[4], resolve[4], depth, atlas;
