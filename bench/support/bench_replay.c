@@ -68,6 +68,9 @@ struct hl_bench_replay {
     WGPUBuffer wupload;
     g_draw *gd;
     g_pass *gp;
+    uint32_t *ops;       /* gd as the loop replays it (g_encode); pass i's from pass_ops[i] */
+    uint32_t *pass_ops;
+    const hl__gl_pipeline **pipes; /* the pipelines ops name, by index */
     GLuint *vaos;
     uint32_t vao_count;
     GLuint gupload;
@@ -343,6 +346,8 @@ static GLuint g_vao(hl_bench_replay *rp, const hl__gl_pipeline *pipe, const hl_r
     return vao;
 }
 
+static hl_result g_encode(hl_bench_replay *rp);
+
 static hl_result g_resolve(hl_bench_replay *rp) {
     hl_rhi_device *dev = rp->dev;
     TRY(hl_rhi_device_invalidate_native_state(dev)); /* its context current */
@@ -451,7 +456,98 @@ static hl_result g_resolve(hl_bench_replay *rp) {
     }
     GLenum err = glGetError();
     hl_result r = hl_rhi_device_invalidate_native_state(dev);
-    return err ? hl__fail(HL_ERR_BACKEND, "replay: GL error 0x%04x while setting up", (unsigned)err) : r;
+    if (err) return hl__fail(HL_ERR_BACKEND, "replay: GL error 0x%04x while setting up", (unsigned)err);
+    if (r) return r;
+    return g_encode(rp);
+}
+
+/* The list as a hand-written loop keeps it: per draw only the state that differs from the draw
+ * before it in its pass (worked out once here, at capture), then the draw. A header word (G_OP_*
+ * flags, the count of UBO ranges and of texture units that change), the pipeline's index and the
+ * vertex array when they change, 4 words per changed UBO range (slot, buffer, offset, size) and
+ * texture unit (unit | G_TEX_NAME / G_TEX_SAMPLER, target, name, sampler), then count, first
+ * vertex or index offset, and the instance count when above 1. g_submit makes the same GL calls
+ * as a loop over gd comparing each draw's whole state with what is bound (that loop read 544
+ * bytes a draw: at 100,000 draws the raw frame's own work doubled per draw). */
+enum { G_OP_PIPE = 1, G_OP_VAO = 2, G_OP_INDEXED = 4, G_OP_INSTANCED = 8, G_OP_U32 = 16 };
+#define G_TEX_NAME (1u << 30)
+#define G_TEX_SAMPLER (1u << 31)
+
+static hl_result g_encode(hl_bench_replay *rp) {
+    size_t cap = 16, n = 0;
+    uint32_t pipe_count = 0;
+    rp->ops = malloc(cap * sizeof *rp->ops);
+    rp->pass_ops = calloc(rp->pass_count + 1u, sizeof *rp->pass_ops);
+    rp->pipes = calloc(rp->packet_count + 1u, sizeof *rp->pipes);
+    if (!rp->ops || !rp->pass_ops || !rp->pipes) return HL_ERR_OUT_OF_MEMORY;
+    for (uint32_t i = 0; i < rp->pass_count; i++) {
+        const cap_pass *p = &rp->passes[i];
+        struct { GLuint buffer; GLintptr offset; GLsizeiptr size; } ubo[G_UBOS * 2];
+        struct { GLuint name, sampler; } tex[G_TEX];
+        memset(ubo, 0, sizeof ubo);
+        memset(tex, 0, sizeof tex);
+        const hl__gl_pipeline *pipe = NULL;
+        GLuint vao = 0;
+        rp->pass_ops[i] = (uint32_t)n;
+        for (uint32_t k = 0; k < p->count; k++) {
+            const g_draw *d = &rp->gd[p->first + k];
+            if (n + 8u + 4u * (G_UBOS + G_TEX) > cap) {
+                uint32_t *grown = realloc(rp->ops, cap * 2u * sizeof *rp->ops);
+                if (!grown) return HL_ERR_OUT_OF_MEMORY;
+                rp->ops = grown;
+                cap *= 2u;
+            }
+            if (d->index_ptr > UINT32_MAX || (uint64_t)d->first > UINT32_MAX)
+                return hl__fail(HL_ERR_UNSUPPORTED, "replay: draw %u: an index offset above 4 GiB", p->first + k);
+            size_t head = n++;
+            uint32_t h = 0, ubos = 0, texs = 0;
+            if (d->pipe != pipe) {
+                uint32_t pi = 0;
+                while (pi < pipe_count && rp->pipes[pi] != d->pipe) pi++;
+                if (pi == pipe_count) rp->pipes[pipe_count++] = d->pipe;
+                h |= G_OP_PIPE;
+                rp->ops[n++] = pi;
+                pipe = d->pipe;
+            }
+            if (d->vao != vao) {
+                h |= G_OP_VAO;
+                rp->ops[n++] = vao = d->vao;
+            }
+            for (uint32_t u = 0; u < d->ubo_count; u++) {
+                GLuint sl = d->ubo[u].slot;
+                if (ubo[sl].buffer == d->ubo[u].buffer && ubo[sl].offset == d->ubo[u].offset && ubo[sl].size == d->ubo[u].size)
+                    continue;
+                ubo[sl].buffer = d->ubo[u].buffer;
+                ubo[sl].offset = d->ubo[u].offset;
+                ubo[sl].size = d->ubo[u].size;
+                rp->ops[n++] = sl;
+                rp->ops[n++] = d->ubo[u].buffer;
+                rp->ops[n++] = (uint32_t)d->ubo[u].offset;
+                rp->ops[n++] = (uint32_t)d->ubo[u].size;
+                ubos++;
+            }
+            for (uint32_t t = 0; t < d->tex_count; t++) {
+                GLuint unit = d->tex[t].unit;
+                uint32_t what = 0;
+                if (tex[unit].name != d->tex[t].name) what |= G_TEX_NAME, tex[unit].name = d->tex[t].name;
+                if (tex[unit].sampler != d->tex[t].sampler) what |= G_TEX_SAMPLER, tex[unit].sampler = d->tex[t].sampler;
+                if (!what) continue;
+                rp->ops[n++] = unit | what;
+                rp->ops[n++] = d->tex[t].target;
+                rp->ops[n++] = d->tex[t].name;
+                rp->ops[n++] = d->tex[t].sampler;
+                texs++;
+            }
+            if (d->indexed) h |= G_OP_INDEXED | (d->index_type == GL_UNSIGNED_INT ? (uint32_t)G_OP_U32 : 0u);
+            if (d->instances != 1) h |= G_OP_INSTANCED;
+            rp->ops[n++] = (uint32_t)d->count;
+            rp->ops[n++] = d->indexed ? (uint32_t)d->index_ptr : (uint32_t)d->first;
+            if (d->instances != 1) rp->ops[n++] = (uint32_t)d->instances;
+            rp->ops[head] = h | ubos << 8 | texs << 16;
+        }
+    }
+    rp->pass_ops[rp->pass_count] = (uint32_t)n;
+    return HL_OK;
 }
 
 static void g_pipeline(const hl__gl_pipeline *p) {
@@ -499,13 +595,9 @@ static void g_pipeline(const hl__gl_pipeline *p) {
 }
 
 static hl_result g_submit(hl_bench_replay *rp) {
-    struct { GLuint buffer; GLintptr offset; GLsizeiptr size; } ubo[G_UBOS * 2];
-    struct { GLuint name, sampler; } tex[G_TEX];
     for (uint32_t i = 0; i < rp->pass_count; i++) {
         const cap_pass *p = &rp->passes[i];
         const g_pass *gp = &rp->gp[i];
-        memset(ubo, 0, sizeof ubo);
-        memset(tex, 0, sizeof tex);
         glBindFramebuffer(GL_FRAMEBUFFER, gp->fbo);
         glViewport(0, 0, gp->width, gp->height);
         glDisable(GL_SCISSOR_TEST);
@@ -517,35 +609,31 @@ static hl_result g_submit(hl_bench_replay *rp) {
             glClearBufferfv(GL_DEPTH, 0, &p->depth.depth_clear_value);
         }
         const hl__gl_pipeline *pipe = NULL;
-        GLuint vao = 0;
-        const g_draw *d = rp->gd + p->first;
-        for (uint32_t k = 0; k < p->count; k++, d++) {
-            if (d->pipe != pipe) g_pipeline(pipe = d->pipe);
-            if (d->vao != vao) glBindVertexArray(vao = d->vao);
-            for (uint32_t u = 0; u < d->ubo_count; u++) {
-                GLuint s = d->ubo[u].slot;
-                if (ubo[s].buffer == d->ubo[u].buffer && ubo[s].offset == d->ubo[u].offset && ubo[s].size == d->ubo[u].size)
-                    continue;
-                ubo[s].buffer = d->ubo[u].buffer;
-                ubo[s].offset = d->ubo[u].offset;
-                ubo[s].size = d->ubo[u].size;
-                glBindBufferRange(GL_UNIFORM_BUFFER, s, ubo[s].buffer, ubo[s].offset, ubo[s].size);
-            }
-            for (uint32_t t = 0; t < d->tex_count; t++) {
-                GLuint unit = d->tex[t].unit;
-                if (tex[unit].name != d->tex[t].name) {
+        for (const uint32_t *o = rp->ops + rp->pass_ops[i], *end = rp->ops + rp->pass_ops[i + 1]; o < end;) {
+            uint32_t h = *o++;
+            if (h & G_OP_PIPE) g_pipeline(pipe = rp->pipes[*o++]);
+            if (h & G_OP_VAO) glBindVertexArray(*o++);
+            for (uint32_t u = (h >> 8) & 255u; u; u--, o += 4)
+                glBindBufferRange(GL_UNIFORM_BUFFER, o[0], o[1], (GLintptr)o[2], (GLsizeiptr)o[3]);
+            for (uint32_t t = (h >> 16) & 255u; t; t--, o += 4) {
+                GLuint unit = o[0] & ~(G_TEX_NAME | G_TEX_SAMPLER);
+                if (o[0] & G_TEX_NAME) {
                     glActiveTexture(GL_TEXTURE0 + unit);
-                    glBindTexture(d->tex[t].target, tex[unit].name = d->tex[t].name);
+                    glBindTexture(o[1], o[2]);
                 }
-                if (tex[unit].sampler != d->tex[t].sampler) glBindSampler(unit, tex[unit].sampler = d->tex[t].sampler);
+                if (o[0] & G_TEX_SAMPLER) glBindSampler(unit, o[3]);
             }
-            if (d->indexed) {
-                if (d->instances == 1) glDrawElements(pipe->mode, d->count, d->index_type, (const void *)d->index_ptr);
-                else glDrawElementsInstanced(pipe->mode, d->count, d->index_type, (const void *)d->index_ptr, d->instances);
-            } else if (d->instances == 1) {
-                glDrawArrays(pipe->mode, d->first, d->count);
+            GLsizei count = (GLsizei)*o++;
+            uint32_t at = *o++;
+            GLsizei instances = h & G_OP_INSTANCED ? (GLsizei)*o++ : 1;
+            if (h & G_OP_INDEXED) {
+                GLenum type = h & G_OP_U32 ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT;
+                if (instances == 1) glDrawElements(pipe->mode, count, type, (const void *)(uintptr_t)at);
+                else glDrawElementsInstanced(pipe->mode, count, type, (const void *)(uintptr_t)at, instances);
+            } else if (instances == 1) {
+                glDrawArrays(pipe->mode, (GLint)at, count);
             } else {
-                glDrawArraysInstanced(pipe->mode, d->first, d->count, d->instances);
+                glDrawArraysInstanced(pipe->mode, (GLint)at, count, instances);
             }
         }
         if (gp->resolve_fbo) {
@@ -654,6 +742,9 @@ void hl_bench_replay_destroy(hl_bench_replay *rp) {
     free(rp->wcolor);
     free(rp->wdepth);
     free(rp->gd);
+    free(rp->ops);
+    free(rp->pass_ops);
+    free(rp->pipes);
     free(rp->gp);
     free(rp->vaos);
     free(rp);
