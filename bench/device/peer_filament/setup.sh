@@ -27,14 +27,13 @@ fil_log() { echo "fil-setup: $*"; }
 fil_setup() {
     local ma=x86_64-linux-gnu d f n
     # 1. unpack (idempotent; a marker records which debs were unpacked)
-    local want; want=$(cd "$FIL_DIR" && ls debs/*.deb bin/* stubs/*.so* 2>/dev/null | md5sum | cut -c1-32)
+    local want; want=$(cd "$FIL_DIR" && ls debs/*.deb bin/* 2>/dev/null | md5sum | cut -c1-32)
     if [ "${FIL_FORCE_UNPACK:-0}" = 1 ] || [ "$(cat "$FIL_PREFIX/.fil-unpacked" 2>/dev/null)" != "$want" ]; then
         mkdir -p "$FIL_PREFIX" || return 1
         for f in "$FIL_DIR"/debs/*.deb; do
             dpkg -x "$f" "$FIL_PREFIX" || { fil_log "dpkg -x $f failed"; return 1; }
         done
-        mkdir -p "$FIL_BIN" "$FIL_PREFIX/stubs"
-        cp -f "$FIL_DIR"/stubs/*.so* "$FIL_PREFIX/stubs/" 2>/dev/null
+        mkdir -p "$FIL_BIN"
         if [ -f "$FIL_DIR/bin/peer_filament.xz" ]; then
             { xz -dc "$FIL_DIR/bin/peer_filament.xz" 2>/dev/null ||
               python3 -c 'import lzma,sys; sys.stdout.buffer.write(lzma.open(sys.argv[1]).read())' "$FIL_DIR/bin/peer_filament.xz"; } \
@@ -48,14 +47,12 @@ fil_setup() {
 
     # 2. library dir: a link for each library of the prefix whose name the system's ld cache
     #    lacks (so the prefix never shadows the system's own, newer libs), plus always Filament's
-    #    and Mesa's own (libglapi/libGLX_mesa must match the carried DRI driver). The stubs
-    #    (libz3, libxml2: only the LLVM that llvmpipe loads needs them, and never calls them)
-    #    are linked only when the system has no real one.
+    #    and Mesa's own (libglapi/libGLX_mesa must match the carried DRI driver).
     rm -rf "$FIL_LIB"; mkdir -p "$FIL_LIB"
     local have
     if [ -n "${FIL_HAVE_LIST:-}" ]; then have=$(cat "$FIL_HAVE_LIST")   # testing: pretend only these exist
     else have=$(ldconfig -p 2>/dev/null | awk '/=>/{print $1}' | sort -u); fi
-    for d in "$FIL_PREFIX/lib/$ma" "$FIL_PREFIX/usr/lib/$ma" "$FIL_PREFIX/stubs"; do
+    for d in "$FIL_PREFIX/lib/$ma" "$FIL_PREFIX/usr/lib/$ma"; do
         [ -d "$d" ] || continue
         for f in "$d"/lib*.so*; do
             [ -e "$f" ] || continue
@@ -75,6 +72,11 @@ fil_setup() {
     # Mesa's DRI driver (swrast_dri.so, llvmpipe) for Xvfb's GLX and for a Mesa GLX client
     export LIBGL_DRIVERS_PATH=$FIL_PREFIX/usr/lib/$ma/dri
     fil_log "$(ls "$FIL_LIB" | wc -l) libs linked in $FIL_LIB (appended to LD_LIBRARY_PATH)"
+    # every library Xvfb's GLX needs must resolve (libLLVM-15 needs libz3 and libxml2: libz3-4 is
+    # carried, libxml2 is the image's); name what does not rather than fail inside Xvfb later
+    local missing; missing=$(ldd "$FIL_PREFIX/usr/lib/$ma/dri/swrast_dri.so" "$FIL_PREFIX/usr/lib/$ma"/libLLVM-15.so* \
+        2>/dev/null | awk '/not found/{print $1}' | sort -u | tr '\n' ' ')
+    [ -z "$missing" ] || fil_log "MISSING libraries for the GLX server side: $missing(add their Debian 12 debs to debs/)"
 
     # 3. xkbcomp: Xvfb runs "/usr/bin/xkbcomp" (compiled-in path, no option changes it; -xkbdir
     #    only moves the data). If the system has none, install a 3-line wrapper there that runs
