@@ -1343,9 +1343,9 @@ static void sort_keys_part(void *ctx, uint32_t part, uint32_t parts) {
 
 /* items (in index order) sorted by key, stably, so equal keys keep index order (sort_cmp's
  * order): a least-significant-digit radix sort by bytes through spare (as large), over only the
- * bytes some keys differ in (opaque keys differ in one or two; counting all eight bytes made
- * the counters of the shared ones long chains of increments). Keys already in order stay. Linear: a churned 100k-draw list
- * sorted by qsort took 600 instructions an item. */
+ * bytes some keys differ in (opaque keys differ in one or two; counting all eight bytes made the
+ * counters of the shared ones long chains of increments). Keys already in order stay. Linear: a
+ * churned 100k-draw list sorted by qsort took 600 instructions an item. */
 static void radix_sort(sort_item *items, sort_item *spare, uint32_t n) {
     if (n < 2) return;
     uint64_t first = items[0].key, diff = 0;
@@ -1440,7 +1440,6 @@ static hl_result view_sort(hl_renderer *r, hl__view *v) {
         v->instances += c.instances[p];
         v->faces += c.faces[p];
     }
-    v->totals = true;
     v->has_transparent = v->opaque_count < v->draw_count;
     return HL_OK;
 }

@@ -156,8 +156,7 @@ typedef struct hl__gpu_mesh {
     uint32_t skin_slot1;  /* skinned: its joint-palette slot + 1 (0: none yet) */
     uint64_t skin_frame;  /* the frame whose palette was last uploaded */
     uint64_t world_revision;    /* delivered */
-    uint64_t last_frame;        /* the frame it was last drawn in; r->mesh_last[index] holds it too */
-    uint32_t index;             /* its place in r->meshes */
+    uint32_t index;             /* its place in r->meshes (r->mesh_last[index]: the frame it was last drawn in) */
     /* the normal matrix of world revision normal_revision (0: none), made by the frontend
        threads before the draws are built (render_frame.c prep_part) */
     uint64_t normal_revision;
@@ -294,9 +293,8 @@ typedef struct hl__view {
     uint32_t draw_first, draw_count; /* into r->draws (opaque then transparent) */
     uint32_t opaque_count;
     /* its draws' instances and faces for the frame's statistics, summed by view_sort as it puts
-       them in order (totals); a kept view keeps them */
+       them in order; a kept view keeps them */
     uint64_t instances, faces;
-    bool totals;
     uint32_t shadow_only_count; /* draws after draw_count: casters outside the view, shadow pass only */
     uint32_t shadow_first, shadow_count; /* tiles */
     hl_graph_texture color[4], resolve[4], depth, atlas;
@@ -601,8 +599,9 @@ struct hl_renderer {
     uint32_t material_count, material_capacity, material_hint;
     hl__gpu_mesh **meshes;
     uint32_t mesh_count, mesh_capacity, mesh_hint;
-    /* meshes[i]->last_frame by i, dense (0: no record): the stale walk and eviction read it
-       without touching the records (at 100,000 records, each a cache miss) */
+    /* the frame meshes[i] was last drawn in, by i (0: never, or no record): kept apart from the
+       records so the stale walk and eviction read it without touching them (at 100,000 records,
+       each a cache miss) */
     uint64_t *mesh_last;
     uint32_t mesh_last_capacity;
     hl__gpu_mesh **spare_meshes; /* records eviction released, reused by new meshes (no allocation) */
@@ -865,11 +864,11 @@ void hl__normal_matrix(const hl_mat4 *world, float out[16]);
 /* A record not drawn in the frame before this one (or never): its block is uploaded again, since
  * its mesh's address may belong to a new mesh now. */
 static inline bool hl__gpu_mesh_fresh(const hl_renderer *r, const hl__gpu_mesh *gm) {
-    return gm->last_frame == 0 || gm->last_frame + 1 < r->frame_serial;
+    uint64_t last = r->mesh_last[gm->index];
+    return last == 0 || last + 1 < r->frame_serial;
 }
-/* A record drawn in this frame (its last_frame and the dense copy the stale walk reads). */
-static inline void hl__gpu_mesh_drawn(hl_renderer *r, hl__gpu_mesh *gm) {
-    gm->last_frame = r->frame_serial;
+/* A record drawn in this frame. */
+static inline void hl__gpu_mesh_drawn(hl_renderer *r, const hl__gpu_mesh *gm) {
     r->mesh_last[gm->index] = r->frame_serial;
 }
 /* The CPU copy of the object buffer at its size and room for `dirty` more written slots. */
