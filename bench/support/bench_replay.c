@@ -491,11 +491,14 @@ static hl_result g_encode(hl_bench_replay *rp) {
         rp->pass_ops[i] = (uint32_t)n;
         for (uint32_t k = 0; k < p->count; k++) {
             const g_draw *d = &rp->gd[p->first + k];
-            if (n + 8u + 4u * (G_UBOS + G_TEX) > cap) {
-                uint32_t *grown = realloc(rp->ops, cap * 2u * sizeof *rp->ops);
+            /* room for the longest draw: header, pipeline, vertex array, every range and unit,
+               three draw words */
+            const size_t most = 6u + 4u * (G_UBOS + G_TEX);
+            if (n + most > cap) {
+                while (n + most > cap) cap *= 2u;
+                uint32_t *grown = realloc(rp->ops, cap * sizeof *rp->ops);
                 if (!grown) return HL_ERR_OUT_OF_MEMORY;
                 rp->ops = grown;
-                cap *= 2u;
             }
             if (d->index_ptr > UINT32_MAX || (uint64_t)d->first > UINT32_MAX)
                 return hl__fail(HL_ERR_UNSUPPORTED, "replay: draw %u: an index offset above 4 GiB", p->first + k);
