@@ -49,26 +49,10 @@ int main(int argc, char **argv) {
     hl_rhi_buffer vbo, ubo;
     HL_CHECK_OK(hl_test_buffer(dev, HL_RHI_BUFFER_USAGE_VERTEX, quads, sizeof quads, &vbo));
     HL_CHECK_OK(hl_test_buffer(dev, HL_RHI_BUFFER_USAGE_UNIFORM, tints, sizeof tints, &ubo));
-    hl_rhi_bind_group_entry be = {0};
-    be.buffer = ubo;
-    be.size = 16;
-    hl_rhi_bind_group_desc bgd = {p.bgl[0], &be, 1, "tint"};
     hl_rhi_bind_group bg;
-    HL_CHECK_OK(hl_rhi_bind_group_create(dev, &bgd, &bg));
-
     hl_rhi_draw_packet pk[QUADS];
-    memset(pk, 0, sizeof pk);
-    for (int q = 0; q < QUADS; q++) {
-        pk[q].pipeline = p.pipe;
-        pk[q].bind_groups[0] = bg;
-        pk[q].dynamic_offsets[0] = (uint32_t)q * 256u;
-        pk[q].bind_group_count = 1;
-        pk[q].dynamic_offset_mask = 1;
-        pk[q].vertex_buffer_count = 1;
-        pk[q].vertex_buffers[0] = vbo;
-        pk[q].vertex_offsets[0] = (uint64_t)q * 48u;
-        pk[q].count = 6;
-    }
+    const uint32_t offsets[QUADS] = {0u, 256u, 512u, 768u};
+    HL_CHECK_OK(hl_test_quadrant_packets(dev, &p, vbo, ubo, offsets, "tint", &bg, pk));
 
     /* the reference: packets one by one */
     hl_rhi_cmd *cmd = NULL;
@@ -187,8 +171,9 @@ int main(int argc, char **argv) {
     for (int q = 0; q < QUADS; q++) memcpy(tints2 + q * 64, halves[q], 16);
     hl_rhi_buffer ubo_b;
     HL_CHECK_OK(hl_test_buffer(dev, HL_RHI_BUFFER_USAGE_UNIFORM, tints2, sizeof tints2, &ubo_b));
-    hl_rhi_bind_group_entry be_b = be;
+    hl_rhi_bind_group_entry be_b = {0};
     be_b.buffer = ubo_b;
+    be_b.size = 16;
     hl_rhi_bind_group_desc bgd_b = {p2.bgl[0], &be_b, 1, "tint b"};
     hl_rhi_bind_group bg_b;
     HL_CHECK_OK(hl_rhi_bind_group_create(dev, &bgd_b, &bg_b));
@@ -391,12 +376,9 @@ int main(int argc, char **argv) {
     /* what a bundle names, destroyed: the bind group's buffer, then the vertex buffer of another */
     hl_rhi_buffer ubo2;
     HL_CHECK_OK(hl_test_buffer(dev, HL_RHI_BUFFER_USAGE_UNIFORM, tints, sizeof tints, &ubo2));
-    be.buffer = ubo2;
     hl_rhi_bind_group bg2;
-    HL_CHECK_OK(hl_rhi_bind_group_create(dev, &bgd, &bg2));
-    hl_rhi_draw_packet pk2[QUADS];
-    memcpy(pk2, pk, sizeof pk2);
-    for (int q = 0; q < QUADS; q++) pk2[q].bind_groups[0] = bg2;
+    hl_rhi_draw_packet pk2[QUADS]; /* pk's draws through a group over ubo2 */
+    HL_CHECK_OK(hl_test_quadrant_packets(dev, &p, vbo, ubo2, offsets, "tint", &bg2, pk2));
     bd.packets = pk2;
     hl_rhi_render_bundle named = {0};
     HL_CHECK_OK(hl_rhi_render_bundle_create(dev, &bd, &named));

@@ -72,25 +72,9 @@ int main(int argc, char **argv) {
     hl_rhi_buffer_desc bdesc = {BUF_SIZE, HL_RHI_BUFFER_USAGE_UNIFORM | HL_RHI_BUFFER_USAGE_COPY_DST | HL_RHI_BUFFER_USAGE_COPY_SRC,
                                 NULL, "large writes"};
     HL_CHECK_OK(hl_rhi_buffer_create(dev, &bdesc, &big));
-    hl_rhi_bind_group_entry be = {0};
-    be.buffer = big;
-    be.size = 16;
-    hl_rhi_bind_group_desc bgd = {p.bgl[0], &be, 1, "tint"};
     hl_rhi_bind_group bg;
-    HL_CHECK_OK(hl_rhi_bind_group_create(dev, &bgd, &bg));
     hl_rhi_draw_packet pk[QUADS];
-    memset(pk, 0, sizeof pk);
-    for (int q = 0; q < QUADS; q++) {
-        pk[q].pipeline = p.pipe;
-        pk[q].bind_groups[0] = bg;
-        pk[q].dynamic_offsets[0] = k_probe[q];
-        pk[q].bind_group_count = 1;
-        pk[q].dynamic_offset_mask = 1;
-        pk[q].vertex_buffer_count = 1;
-        pk[q].vertex_buffers[0] = vbo;
-        pk[q].vertex_offsets[0] = (uint64_t)q * 48u;
-        pk[q].count = 6;
-    }
+    HL_CHECK_OK(hl_test_quadrant_packets(dev, &p, vbo, big, k_probe, "tint", &bg, pk));
 
     uint8_t *mirror = calloc(1, BUF_SIZE), *back = malloc(BUF_SIZE);
     static uint8_t img[W * H * 4];

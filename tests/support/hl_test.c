@@ -170,6 +170,30 @@ void hl_test_quadrant_quads(float out[48]) {
     }
 }
 
+hl_result hl_test_quadrant_packets(hl_rhi_device *dev, const hl_test_pipeline *p, hl_rhi_buffer vbo, hl_rhi_buffer ubo,
+                                   const uint32_t offsets[4], const char *label, hl_rhi_bind_group *bg,
+                                   hl_rhi_draw_packet pk[4]) {
+    hl_rhi_bind_group_entry be = {0};
+    be.buffer = ubo;
+    be.size = 16;
+    hl_rhi_bind_group_desc bgd = {p->bgl[0], &be, 1, label};
+    hl_result r = hl_rhi_bind_group_create(dev, &bgd, bg);
+    if (r) return r;
+    memset(pk, 0, 4 * sizeof *pk);
+    for (int q = 0; q < 4; q++) {
+        pk[q].pipeline = p->pipe;
+        pk[q].bind_groups[0] = *bg;
+        pk[q].dynamic_offsets[0] = offsets[q];
+        pk[q].bind_group_count = 1;
+        pk[q].dynamic_offset_mask = 1;
+        pk[q].vertex_buffer_count = 1;
+        pk[q].vertex_buffers[0] = vbo;
+        pk[q].vertex_offsets[0] = (uint64_t)q * 48u;
+        pk[q].count = 6;
+    }
+    return HL_OK;
+}
+
 hl_result hl_test_pipeline_create(hl_rhi_device *dev, const hl_test_pipeline_desc *desc, hl_test_pipeline *out) {
     memset(out, 0, sizeof(*out));
     hl_result r = hl_test_program_create(dev, desc->vs, desc->fs, desc->plan, desc->plan_count, &out->prog);

@@ -122,6 +122,12 @@ hl_test_pipeline_desc hl_test_tint_pipeline_desc(bool blend_alpha);
 /* Four quads of 6 vertices (2 floats each) for the tint pipeline: quad q covers quadrant q of
  * the target, its right half when bit 0 of q is set, its top half (clip y > 0) when bit 1 is. */
 void hl_test_quadrant_quads(float out[48]);
+/* The tint pipeline p's bind group over ubo (its 16-byte block at a dynamic offset; named label)
+ * and four packets: packet q draws quad q of vbo (hl_test_quadrant_quads) with its tint at
+ * offsets[q]. */
+hl_result hl_test_quadrant_packets(hl_rhi_device *dev, const hl_test_pipeline *p, hl_rhi_buffer vbo, hl_rhi_buffer ubo,
+                                   const uint32_t offsets[4], const char *label, hl_rhi_bind_group *bg,
+                                   hl_rhi_draw_packet pk[4]);
 
 /* Buffer with COPY_DST | COPY_SRC added to usage, filled with data when given. */
 hl_result hl_test_buffer(hl_rhi_device *dev, uint32_t usage, const void *data, uint64_t size, hl_rhi_buffer *out);
