@@ -154,6 +154,56 @@ int main(int argc, char **argv) {
         }
     }
 
+    /* a long run of such packets (the core checks and draws it in pieces of a few hundred):
+       empty packets that only move the offset, and four that draw, two on each side of packet
+       256 and of packet 512 with the offset the packets before them left bound (blue), so a
+       piece that started with another range bound would draw them in another colour; drawn as
+       packets and as a bundle, and a bad offset past the first piece stops the batch there */
+    {
+        enum { LONG = 600 };
+        static hl_rhi_draw_packet run[LONG];
+        const uint32_t shown[4] = {254, 257, 511, 512};
+        for (uint32_t i = 0; i < LONG; i++) {
+            run[i] = pk[0];
+            run[i].vertex_offsets[0] = 0;
+            run[i].dynamic_offsets[0] = (i % 7u) * 256u % (QUADS * 256u);
+            run[i].count = 0;
+            for (uint32_t q = 0; q < 4; q++) {
+                if (i + 6u < shown[q] || i > shown[q] + 2u) continue;
+                run[i].dynamic_offsets[0] = 512u; /* blue, from a few empty packets before */
+                if (i == shown[q]) run[i].count = 6, run[i].first = q * 6u;
+            }
+        }
+        for (int as_bundle = 0; as_bundle < 2; as_bundle++) {
+            hl_rhi_render_bundle b = {0};
+            if (as_bundle) {
+                hl_rhi_render_bundle_desc lbd = bd;
+                lbd.packets = run;
+                lbd.packet_count = LONG;
+                HL_CHECK_OK(hl_rhi_render_bundle_create(dev, &lbd, &b));
+                HL_CHECK_EQ(hl_rhi_render_bundle_draw_count(dev, b), LONG);
+            }
+            uint64_t draws0 = hl_rhi_device_stats(dev)->draws;
+            HL_CHECK_OK(hl_test_begin(dev, &t, clear, (hl_rhi_texture_view){0}, &cmd));
+            if (as_bundle) HL_CHECK_OK(hl_rhi_cmd_execute_bundles(cmd, &b, 1));
+            else HL_CHECK_OK(hl_rhi_cmd_draw_packets(cmd, run, LONG, NULL));
+            HL_CHECK_OK(hl_test_end(dev, cmd));
+            HL_CHECK_EQ(hl_rhi_device_stats(dev)->draws - draws0, LONG);
+            HL_CHECK_OK(hl_test_read_rgba8(dev, t.tex, img));
+            for (int q = 0; q < QUADS; q++)
+                HL_CHECK_PIXEL(px(img, q & 1 ? 48 : 16, q & 2 ? 16 : 48), 0, 0, 255, 255, 0);
+            if (as_bundle) hl_rhi_render_bundle_destroy(dev, b);
+        }
+        run[300].dynamic_offsets[0] = 8;
+        uint32_t failed = 99;
+        uint64_t draws0 = hl_rhi_device_stats(dev)->draws;
+        HL_CHECK_OK(hl_test_begin(dev, &t, clear, (hl_rhi_texture_view){0}, &cmd));
+        HL_CHECK_RESULT(hl_rhi_cmd_draw_packets(cmd, run, LONG, &failed), HL_ERR_VALIDATION);
+        HL_CHECK_EQ(failed, 300u);
+        HL_CHECK_EQ(hl_rhi_device_stats(dev)->draws - draws0, 300u);
+        HL_CHECK_OK(hl_test_end(dev, cmd));
+    }
+
     /* random sequences mixing what changes from packet to packet: two pipelines (the second
        blends, so the order of overlapping draws shows) with a group each over its own buffer,
        dynamic offsets, plain and indexed draws, one or two instances, and packets that draw
