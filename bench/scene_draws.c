@@ -68,6 +68,27 @@ typedef struct cfg {
     bool gpu_timer; /* gles3: GPU time of each measured frame (timer queries) */
 } cfg;
 
+/* Lavapipe (Mesa 25.0's Vulkan on the CPU) maps a page of its own memory for each draw of a
+ * submission in its queue thread and writes it without checking the mapping: a frame of more
+ * draws than the process may hold mappings (vm.max_map_count, 65,530 by default) crashes it in
+ * a memset. Both loops draw that many, so such a case is refused with the remedy instead. */
+static hl_result lavapipe_room(hl_backend backend, const char *adapter, uint32_t draws) {
+    if (backend != HL_BACKEND_WEBGPU || !strstr(adapter, "llvmpipe")) return HL_OK;
+    unsigned long most = 65530;
+    FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+    if (f) {
+        if (fscanf(f, "%lu", &most) != 1) most = 65530;
+        fclose(f);
+    }
+    if ((unsigned long)draws + 8192u <= most) return HL_OK;
+    fprintf(stderr,
+            "scene_draws: webgpu on lavapipe: %u draws a frame need about as many memory mappings in lavapipe's queue "
+            "thread, more than vm.max_map_count (%lu) leaves room for, and lavapipe crashes when a mapping fails; "
+            "raise it first (sysctl -w vm.max_map_count=%lu)\n",
+            draws, most, ((unsigned long)draws * 2u + 65535u) & ~65535ul);
+    return HL_ERR_UNSUPPORTED;
+}
+
 /* The grid of hl_scene_grid_create, with the application's own list of its meshes. */
 typedef struct grid {
     hl_stage *stage;
@@ -159,6 +180,7 @@ typedef struct result {
     double update, cull, build, sort, other_record, compile, prepare, execute, submit; /* engine ns/frame */
     double allocs;
     uint32_t draws, raw_draws, raw_passes;
+    bool refused;       /* lavapipe_room said no */
     bool image_checked; /* static: the raw frame's image read back and compared with the engine's */
     int image_max_diff;
     uint64_t upload_bytes, prepared_rebuilt, prepared_reused, objects_created;
@@ -181,6 +203,11 @@ static hl_result run_case(hl_backend backend, uint32_t meshes, int which, const 
     hl_result r = hl_renderer_create(&rd, &ren);
     if (r) return r;
     snprintf(adapter, adapter_size, "%s", hl_renderer_adapter_name(ren));
+    if ((r = lavapipe_room(backend, adapter, meshes))) {
+        out->refused = true;
+        hl_renderer_destroy(ren);
+        return r;
+    }
     out->threads = ren->desc.frontend_threads;
     grid g;
     r = grid_create(meshes, c->materials < meshes ? c->materials : meshes, &g);
@@ -445,7 +472,7 @@ int main(int argc, char **argv) {
                 result x;
                 char adapter[256];
                 hl_result r = run_case(backend, c.meshes[s], k, &c, &x, adapter, sizeof adapter);
-                if (r == HL_ERR_UNSUPPORTED && !x.draws) {
+                if (r == HL_ERR_UNSUPPORTED && !x.draws && !x.refused) {
                     printf(c.json ? "{\"backend\":\"%s\",\"available\":false}\n" : "%s: not available\n",
                            hl_backend_name(backend));
                     break;
