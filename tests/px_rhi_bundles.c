@@ -154,11 +154,10 @@ int main(int argc, char **argv) {
         }
     }
 
-    /* a long run of such packets (the core checks and draws it in pieces of a few hundred):
-       empty packets that only move the offset, and four that draw, two on each side of packet
-       256 and of packet 512 with the offset the packets before them left bound (blue), so a
-       piece that started with another range bound would draw them in another colour; drawn as
-       packets and as a bundle, and a bad offset past the first piece stops the batch there */
+    /* a long run of such packets: empty packets that only move the offset, and four that draw
+       (at 254, 257, 511 and 512) with the offset the packets before them left bound (blue), so
+       a draw that kept another range bound shows in another colour; drawn as packets and as a
+       bundle, and a bad offset at packet 300 stops the batch there */
     {
         enum { LONG = 600 };
         static hl_rhi_draw_packet run[LONG];

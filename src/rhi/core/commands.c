@@ -819,11 +819,6 @@ static inline uint32_t hl__check_run(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *
     return n;
 }
 
-/* The most packets of a run checked before the backend draws them: the check and the draw read
- * each packet, and a run checked whole before its draw reads it twice from memory once the run
- * outgrows the caches (100,000 packets are 17.6 MB); 256 (45 KB) are still in cache for the draw. */
-enum { HL__RUN_CHUNK = 256 };
-
 hl_result hl__cmd_draw_packet_list(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *packets, uint32_t count,
                                    uint32_t *failed_index, const char *fn) {
     hl_result r = HL_OK;
@@ -834,8 +829,7 @@ hl_result hl__cmd_draw_packet_list(hl_rhi_cmd *cmd, const hl_rhi_draw_packet *pa
             /* the per-draw case of prepared draws: a run of packets with new dynamic offsets at
                most, checked here and drawn by the backend in one call */
             uint32_t dyn = p->dynamic_offset_mask & ((1u << p->bind_group_count) - 1u), switches = 0;
-            uint32_t avail = count - i < HL__RUN_CHUNK ? count - i : HL__RUN_CHUNK;
-            uint32_t n = hl__check_run(cmd, p, avail, dyn, &switches, &r, fn);
+            uint32_t n = hl__check_run(cmd, p, count - i, dyn, &switches, &r, fn);
             if (n) {
                 draw_run(cmd, p, n, dyn);
                 for (uint32_t b = dyn; b; b &= b - 1u)
