@@ -25,17 +25,15 @@ static const char *k_fs = "#version 300 es\n"
 
 enum { TARGET = 64, SLICE = 256 };
 
-uint64_t hl_bench_now_ns(void) {
+static uint64_t clock_ns(clockid_t clock) {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(clock, &t);
     return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
-uint64_t hl_bench_thread_cpu_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}
+uint64_t hl_bench_now_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
+
+uint64_t hl_bench_thread_cpu_ns(void) { return clock_ns(CLOCK_THREAD_CPUTIME_ID); }
 
 double hl_bench_now_ms(void) { return (double)hl_bench_now_ns() / 1e6; }
 

@@ -724,9 +724,10 @@ double hl_bench_replay_timer_ms(hl_bench_replay *rp) {
 
 void hl_bench_replay_destroy(hl_bench_replay *rp) {
     if (!rp) return;
-    if (rp->timer) glDeleteQueries(1, &rp->timer);
     hl__rhi_set_tap(rp->dev, NULL);
-    if (rp->gl && (rp->gp || rp->vaos) && !hl_rhi_device_invalidate_native_state(rp->dev)) {
+    /* GL names are deleted with the engine's context current (the timer's too) */
+    if (rp->gl && (rp->gp || rp->vaos || rp->timer) && !hl_rhi_device_invalidate_native_state(rp->dev)) {
+        if (rp->timer) glDeleteQueries(1, &rp->timer);
         for (uint32_t i = 0; rp->gp && i < rp->pass_count; i++) {
             if (rp->gp[i].fbo) glDeleteFramebuffers(1, &rp->gp[i].fbo);
             if (rp->gp[i].resolve_fbo) glDeleteFramebuffers(1, &rp->gp[i].resolve_fbo);
